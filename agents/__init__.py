@@ -1,0 +1,1 @@
+"""mazzo agents package."""

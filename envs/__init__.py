@@ -1,0 +1,1 @@
+"""mazzo environments: the rules engines (pure), their encoders and the PettingZoo faces."""

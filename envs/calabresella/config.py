@@ -1,0 +1,84 @@
+"""Calabresella rule flags: the frozen ``Rules`` dataclass with the canonical defaults of
+RULES.md Part B / C.2, one field per flag of the C.3 table. Variants are values, never subclasses.
+
+Must not import numpy, torch, gymnasium or pettingzoo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from envs.calabresella.actions import CONTRACTS
+from envs.cards.flags import rules_from_flags, rules_to_flags
+
+__all__ = ["Rules"]
+
+
+def _choice(default: Any, *choices: Any) -> Any:
+    return field(default=default, metadata={"choices": (default, *choices)})
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """All Calabresella flags (RULES.md C.3). Build from a mapping with :meth:`from_flags`."""
+
+    players: int = _choice(3, 2, 4)
+    auction: str = _choice("single_round", "until_two_passes")
+    allowed_contracts: tuple[str, ...] = field(default=CONTRACTS, metadata={"items": CONTRACTS})
+    all_pass: str = _choice(
+        "redeal_same_dealer", "redeal_next_dealer", "next_deal_no_chiamo", "forced_chiamo_eldest"
+    )
+    chiamo_monte_exposed: bool = False
+    chiamo_return_public: bool = False
+    allow_call_own_card: bool = False
+    solissimo_view_monte: bool = False
+    scegliete_splits: str = _choice("all16", "only_2_2")
+    first_lead: str = _choice("eldest", "soloist", "dealer_left")
+    cappotto_mult: int = 2
+    stramazzo: bool = True
+    stramazzo_mult: int = 3
+    stramazzo_def: str = _choice("truncated", "raw_zero")
+    contract_values: tuple[int, ...] = (1, 2, 4, 8, 16)
+    payout_mode: str = _choice("fixed", "difference")
+    reward_mode: str = _choice("pairwise", "raw")
+    match_rule: str = _choice("individual", "seed_sum")
+    target: int = 21
+    aperta: bool = False
+    aperta_payout_factor: float = 1.0
+
+    @classmethod
+    def from_flags(cls, flags: Mapping[str, Any] | None = None) -> Rules:
+        """Flags mapping -> Rules. Raises ValueError naming any unknown flag or bad value."""
+        return rules_from_flags(cls, flags or {}, "calabresella")
+
+    def to_flags(self) -> dict[str, Any]:
+        """The flags that differ from the defaults (JSON-ready)."""
+        return rules_to_flags(self)
+
+    def validate(self) -> None:
+        """Cross-field checks. Raises ValueError naming the problem."""
+        if not self.allowed_contracts:
+            raise ValueError("calabresella flag 'allowed_contracts' must name a contract")
+        if len(set(self.allowed_contracts)) != len(self.allowed_contracts):
+            raise ValueError("calabresella flag 'allowed_contracts' repeats a contract")
+        if len(self.contract_values) != 5 or any(v <= 0 for v in self.contract_values):
+            raise ValueError(
+                "calabresella flag 'contract_values' needs 5 positive integers "
+                f"(chiamo..scegliete), got {list(self.contract_values)}"
+            )
+        for name in ("cappotto_mult", "stramazzo_mult", "target"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"calabresella flag {name!r} must be >= 1")
+        if self.aperta_payout_factor <= 0:
+            raise ValueError("calabresella flag 'aperta_payout_factor' must be > 0")
+        if self.all_pass == "forced_chiamo_eldest" and "chiamo" not in self.allowed_contracts:
+            raise ValueError("all_pass='forced_chiamo_eldest' needs 'chiamo' in allowed_contracts")
+        if self.all_pass == "next_deal_no_chiamo" and set(self.allowed_contracts) == {"chiamo"}:
+            raise ValueError("all_pass='next_deal_no_chiamo' needs a contract other than chiamo")
+
+    @property
+    def allowed_bits(self) -> int:
+        """Bitmask over contract indices 0..4 of the allowed contracts."""
+        return sum(1 << CONTRACTS.index(c) for c in self.allowed_contracts)

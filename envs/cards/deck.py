@@ -1,0 +1,197 @@
+"""Deck tables: per-card facts as tuples indexed by card id, built once at import.
+
+Owns the two decks of mazzo and their notation (RULES.md D.1 and D.2): the 40-card Italian deck
+(Calabresella) and the 97-card Minchiate deck, each with card codes, suits, trick strength within a
+suit, card values and per-suit bitmasks, plus parsing and formatting of card codes.
+
+Must not import numpy, torch, gymnasium or pettingzoo (stdlib only).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+__all__ = [
+    "ITALIAN_40",
+    "MINCHIATE_97",
+    "Deck",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """Per-card facts as tuples indexed by card id ``0 .. size-1``.
+
+    Attributes:
+        name: short deck name (``italian40`` or ``minchiate97``).
+        labels: the canonical card code of each id (RULES.md notation).
+        suit: suit index of each card; the meaning of the numbers is per deck (see the builders).
+        strength: trick strength within the card's suit; a higher number beats a lower one.
+        value: card value in the deck's own unit (``value_unit``).
+        value_unit: ``"third"`` (Calabresella counts in thirds) or ``"point"`` (Minchiate).
+        suit_mask: bitmask of the cards of each suit index.
+        suit_names: one-letter or word name of each suit index (display only).
+        aliases: extra accepted input spellings, mapped to canonical codes.
+    """
+
+    name: str
+    labels: tuple[str, ...]
+    suit: tuple[int, ...]
+    strength: tuple[int, ...]
+    value: tuple[int, ...]
+    value_unit: str
+    suit_mask: tuple[int, ...]
+    suit_names: tuple[str, ...]
+    pattern: str
+    aliases: tuple[tuple[str, str], ...] = ()
+    _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        index = {code: i for i, code in enumerate(self.labels)}
+        for alias, canonical in self.aliases:
+            index[alias] = index[canonical]
+        object.__setattr__(self, "_index", index)
+
+    @property
+    def size(self) -> int:
+        """Number of cards in the deck."""
+        return len(self.labels)
+
+    @property
+    def full_mask(self) -> int:
+        """Bitmask with every card of the deck."""
+        return (1 << len(self.labels)) - 1
+
+    def parse(self, code: str) -> int:
+        """Card code -> card id.
+
+        Raises:
+            ValueError: the code is not a card of this deck (the message names it and the grammar).
+        """
+        card = self._index.get(code) if isinstance(code, str) else None
+        if card is None:
+            raise ValueError(
+                f"unknown card code {code!r} for the {self.name} deck (expected {self.pattern})"
+            )
+        return card
+
+    def format(self, card: int) -> str:
+        """Card id -> canonical card code."""
+        return self.labels[card]
+
+    def parse_many(self, codes: Iterable[str] | str) -> list[int]:
+        """Card codes (a sequence, or one whitespace-separated string) -> card ids, in order."""
+        if isinstance(codes, str):
+            codes = codes.split()
+        return [self.parse(c) for c in codes]
+
+    def mask_of(self, codes: Iterable[str] | str) -> int:
+        """Card codes -> bitmask. Raises ValueError on an unknown or repeated code."""
+        mask = 0
+        for card in self.parse_many(codes):
+            if (mask >> card) & 1:
+                raise ValueError(f"card {self.labels[card]} is given twice")
+            mask |= 1 << card
+        return mask
+
+    def codes(self, mask: int) -> list[str]:
+        """Bitmask -> card codes in canonical index order."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self.labels[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+    def format_mask(self, mask: int) -> str:
+        """Bitmask -> space-separated card codes in canonical index order."""
+        return " ".join(self.codes(mask))
+
+
+def _suit_masks(suit: Sequence[int], n_suits: int) -> tuple[int, ...]:
+    return tuple(sum(1 << c for c, s in enumerate(suit) if s == k) for k in range(n_suits))
+
+
+# --------------------------------------------------------------------------- Italian 40 (D.2)
+ITALIAN_SUITS = "cdsb"
+ITALIAN_RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "N", "K")
+ITALIAN_ORDER = ("4", "5", "6", "7", "J", "N", "K", "A", "2", "3")  # trick order, low to high
+_ITALIAN_THIRDS = {"A": 3, "2": 1, "3": 1, "J": 1, "N": 1, "K": 1}
+
+
+def _italian_40() -> Deck:
+    ids = [(s, r) for s in range(4) for r in range(10)]  # id = 10 * suit + rank
+    suit = tuple(s for s, _ in ids)
+    return Deck(
+        name="italian40",
+        labels=tuple(ITALIAN_RANKS[r] + ITALIAN_SUITS[s] for s, r in ids),
+        suit=suit,
+        strength=tuple(ITALIAN_ORDER.index(ITALIAN_RANKS[r]) for _, r in ids),
+        value=tuple(_ITALIAN_THIRDS.get(ITALIAN_RANKS[r], 0) for _, r in ids),
+        value_unit="third",
+        suit_mask=_suit_masks(suit, 4),
+        suit_names=tuple(ITALIAN_SUITS),
+        pattern="^(A|[2-7]|J|N|K)[cdsb]$, Q accepted for N",
+        aliases=tuple(("Q" + s, "N" + s) for s in ITALIAN_SUITS),
+    )
+
+
+ITALIAN_40 = _italian_40()
+
+# --------------------------------------------------------------------------- Minchiate 97 (D.1)
+MINCHIATE_SUITS = "cdsb"
+MINCHIATE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
+TRUMP_SUIT = 4  # suit index of the 40 trumps
+MATTO_SUIT = 5  # the Matto belongs to no suit (M-2.3); it gets a pseudo-suit of its own
+MATTO = 40
+_TRUMP_VALUE = {1: 5, 2: 3, 3: 3, 4: 3, 5: 3, 10: 5, 13: 5, 20: 5, 28: 5}
+
+
+def _trump_value(n: int) -> int:
+    if n >= 36:
+        return 10
+    if 30 <= n <= 35:
+        return 5
+    return _TRUMP_VALUE.get(n, 0)
+
+
+def _pip_strength(suit: int, rank: int) -> int:
+    """Strength within a suit, 0 (lowest) .. 13 (king). M-2.2: courts above pips; in cups and
+    coins the ace is the highest pip and 10 the lowest, in swords and batons the reverse."""
+    if rank >= 10:  # J N Q K
+        return rank
+    return 9 - rank if suit in (0, 1) else rank
+
+
+def _minchiate_97() -> Deck:
+    labels = [f"T{n}" for n in range(1, 41)] + ["M"]
+    suit = [TRUMP_SUIT] * 40 + [MATTO_SUIT]
+    strength = [*range(1, 41), 0]
+    value = [_trump_value(n) for n in range(1, 41)] + [5]
+    for s in range(4):
+        for r in range(14):
+            labels.append(MINCHIATE_RANKS[r] + MINCHIATE_SUITS[s])
+            suit.append(s)
+            strength.append(_pip_strength(s, r))
+            value.append(5 if r == 13 else 0)
+    return Deck(
+        name="minchiate97",
+        labels=tuple(labels),
+        suit=tuple(suit),
+        strength=tuple(strength),
+        value=tuple(value),
+        value_unit="point",
+        suit_mask=_suit_masks(suit, 6),
+        suit_names=("c", "d", "s", "b", "trumps", "Matto"),
+        pattern=r"^(T([1-9]|[1-3][0-9]|40)|M|(A|[2-9]|10|J|N|Q|K)[cdsb])$",
+    )
+
+
+MINCHIATE_97 = _minchiate_97()
+
+_ITALIAN_RE = re.compile(r"^(A|[2-7]|J|N|K)[cdsb]$")
+_MINCHIATE_RE = re.compile(MINCHIATE_97.pattern)
+assert all(_ITALIAN_RE.match(c) for c in ITALIAN_40.labels)
+assert all(_MINCHIATE_RE.match(c) for c in MINCHIATE_97.labels)

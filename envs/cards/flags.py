@@ -1,0 +1,84 @@
+"""Rule flags: building a game's frozen ``Rules`` dataclass from a flags mapping, with every
+unknown name or bad value rejected by a ``ValueError`` that names it, and writing the flags that
+differ from the defaults back out (for D.3 records).
+
+A field may declare ``metadata={"choices": (...)}`` (allowed values) or, for a tuple field,
+``metadata={"items": (...)}`` (allowed members). Types come from the field's default value.
+
+Must not import numpy, torch, gymnasium or pettingzoo (stdlib only).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+__all__ = ["rules_from_flags", "rules_to_flags"]
+
+R = TypeVar("R")
+
+
+def rules_from_flags(cls: type[R], flags: Mapping[str, Any], game: str) -> R:
+    """Validate ``flags`` against the fields of dataclass ``cls`` and build an instance.
+
+    Raises:
+        ValueError: an unknown flag (the known ones are listed) or a value of the wrong type or
+            outside the allowed choices.
+    """
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    kwargs: dict[str, Any] = {}
+    for name, value in flags.items():
+        f = fields.get(name)
+        if f is None:
+            raise ValueError(f"unknown {game} flag {name!r}; known flags: {', '.join(fields)}")
+        kwargs[name] = _coerce(name, value, f, game)
+    rules = cls(**kwargs)
+    check = getattr(rules, "validate", None)
+    if check is not None:
+        check()
+    return rules
+
+
+def rules_to_flags(rules: object) -> dict[str, Any]:
+    """The flags of ``rules`` that differ from the defaults, JSON-ready (tuples as lists)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(rules):  # type: ignore[arg-type]
+        value = getattr(rules, f.name)
+        if value != f.default:
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def _coerce(name: str, value: Any, f: dataclasses.Field[Any], game: str) -> Any:
+    default = f.default
+    where = f"{game} flag {name!r}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"{where} must be true or false, got {value!r}")
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{where} must be an integer, got {value!r}")
+    elif isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{where} must be a number, got {value!r}")
+        value = float(value)
+    elif isinstance(default, str):
+        if not isinstance(value, str):
+            raise ValueError(f"{where} must be a string, got {value!r}")
+    elif isinstance(default, tuple):
+        if isinstance(value, str) or not isinstance(value, list | tuple):
+            raise ValueError(f"{where} must be a list, got {value!r}")
+        value = tuple(value)
+        items = f.metadata.get("items")
+        if items is not None:
+            bad = [v for v in value if v not in items]
+            if bad:
+                raise ValueError(f"{where}: unknown member(s) {bad}; allowed: {list(items)}")
+        elif default and not all(type(v) is type(default[0]) for v in value):
+            kind = type(default[0]).__name__
+            raise ValueError(f"{where} must be a list of {kind}, got {value!r}")
+    choices = f.metadata.get("choices")
+    if choices is not None and value not in choices:
+        raise ValueError(f"{where} must be one of {list(choices)}, got {value!r}")
+    return value

@@ -1,0 +1,1 @@
+"""mazzo training package."""
