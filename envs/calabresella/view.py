@@ -1,0 +1,178 @@
+"""What one Calabresella player may know: the ``InfoView`` built from a ``State`` for one seat.
+
+Agents and encoders see only this, never the ``State``, so hidden cards cannot leak. Public
+knowledge (bids, contract, called card and its giver, cards played by whom, voids shown, trick
+piles, the open monte in scegliete, the split) is copied for everyone; private knowledge (the
+own hand, the monte cards the seat has held, its own discards, the returned card for the two
+players of the exchange, the partner's hand under ``aperta`` or *a due*) only for the seat
+entitled to it.
+
+Must not import numpy, torch, gymnasium or pettingzoo.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from envs.calabresella.actions import Contract, Phase
+
+if TYPE_CHECKING:
+    from envs.calabresella.rules import State
+
+__all__ = ["InfoView", "info_view"]
+
+
+class InfoView(NamedTuple):
+    """Everything seat ``seat`` may know, nothing more. Positions are A0..A2 (see ``rules``).
+
+    An immutable named tuple (cheap to build on every step; compares by value).
+
+    Attributes:
+        seat: the observing player seat.
+        position: the active position this view speaks for (with 2 players, the defender's
+            controller speaks for the position on turn, else A1); -1 for the idle dealer.
+        n_players: 2, 3 or 4.
+        dealer: dealer seat.
+        seat_of: player seat of each position.
+        phase: current phase.
+        to_play: position on turn (-1 when the deal is over).
+        legal_mask: legal actions if this seat is on turn, else 0.
+        hand: the hand of ``position``.
+        partner_hand: the other defender's hand when visible (aperta after trick 1; a due),
+            else 0.
+        bids: (position, action id) in bidding order.
+        no_chiamo: this deal forbids Chiamo.
+        contract: contract index, -1 before the auction ends or when void.
+        soloist: soloist position or -1.
+        called: called card or -1.
+        giver: position that gave the called card, ``GIVER_MONTE`` (-1) if it lay in the monte,
+            ``GIVER_OWN`` (-2), or ``GIVER_NONE`` (-3) before the call.
+        returned: the card returned by the soloist, if this seat may know it, else -1.
+        known_monte: the original monte cards this seat has seen.
+        discards: this seat's own discards (set-aside cards it knows).
+        split_d1: monte cards D1 took in scegliete (public), 0 otherwise.
+        split_d2: monte cards D2 took in scegliete (public), 0 otherwise.
+        trick: cards of the current trick in play order.
+        leader: position leading the current trick.
+        played_by: cards played so far by each position.
+        void: suits each position has shown void in (bit s = suit s).
+        piles: cards won in tricks by the soloist side and by the defenders.
+        tricks_won: tricks won by the soloist side and by the defenders.
+        n_tricks: completed tricks.
+        tricks: the completed tricks as (leader position, cards in play order, winner).
+        totals: match game-point totals per seat (zeros outside a match).
+    """
+
+    seat: int
+    position: int
+    n_players: int
+    dealer: int
+    seat_of: tuple[int, int, int]
+    phase: Phase
+    to_play: int
+    legal_mask: int
+    hand: int
+    partner_hand: int
+    bids: tuple[tuple[int, int], ...]
+    no_chiamo: bool
+    contract: int
+    soloist: int
+    called: int
+    giver: int
+    returned: int
+    known_monte: int
+    discards: int
+    split_d1: int
+    split_d2: int
+    trick: tuple[int, ...]
+    leader: int
+    played_by: tuple[int, int, int]
+    void: tuple[int, int, int]
+    piles: tuple[int, int]
+    tricks_won: tuple[int, int]
+    n_tricks: int
+    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    totals: tuple[float, ...]
+
+
+def _positions_of(s: State, seat: int) -> tuple[int, ...]:
+    return tuple(p for p in range(3) if s.seat_of[p] == seat)
+
+
+def info_view(s: State, seat: int, totals: tuple[float, ...] | None = None) -> InfoView:
+    """The view of player ``seat`` of state ``s`` (``totals``: match game points, if any)."""
+    mine = _positions_of(s, seat)
+    if not mine:
+        pos = -1
+    elif len(mine) == 1:
+        pos = mine[0]
+    else:  # a due: the defender's controller speaks for the position on turn
+        pos = s.pos if s.pos in mine and s.phase is not Phase.DONE else mine[0]
+    partner = _partner_hand(s, pos, mine)
+    known_monte = _known_monte(s, pos, mine)
+    returned = -1
+    if s.returned >= 0 and (s.rules.chiamo_return_public or s.soloist in mine or s.giver in mine):
+        returned = s.returned
+    split_d1 = split_d2 = 0
+    if s.split >= 0:
+        split_d1, split_d2 = s.received[s.d1], s.received[s.d2]
+    discards = 0
+    for p in mine:
+        discards |= s.discarded[p]
+    on_turn = s.to_play == seat and s.phase is not Phase.DONE
+    return InfoView(
+        seat=seat,
+        position=pos,
+        n_players=s.rules.players,
+        dealer=s.deal.dealer,
+        seat_of=s.seat_of,
+        phase=s.phase,
+        to_play=s.pos if s.phase is not Phase.DONE else -1,
+        legal_mask=s.legal_mask() if on_turn else 0,
+        hand=s.hands[pos] if pos >= 0 else 0,
+        partner_hand=partner,
+        bids=tuple(s.bids),
+        no_chiamo=s.no_chiamo,
+        contract=s.contract,
+        soloist=s.soloist,
+        called=s.called,
+        giver=s.giver,
+        returned=returned,
+        known_monte=known_monte,
+        discards=discards,
+        split_d1=split_d1,
+        split_d2=split_d2,
+        trick=tuple(s.trick),
+        leader=s.leader,
+        played_by=(s.played_by[0], s.played_by[1], s.played_by[2]),
+        void=(s.void[0], s.void[1], s.void[2]),
+        piles=(s.piles[0], s.piles[1]),
+        tricks_won=(s.tricks_won[0], s.tricks_won[1]),
+        n_tricks=len(s.tricks),
+        tricks=tuple(s.tricks),
+        totals=totals if totals is not None else (0.0,) * s.rules.players,
+    )
+
+
+def _partner_hand(s: State, pos: int, mine: tuple[int, ...]) -> int:
+    if pos < 0 or s.soloist < 0 or pos == s.soloist:
+        return 0
+    other = s.d2 if pos == s.d1 else s.d1
+    if other in mine or (s.rules.aperta and s.tricks):
+        return s.hands[other]
+    return 0
+
+
+def _known_monte(s: State, pos: int, mine: tuple[int, ...]) -> int:
+    """Monte cards this seat has seen (C-5 procedures and the exposure flags)."""
+    monte = s.monte_mask()
+    if s.contract == Contract.SCEGLIETE:
+        return monte
+    if s.contract == Contract.CHIAMO and s.rules.chiamo_monte_exposed and s.phase > Phase.RETURN:
+        return monte
+    if s.contract == Contract.SOLISSIMO and s.rules.solissimo_view_monte and s.soloist in mine:
+        return monte
+    known = 0
+    for p in mine:
+        known |= s.received[p] & monte
+    return known
