@@ -18,7 +18,7 @@ from envs.calabresella.view import InfoView
 from envs.cards.bits import bit_list
 from envs.cards.deck import ITALIAN_40
 
-__all__ = ["format_hand", "render_state", "render_view"]
+__all__ = ["dealt_hand", "format_hand", "render_state", "render_view"]
 
 SUIT_WORDS = ("coppe", "denari", "spade", "bastoni")
 
@@ -74,6 +74,12 @@ def _call_line(called: int, giver: int, returned: int, seat_of: tuple[int, ...])
     return line
 
 
+def dealt_hand(s: State, pos: int) -> int:
+    """The 12 cards position ``pos`` was dealt (C-3.1)."""
+    order = s.deal.order
+    return sum(1 << order[12 * j + 4 * pos + i] for j in range(3) for i in range(4))
+
+
 def render_state(s: State, totals: tuple[float, ...] | None = None) -> str:
     """The whole table as text (every hand shown)."""
     lines = [
@@ -84,10 +90,14 @@ def render_state(s: State, totals: tuple[float, ...] | None = None) -> str:
     lines.append(_auction_line(s.bids, s.seat_of))
     lines += filter(None, [_contract_line(s.contract, s.soloist, s.seat_of)])
     lines += filter(None, [_call_line(s.called, s.giver, s.returned, s.seat_of)])
+    done = s.phase is Phase.DONE
+    if done:
+        lines.append("Dealt hands:")
     for pos in range(3):
         tag = " (soloist)" if pos == s.soloist else ""
-        turn = "  <- to play" if pos == s.pos and s.phase is not Phase.DONE else ""
-        lines.append(f"  A{pos} S{s.seat_of[pos]}{tag}: {format_hand(s.hands[pos])}{turn}")
+        turn = "  <- to play" if pos == s.pos and not done else ""
+        shown = dealt_hand(s, pos) if done else s.hands[pos]
+        lines.append(f"  A{pos} S{s.seat_of[pos]}{tag}: {format_hand(shown)}{turn}")
     lines.append(f"Monte: {ITALIAN_40.format_mask(s.monte_mask())}")
     if s.set_aside:
         lines.append(f"Set aside: {ITALIAN_40.format_mask(s.set_aside)}")

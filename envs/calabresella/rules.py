@@ -363,8 +363,12 @@ class State:
         if phase is Phase.BID:
             return f"{who} must pass or bid an allowed contract above the highest bid"
         if phase is Phase.CALL:
-            return "the soloist must call a card he does not hold"
-        return f"not a legal {phase.name} action for {who}"
+            return f"{who} (the soloist) must call a card he does not hold"
+        if phase is Phase.SPLIT:
+            return f"{who} must choose an allowed split of the monte (scegliete_splits)"
+        if action >= 40:
+            return f"{who} must choose a card ({phase.name})"
+        return f"{who} does not hold {ITALIAN_40.labels[action]}"
 
     def _set_pos(self, pos: int) -> None:
         self.pos = pos

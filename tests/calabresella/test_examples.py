@@ -239,4 +239,3 @@ def test_cx7_four_players():
     assert s.returns()[3] == 0 and sum(s.returns()) == 0
     nxt = new_state(deck, 0, rules)
     assert nxt.seat_of == (1, 2, 3)
-

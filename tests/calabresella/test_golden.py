@@ -64,7 +64,13 @@ def test_solo_cappotto():
     assert r["thirds"] == {"soloist": 32, "defenders": 0}
     assert r["points"] == {"soloist": 11, "defenders": 0}
     assert r["tricks"] == {"soloist": 12, "defenders": 0}
-    assert (r["success"], r["multiplier"], r["bonus"], r["value"], r["unit"]) == (True, 2, "cappotto", 2, 4)
+    assert (r["success"], r["multiplier"], r["bonus"], r["value"], r["unit"]) == (
+        True,
+        2,
+        "cappotto",
+        2,
+        4,
+    )
     assert r["raw"] == [0, 4, 0] and r["pairwise"] == [-4, 8, -4] and s.returns() == (-4, 8, -4)
 
 
@@ -76,7 +82,12 @@ def test_solissimo_cappotto_cx5_row3():
     assert s.set_aside == cards("4s 6b 5b 4b") and s.phase.name == "PLAY"
     play(s, DEAL1_TRICKS)
     r = s.result()
-    assert (r["points"]["soloist"], r["multiplier"], r["raw"], r["pairwise"]) == (11, 2, [0, 8, 0], [-8, 16, -8])
+    assert (r["points"]["soloist"], r["multiplier"], r["raw"], r["pairwise"]) == (
+        11,
+        2,
+        [0, 8, 0],
+        [-8, 16, -8],
+    )
 
 
 # ----------------------------------------------------------------------------------- deal 2
@@ -102,7 +113,9 @@ def test_chiamo_called_card_from_a_defender():
     play(s, [(1, "return 7b")])
     assert s.hands[2] == cards("6c 5c 4c 7d 6d 5d Js 7s 6s Nb Jb 7b")
     # what each seat learns: the call and the giver are public, the returned card is not
-    assert info_view(s, 0).returned == -1 and info_view(s, 2).returned == cards("7b").bit_length() - 1
+    assert (
+        info_view(s, 0).returned == -1 and info_view(s, 2).returned == cards("7b").bit_length() - 1
+    )
     assert info_view(s, 0).giver == 2 and info_view(s, 0).known_monte == 0
     assert info_view(s, 1).known_monte == cards("4d 5s 2s 6b")
     play(s, [(1, "discard 4d"), (1, "discard 5s"), (1, "discard 4s"), (1, "discard 6b")])
@@ -235,10 +248,15 @@ def test_dividete_defenders_stramazzo_cx5(flags, mult, pairwise):
     failed, defenders' stramazzo x3, V = 8: pairwise S1 -48, defenders +24 each (CX-5)."""
     s = new_state(DEAL5, dealer=0, rules=Rules.from_flags(flags))
     play(s, DIV5_SCRIPT[:3])
-    assert info_view(s, 2).known_monte == cards("4s 6b") and info_view(s, 0).known_monte == cards("5b 4b")
+    assert info_view(s, 2).known_monte == cards("4s 6b") and info_view(s, 0).known_monte == cards(
+        "5b 4b"
+    )
     assert info_view(s, 1).known_monte == 0  # the soloist sees none of it
     play(s, DIV5_SCRIPT[3:])
     r = s.result()
-    assert r["thirds"] == {"soloist": 0, "defenders": 32} and r["tricks"] == {"soloist": 1, "defenders": 11}
+    assert r["thirds"] == {"soloist": 0, "defenders": 32} and r["tricks"] == {
+        "soloist": 1,
+        "defenders": 11,
+    }
     assert r["points"] == {"soloist": 0, "defenders": 11}
     assert r["multiplier"] == mult and r["pairwise"] == pairwise and not r["success"]
