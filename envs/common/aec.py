@@ -308,7 +308,48 @@ class IllegalMoveWrapper(BaseWrapper):  # type: ignore[misc]
         base.step(action)
 
 
+def _forward(name: str, needs_reset: bool = True) -> property:
+    def get(self: OrderEnforcing) -> Any:
+        if needs_reset and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._base, name)
+
+    return property(get)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` (same checks and errors), with the attributes and
+    ``last()`` that every step reads served directly from the base env rather than through a
+    chain of ``__getattr__`` calls."""
+
+    def __init__(self, env: IllegalMoveWrapper) -> None:
+        super().__init__(env)
+        self._base: CardGameAEC = env.unwrapped
+
+    agent_selection = _forward("agent_selection")
+    agents = _forward("agents")
+    num_agents = _forward("num_agents")
+    rewards = _forward("rewards")
+    terminations = _forward("terminations")
+    truncations = _forward("truncations")
+    infos = _forward("infos")
+    _cumulative_rewards = _forward("_cumulative_rewards", needs_reset=False)
+    possible_agents = _forward("possible_agents", needs_reset=False)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        base = self._base
+        agent = base.agent_selection
+        obs = self.observe(agent) if observe else None
+        return (
+            obs,
+            base._cumulative_rewards[agent],
+            base.terminations[agent],
+            base.truncations[agent],
+            base.infos[agent],
+        )
+
+
 def wrap(env: CardGameAEC) -> AECEnv:
     """The public ``env()`` stack: illegal moves end the episode (with out-of-bounds actions
     asserted), and the AEC call order is enforced, as PettingZoo's classic environments."""
-    return wrappers.OrderEnforcingWrapper(IllegalMoveWrapper(env))
+    return OrderEnforcing(IllegalMoveWrapper(env))
