@@ -17,7 +17,8 @@ ends the episode with zero rewards in single-deal mode; in a match it is redealt
 
 Rewards: the zero-sum settlement of C-9.5 times ``reward_scale`` at the end of each deal.
 ``infos[agent]`` at the end holds ``result`` (``State.result()``), and in a match ``match``
-(totals, winners, deals). ``raw_env.step`` raises ``IllegalAction`` (state unchanged) on an
+(totals, winners, deals); in a match, each deal's end sets ``deal_result`` and ``match`` too.
+``raw_env.step`` raises ``IllegalAction`` (state unchanged) on an
 illegal action; ``env()`` instead ends the episode with -1 for the offender and a warning that
 names the move and the legal ones.
 """
@@ -117,6 +118,13 @@ class raw_env(CardGameAEC):
             ]
         result = self.game.result()
         return [{"result": result} for _ in range(self.rules.players)]
+
+    def _interim_infos(self) -> list[dict[str, Any]]:
+        summary = self.game.result()
+        return [
+            {"deal_result": summary["last_deal"], "match": summary}
+            for _ in range(self.rules.players)
+        ]
 
     def _render_text(self) -> str:
         totals = tuple(self.game.totals) if self.match else None

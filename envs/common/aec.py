@@ -114,6 +114,10 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         """The table as text."""
         raise NotImplementedError
 
+    def _interim_infos(self) -> list[dict[str, Any]]:
+        """Per-seat infos when rewards are paid before the end (a deal of a match)."""
+        return [{} for _ in self.possible_agents]
+
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -142,7 +146,7 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         self._last_returns = tuple(game.returns())
         if game.is_terminal():  # a replayed record that already ends
             self.terminations = dict.fromkeys(self.agents, True)
-            self._set_final_infos()
+            self._set_infos(self._final_infos())
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[game.to_play]
@@ -176,10 +180,12 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
                 a: (now[i] - last[i]) * scale for i, a in enumerate(self.possible_agents)
             }
             self._last_returns = tuple(now)
+            if not game.is_terminal():  # a deal inside a longer episode (a match) just paid
+                self._set_infos(self._interim_infos())
         self._cumulative_rewards[agent] = 0.0
         if game.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
-            self._set_final_infos()
+            self._set_infos(self._final_infos())
         else:
             self.agent_selection = self.possible_agents[game.to_play]
         self._accumulate_rewards()
@@ -188,8 +194,8 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def _set_final_infos(self) -> None:
-        for agent, info in zip(self.possible_agents, self._final_infos(), strict=True):
+    def _set_infos(self, infos: list[dict[str, Any]]) -> None:
+        for agent, info in zip(self.possible_agents, infos, strict=True):
             self.infos[agent] = info
 
     def render(self) -> str | None:

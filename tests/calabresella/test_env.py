@@ -176,10 +176,13 @@ def test_match_mode_pays_each_deal_and_ends_with_a_winner():
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     paid = dict.fromkeys(env.possible_agents, 0.0)
-    steps = 0
+    steps = deal_results = 0
     for agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         paid[agent] += reward
+        if reward and not term:
+            deal_results += 1
+            assert "contract" in info["deal_result"] and info["match"]["deals"] >= 1
         if term or trunc:
             env.step(None)
             continue
@@ -188,6 +191,7 @@ def test_match_mode_pays_each_deal_and_ends_with_a_winner():
     summary = info["match"]
     assert max(summary["totals"]) >= 5 and summary["winners"] and summary["deals"] >= 1
     assert abs(sum(paid.values())) < 1e-9 and steps > 40
+    assert deal_results >= summary["deals"] - 1 > 0 or summary["deals"] == 1
 
 
 def test_two_player_controller_sums_the_defenders():
