@@ -34,3 +34,12 @@ class FloatAgent:
 
 class NotAnAgent:
     """A factory that returns something without ``act``."""
+
+
+class CrashAgent:
+    """Raises an unexpected exception (a bug in an agent, not an illegal move)."""
+
+    name = "crash"
+
+    def act(self, view, rng):
+        raise RuntimeError("agent bug")

@@ -14,7 +14,7 @@ from training.arena.streams import agent_rng
 from training.arena.summary import summarize
 from training.games import game_spec
 
-from .agents import FloatAgent, IllegalAgent, NotAnAgent, PassAgent
+from .agents import CrashAgent, FloatAgent, IllegalAgent, NotAnAgent, PassAgent
 
 
 def _deals(n=12, seed=1, **flags):
@@ -109,9 +109,37 @@ def test_void_deals_are_counted_not_dropped():
     ],
 )
 def test_agent_failures_name_the_agent_and_the_game(factory, message):
-    plan = make_plan(_deals(2), [Entrant("bad", factory), "random"])
-    for workers in (1, 2):
+    # The first failing deal in deal order is reported, whatever the number of workers.
+    plan = make_plan(_deals(6), [Entrant("bad", factory), "random"])
+    for workers in (1, 2, 3):
         with pytest.raises(ArenaError, match=message):
+            run_arena(plan, workers)
+
+
+def test_an_agent_bug_propagates_from_the_workers():
+    plan = make_plan(_deals(8), [Entrant("crash", CrashAgent), "random"])
+    for workers in (1, 2):
+        with pytest.raises(RuntimeError, match="agent bug"):
+            run_arena(plan, workers)
+
+
+class FailsOnLaterDeals:
+    """Random play, but an illegal action in the first game of any deal dealt by S2 (deals 2,
+    5, 8, ...: the generated dealer is deal index mod 3)."""
+
+    def __init__(self):
+        self.random = RandomAgent()
+
+    def act(self, view, rng):
+        if view.dealer == 2 and view.phase == 0:
+            return 999
+        return self.random.act(view, rng)
+
+
+def test_the_first_failing_deal_is_reported_for_any_worker_count():
+    plan = make_plan(_deals(30), [Entrant("late", FailsOnLaterDeals), "random"])
+    for workers in (1, 2):
+        with pytest.raises(ArenaError, match=r"\(deal 2, lineup 0\)"):
             run_arena(plan, workers)
 
 

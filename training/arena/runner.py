@@ -18,7 +18,8 @@ import math
 import multiprocessing
 import operator
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -253,6 +254,8 @@ class Progress(Protocol):
 
 
 _WORKER: _Table | None = None  # the table of this worker process (set by the initializer)
+_Chunk = tuple[int, tuple[Deal, ...]]
+_Played = tuple[int, list[tuple[GameOutcome, ...]], str | None]
 
 
 def _init_worker(plan: ArenaPlan) -> None:
@@ -260,21 +263,34 @@ def _init_worker(plan: ArenaPlan) -> None:
     _WORKER = _Table(plan)
 
 
-def _play_chunk(chunk: tuple[int, tuple[Deal, ...]]) -> tuple[int, list[tuple[GameOutcome, ...]]]:
+def _play_chunk_with(table: _Table, chunk: _Chunk) -> _Played:
+    """Play a chunk's deals in order; stop at the first failure and return its message."""
     start, deals = chunk
+    played: list[tuple[GameOutcome, ...]] = []
+    try:
+        for j, deal in enumerate(deals):
+            played.append(table.play_deal(start + j, deal))
+    except ArenaError as e:
+        return start, played, str(e)
+    return start, played, None
+
+
+def _play_chunk(chunk: _Chunk) -> _Played:
     assert _WORKER is not None, "worker not initialised"
-    return start, [_WORKER.play_deal(start + j, d) for j, d in enumerate(deals)]
+    return _play_chunk_with(_WORKER, chunk)
 
 
-def _chunks(deals: tuple[Deal, ...], workers: int) -> Iterator[tuple[int, tuple[Deal, ...]]]:
+def _chunks(deals: tuple[Deal, ...], workers: int) -> list[_Chunk]:
     """Contiguous chunks, about 8 per worker (at most 64 deals), so progress moves steadily."""
     size = max(1, min(64, math.ceil(len(deals) / (8 * workers))))
-    for start in range(0, len(deals), size):
-        yield start, deals[start : start + size]
+    return [(start, deals[start : start + size]) for start in range(0, len(deals), size)]
 
 
 def run_arena(plan: ArenaPlan, workers: int = 1, progress: Progress | None = None) -> ArenaRun:
     """Play every lineup of ``plan`` on every deal, with ``workers`` processes.
+
+    If an agent fails, the error reported is that of the first failing deal in deal order,
+    whatever the number of workers (later chunks are cancelled, earlier ones finish).
 
     Raises:
         ArenaError: an agent chose an illegal action (or not an action id).
@@ -284,23 +300,60 @@ def run_arena(plan: ArenaPlan, workers: int = 1, progress: Progress | None = Non
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     deals = plan.deal_set.deals
     workers = min(workers, len(deals))
+    chunks = _chunks(deals, workers)
     if progress is not None:
         progress.start(len(deals))
     start_time = time.perf_counter()
-    results: dict[int, list[tuple[GameOutcome, ...]]] = {}
     if workers == 1:
         table = _Table(plan)
-        for start, chunk in _chunks(deals, 1):
-            results[start] = [table.play_deal(start + j, d) for j, d in enumerate(chunk)]
-            if progress is not None:
-                progress.advance(len(chunk))
+        done = _collect((_play_chunk_with(table, c) for c in chunks), progress)
     else:
-        with multiprocessing.get_context().Pool(
-            workers, initializer=_init_worker, initargs=(plan,)
-        ) as pool:
-            for start, played in pool.imap_unordered(_play_chunk, _chunks(deals, workers)):
-                results[start] = played
+        done = _play_parallel(plan, chunks, workers, progress)
+    outcomes = tuple(o for start in sorted(done) for o in done[start])
+    return ArenaRun(plan, outcomes, time.perf_counter() - start_time, workers)
+
+
+def _collect(
+    results: Iterable[_Played], progress: Progress | None
+) -> dict[int, list[tuple[GameOutcome, ...]]]:
+    done = {}
+    for start, played, error in results:
+        if error is not None:
+            raise ArenaError(error)
+        done[start] = played
+        if progress is not None:
+            progress.advance(len(played))
+    return done
+
+
+def _play_parallel(
+    plan: ArenaPlan, chunks: list[_Chunk], workers: int, progress: Progress | None
+) -> dict[int, list[tuple[GameOutcome, ...]]]:
+    """Chunks over a process pool. Workers are never killed mid-chunk (a worker killed while
+    sending its results could leave the pool waiting for ever): on a failure, chunks after
+    the failing one are cancelled and the others allowed to finish."""
+    done: dict[int, list[tuple[GameOutcome, ...]]] = {}
+    errors: dict[int, str] = {}
+    ctx = multiprocessing.get_context()
+    with ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan,)) as pool:
+        futures = {pool.submit(_play_chunk, c): c[0] for c in chunks}
+        try:
+            for future in as_completed(futures):
+                if future.cancelled():
+                    continue
+                start, played, error = future.result()
+                if error is not None:
+                    errors[start + len(played)] = error
+                    for other, first in futures.items():
+                        if first > start:
+                            other.cancel()
+                    continue
+                done[start] = played
                 if progress is not None:
                     progress.advance(len(played))
-    outcomes = tuple(o for start in sorted(results) for o in results[start])
-    return ArenaRun(plan, outcomes, time.perf_counter() - start_time, workers)
+        finally:
+            for other in futures:
+                other.cancel()
+    if errors:
+        raise ArenaError(errors[min(errors)])
+    return done
