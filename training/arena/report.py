@@ -190,7 +190,7 @@ def format_table(s: Summary) -> str:
             _ci(a.mean),
             f"{100 * a.win_rate.mean:.1f}%",
             _ci(a.win_rate, pct=True),
-            f"{a.elo:+.0f}",
+            f"{round(a.elo):+d}",
             f"{a.elo_se:.0f}",
             str(a.seat_games),
         ]
