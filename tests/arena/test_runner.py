@@ -89,6 +89,7 @@ def test_void_deals_are_counted_not_dropped():
     assert all(o.payoffs == (0, 0, 0) and o.contract is None for d in run.outcomes for o in d)
     assert all(a.mean.mean == 0 and a.win_rate.mean == 0 and a.wins == 0 for a in s.agents)
     assert s.pairs[0].equal == 5 and s.contracts == ()
+    assert s.agents[0].spec == "tests.arena.agents.PassAgent"
     # Against a random agent some games are void, some not; every one is kept and counted.
     mixed = run_arena(make_plan(_deals(40), [Entrant("p", PassAgent), "random"]), 2)
     sm = summarize(mixed)

@@ -183,7 +183,7 @@ def summarize(
         agents.append(
             AgentStats(
                 label=labels[a],
-                spec=entrant.source if isinstance(entrant.source, str) else repr(entrant.source),
+                spec=_spec_text(entrant.source),
                 mean=mean_ci(deal_means, confidence),
                 win_rate=mean_ci(deal_wins / per_seat, confidence),
                 elo=fit.elo[a],
@@ -215,6 +215,16 @@ def summarize(
         bootstrap_resamples=bootstrap,
         timing=_timing(run),
     )
+
+
+def _spec_text(source: object) -> str:
+    """An entrant's spec for reports: the spec string, or the factory's qualified name (never
+    a repr with a memory address, which would change from run to run)."""
+    if isinstance(source, str):
+        return source
+    module = getattr(source, "__module__", None) or "?"
+    name = getattr(source, "__qualname__", None) or type(source).__qualname__
+    return f"{module}.{name}"
 
 
 def _pairs(
