@@ -50,7 +50,7 @@ from envs.minchiate.tables import (
     VALUE,
     WIN_KEY,
 )
-from envs.minchiate.view import InfoView, build_view
+from envs.minchiate.view import InfoView, info_view
 
 __all__ = ["State"]
 
@@ -580,4 +580,4 @@ class State:
 
     def info_view(self, seat: int) -> InfoView:
         """What ``seat`` may know, nothing more (see ``envs.minchiate.view``)."""
-        return build_view(self, seat)
+        return info_view(self, seat)

@@ -1,6 +1,6 @@
 """The per-seat information view of a Minchiate deal: exactly what one seat may know.
 
-Owns ``InfoView`` and ``build_view``. A view holds the seat's own hand and discards, the public
+Owns ``InfoView`` and ``info_view``. A view holds the seat's own hand and discards, the public
 record of the deal (robbed, face-up and taken cards, the stop card, declarations, tricks, piles,
 scoring events, D and R) and the seat's private knowledge of the Fola (the dealer's after M-7.3,
 everyone's after the exposure of M-10.1). It is built only from those parts of the ``State``, so
@@ -11,8 +11,7 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import Combo
@@ -22,24 +21,24 @@ from envs.minchiate.tables import BIT
 if TYPE_CHECKING:
     from envs.minchiate.rules import State
 
-__all__ = ["InfoView", "build_view"]
+__all__ = ["InfoView", "fola_known", "info_view"]
 
 
-@dataclass(frozen=True, slots=True)
-class InfoView:
-    """Everything seat ``seat`` may know at one point of a deal; nothing more.
+class InfoView(NamedTuple):
+    """Everything seat ``seat`` may know at one point of a deal; nothing more (an immutable
+    named tuple: cheap to build on every step, compares by value).
 
     Attributes:
         seat: the viewing seat.
         phase: the current phase; ``to_play``: the seat on turn (-1 when over).
         dealer, cutter: the dealer S(d) and the cutter S(d+3).
-        trick_no: number of completed tricks (0..21).
+        n_tricks: number of completed tricks (0..21).
         hand: the seat's own cards.
         robbed: the cutter's robbed cards in stream order (public, M-5.3).
         stop_card: the card that stopped the robbing (public, M-5.4).
         faceup: per seat, the face-up 21st card or -1 (public, M-6.2).
         dealer_robbed, dealer_taken: the dealer's robbed cards (in order) and taken cards (public).
-        own_discards: the seat's own discards.
+        discards: the seat's own discards.
         fola_known: the Fola cards this seat knows to be in the Fola.
         fola_exposed: the Fola has been turned face up (M-10.1).
         declared: (seat, combination) for every declaration made so far (public).
@@ -62,14 +61,14 @@ class InfoView:
     to_play: int
     dealer: int
     cutter: int
-    trick_no: int
+    n_tricks: int
     hand: int
     robbed: tuple[int, ...]
     stop_card: int
     faceup: tuple[int, int, int, int]
     dealer_robbed: tuple[int, ...]
     dealer_taken: int
-    own_discards: int
+    discards: int
     fola_known: int
     fola_exposed: bool
     declared: tuple[tuple[int, Combo], ...]
@@ -105,7 +104,7 @@ def fola_known(state: State, seat: int) -> int:
     return known
 
 
-def build_view(state: State, seat: int) -> InfoView:
+def info_view(state: State, seat: int) -> InfoView:
     """The ``InfoView`` of ``seat`` (0..3) in ``state``."""
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat!r}")
@@ -118,14 +117,14 @@ def build_view(state: State, seat: int) -> InfoView:
         to_play=state.to_play,
         dealer=state.dealer,
         cutter=state.cutter,
-        trick_no=len(state.tricks),
+        n_tricks=len(state.tricks),
         hand=state.hands[seat],
         robbed=setup.robbed,
         stop_card=setup.stop,
         faceup=setup.faceup,
         dealer_robbed=setup.dealer_robbed,
         dealer_taken=setup.dealer_taken,
-        own_discards=state.discards[seat],
+        discards=state.discards[seat],
         fola_known=fola_known(state, seat),
         fola_exposed=state.fola_exposed,
         declared=tuple(state.declared),
