@@ -17,6 +17,7 @@ from envs.minchiate.tables import ALL_KINGS, BIT, LABELS, MATTO_BIT, T29, VALUE
 
 __all__ = [
     "COMBO_NAMES",
+    "COMBO_VALUE",
     "DIECINE",
     "HIGH_RUN",
     "KINGS",
@@ -51,6 +52,9 @@ class Combo(NamedTuple):
 def _cval(card: int) -> int:
     """Value of a card inside a combination: T29 counts 5 (M-3.2)."""
     return 5 if card == T29 else VALUE[card]
+
+
+COMBO_VALUE = tuple(_cval(c) for c in range(97))  # per card id, T29 = 5
 
 
 def _runs(first: int, width: int) -> tuple[tuple[tuple[int, int], ...], ...]:
