@@ -100,5 +100,5 @@ def play_position(
     s.leader = s.to_play = leader
     s.trick, s.led, s.top_trump = [], -1, -1
     s.suits_led = sum(1 << "cdsb".index(x) for x in suits_led)
-    s.tricks = []
+    s.tricks, s.events, s.D, s.R = [], [], 0, 0
     return s
