@@ -1,6 +1,8 @@
 """The streams and scripted decisions of the hand-worked golden deals (expected values are in
 ``test_golden.py``; ``test_flags.py`` replays the same deals under other flags)."""
 
+from envs.cards.deck import MINCHIATE_97
+
 from .helpers import build_stream, codes
 
 
@@ -120,3 +122,23 @@ DEAL2_PLAY = tricks(
     "S3 9s, S0 3s, S1 5s, S2 7s",  # 20
     "S3 10b, S0 8b, S1 6b, S2 3b",  # 21
 )
+
+
+# ------------------------------------------------------------------ impossible discards (MA-9)
+ROBBED13 = "T40 T39 T38 T37 T36 T35 T34 T33 T32 T31 T30 T28 T20"
+CUTTER_HAND = "T1 T2 T3 T4 T5 T10 T13 M Kc Kd Ks Kb T29 2c 3c 4c 5c 7c 8c 9c 10c"
+
+
+def impossible_stream() -> list[str]:
+    """Dealer S0, cutter S3 robs 13 counters; S3's 21 dealt cards hold only 8 legal discards."""
+    used = set(codes(ROBBED13)) | set(codes(CUTTER_HAND)) | {"6c"}
+    rest = [c for c in MINCHIATE_97.labels if c not in used]
+    s1, s2, s0 = rest[:21], rest[21:42], rest[42:]
+    hand3 = codes(CUTTER_HAND)
+    hands = {
+        1: (" ".join(s1[:10]), " ".join(s1[10:])),
+        2: (" ".join(s2[:10]), " ".join(s2[10:])),
+        3: (" ".join(hand3[:10]), " ".join(hand3[10:])),
+        0: (" ".join(s0[:10]), " ".join([*s0[10:], "6c"])),
+    }
+    return build_stream(0, ROBBED13, "6c", hands, "")

@@ -8,8 +8,16 @@ from envs.cards.deck import MINCHIATE_97
 from envs.cards.errors import IllegalAction
 from envs.minchiate import Phase, Rules, State, make_deal
 
-from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY, DEAL2, DEAL2_DECISIONS, DEAL2_PLAY
-from .helpers import build_stream, codes, mask, play_position, play_script
+from .deals import (
+    DEAL1,
+    DEAL1_DECISIONS,
+    DEAL1_PLAY,
+    DEAL2,
+    DEAL2_DECISIONS,
+    DEAL2_PLAY,
+    impossible_stream,
+)
+from .helpers import codes, mask, play_position, play_script
 
 A, B = 0, 1
 NO_DECLARE = [step for step in DEAL1_DECISIONS if step[1].startswith("discard")]
@@ -199,25 +207,6 @@ def test_rob_cap():
 
 
 # ------------------------------------------------------------------ impossible discards (MA-9)
-ROBBED13 = "T40 T39 T38 T37 T36 T35 T34 T33 T32 T31 T30 T28 T20"
-CUTTER_HAND = "T1 T2 T3 T4 T5 T10 T13 M Kc Kd Ks Kb T29 2c 3c 4c 5c 7c 8c 9c 10c"
-
-
-def impossible_stream() -> list[str]:
-    """Dealer S0, cutter S3 robs 13 counters; S3's 21 dealt cards hold only 8 legal discards."""
-    used = set(codes(ROBBED13)) | set(codes(CUTTER_HAND)) | {"6c"}
-    rest = [c for c in MINCHIATE_97.labels if c not in used]
-    s1, s2, s0 = rest[:21], rest[21:42], rest[42:]
-    hand3 = codes(CUTTER_HAND)
-    hands = {
-        1: (" ".join(s1[:10]), " ".join(s1[10:])),
-        2: (" ".join(s2[:10]), " ".join(s2[10:])),
-        3: (" ".join(hand3[:10]), " ".join(hand3[10:])),
-        0: (" ".join(s0[:10]), " ".join([*s0[10:], "6c"])),
-    }
-    return build_stream(0, ROBBED13, "6c", hands, "")
-
-
 def test_impossible_discard_redeal():
     s = State.new(make_deal(0, impossible_stream()))
     assert s.is_terminal() and s.is_void() and s.returns() == (0, 0, 0, 0)
