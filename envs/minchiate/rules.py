@@ -49,6 +49,7 @@ from envs.minchiate.tables import (
     TRUMPS,
     VALUE,
     WIN_KEY,
+    cards_of,
 )
 from envs.minchiate.view import InfoView, info_view
 
@@ -64,7 +65,7 @@ _SCALARS = (
     "decl_k", "offers", "offer_i", "decl_sum", "fola_exposed", "leader", "led", "top_trump",
     "suits_led", "matto_owner", "matto_debt", "matto_paid", "matto_lost", "D", "R", "void",
     "last_winner", "end_counts", "r_play", "end_resti", "d_final", "king_rule", "overtrump",
-    "capture", "trick1_declare",
+    "capture", "trick1_declare", "cached_hand", "cached_mask",
 )  # fmt: skip
 _LISTS = (
     "hands", "discards", "declared", "decl_end", "trick", "played_by", "piles", "tricks",
@@ -119,6 +120,8 @@ class State:
     overtrump: bool
     capture: bool
     trick1_declare: bool
+    cached_hand: int
+    cached_mask: int
     hands: list[int]
     discards: list[int]
     declared: list[tuple[int, Combo]]
@@ -185,6 +188,7 @@ class State:
         self.king_rule, self.overtrump = rules.king_rule, rules.must_overtrump
         self.capture = rules.capture_bonus
         self.trick1_declare = rules.declare_timing == "with_first_card"
+        self.cached_hand = self.cached_mask = -1  # the play mask of legal_actions(), for apply()
 
     def clone(self) -> Self:
         """An independent copy (lists copied shallowly; ints, tuples and combos are shared)."""
@@ -234,14 +238,16 @@ class State:
     def legal_actions(self) -> list[int]:
         """The legal action ids in increasing order."""
         if self.phase is Phase.PLAY:
-            m = self._play_mask(self.hands[self.to_play])
+            hand = self.hands[self.to_play]
+            m = self._play_mask(hand)
+            self.cached_hand, self.cached_mask = hand, m  # apply() reuses it
             led = self.led
             if 0 <= led < 4:
                 f = (m >> SUIT_BASE[led]) & 0x3FFF
                 if f:  # following suit (or the King rule): one table lookup
                     cards = SUIT_CARDS[led][f]
                     return [MATTO, *cards] if m & MATTO_BIT else list(cards)
-            return bit_list(m)
+            return cards_of(m)
         if self.phase is Phase.DECLARE:
             return [97, 98]
         return bit_list(self.legal_mask())
@@ -299,11 +305,10 @@ class State:
                 legal labels are in the message); the state is unchanged.
         """
         if self.phase is Phase.PLAY:
-            if (
-                type(action) is int
-                and 0 <= action < 97
-                and (self._play_mask(self.hands[self.to_play]) >> action) & 1
-            ):
+            hand = self.hands[self.to_play]
+            legal = self.cached_mask if hand == self.cached_hand else self._play_mask(hand)
+            if type(action) is int and 0 <= action < 97 and (legal >> action) & 1:
+                self.cached_hand = -1
                 self.history.append((self.to_play, action))
                 self._apply_play(action)
                 return

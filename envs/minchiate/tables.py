@@ -10,7 +10,6 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from envs.cards.bits import bit_list
 from envs.cards.deck import MATTO, MINCHIATE_97, TRUMP_SUIT
 from envs.cards.tricks import build_win_keys
 
@@ -72,11 +71,21 @@ RELAX_CLASSES = (DISCARDABLE, T29_BIT, _V3, _V5, _V10)
 # WIN_KEY[led][card]: higher wins; trumps 201..240, the led suit 100.., others (and the Matto) 0.
 WIN_KEY = build_win_keys(DECK, TRUMP_SUIT)
 
+
+def _chunk_table(base: int, width: int) -> tuple[tuple[int, ...], ...]:
+    """table[m]: the ids base + i of the bits i set in m (width bits), increasing."""
+    table: list[tuple[int, ...]] = [()] * (1 << width)
+    for m in range(1, 1 << width):
+        low = m & -m
+        table[m] = (base + low.bit_length() - 1, *table[m ^ low])
+    return tuple(table)
+
+
 # SUIT_CARDS[s][m]: card ids of plain suit s whose 14 rank bits (A..K) are set in m.
-SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(base + r for r in range(14) if (m >> r) & 1) for m in range(1 << 14))
-    for base in SUIT_BASE
-)
+SUIT_CARDS = tuple(_chunk_table(base, 14) for base in SUIT_BASE)
+# LOW_CARDS[k][m]: the same for bits 0..40 (trumps and the Matto) in chunks of 14, 14 and 13
+# bits, so that any card mask converts in 7 table lookups.
+LOW_CARDS = (_chunk_table(0, 14), _chunk_table(14, 14), _chunk_table(28, 13))
 
 
 def card_points(mask: int) -> int:
@@ -87,14 +96,17 @@ def card_points(mask: int) -> int:
 
 
 def cards_of(mask: int) -> list[int]:
-    """Card ids of ``mask`` in increasing order (trumps and the Matto by bytes, suits by table)."""
-    out = bit_list(mask & 0x1FFFFFFFFFF)
-    mask >>= 41
-    for s in range(4):
-        m = mask & 0x3FFF
-        if m:
-            out += SUIT_CARDS[s][m]
-        mask >>= 14
+    """Card ids of ``mask`` (97 bits) in increasing order: seven table lookups."""
+    out: list[int] = []
+    if mask & 0x1FFFFFFFFFF:
+        out += LOW_CARDS[0][mask & 0x3FFF]
+        out += LOW_CARDS[1][(mask >> 14) & 0x3FFF]
+        out += LOW_CARDS[2][(mask >> 28) & 0x1FFF]
+    if mask >> 41:
+        out += SUIT_CARDS[0][(mask >> 41) & 0x3FFF]
+        out += SUIT_CARDS[1][(mask >> 55) & 0x3FFF]
+        out += SUIT_CARDS[2][(mask >> 69) & 0x3FFF]
+        out += SUIT_CARDS[3][mask >> 83]
     return out
 
 
