@@ -15,8 +15,12 @@ from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY
 from .helpers import FRESH, codes, play_script
 
 
+MEMO = {"cached_hand", "cached_mask"}  # legal_actions() memo for apply(), not game state
+
+
 def snapshot(s: State) -> tuple:
-    return tuple(getattr(s, n) for n in _SCALARS) + tuple(list(getattr(s, n)) for n in _LISTS)
+    scalars = tuple(getattr(s, n) for n in _SCALARS if n not in MEMO)
+    return scalars + tuple(list(getattr(s, n)) for n in _LISTS)
 
 
 def at(decisions: int, plays: int = 0, rules: Rules | None = None) -> State:
