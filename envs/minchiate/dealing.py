@@ -81,6 +81,21 @@ def _deal_hands(
     return hands, faceup, events
 
 
+def _dealer_rob_and_take(
+    fola_order: Sequence[int], rules: Rules
+) -> tuple[tuple[int, ...], int, int]:
+    """M-7.1 / M-7.2: (robbed cards in order, taken bitmask, the Fola bitmask left)."""
+    a = 0  # the dealer robs from the top while the card qualifies
+    while a < len(fola_order) and _QUAL[fola_order[a]]:
+        a += 1
+    rest = 0
+    for c in fola_order[a:]:
+        rest |= BIT[c]
+    takeable = COUNTERS | (T29_BIT if rules.dealer_takes == "counters_and_29" else 0)
+    taken = rest & takeable
+    return tuple(fola_order[:a]), taken, rest & ~taken
+
+
 def cut_and_deal(dealer: int, stream: Sequence[int], rules: Rules) -> Setup:
     """Run M-5 to M-7 on a validated deal (``dealer`` 0..3, ``stream`` a permutation of 0..96)."""
     cutter = (dealer + 3) & 3
@@ -96,16 +111,7 @@ def cut_and_deal(dealer: int, stream: Sequence[int], rules: Rules) -> Setup:
     events += face_events
     for c in robbed:
         hands[cutter] |= BIT[c]
-    fola_order = pack[84:]  # M-6.3: 13 - r cards
-    a = 0  # M-7.1: the dealer robs from the top while the card qualifies
-    while a < len(fola_order) and _QUAL[fola_order[a]]:
-        a += 1
-    dealer_robbed = tuple(fola_order[:a])
-    rest = 0
-    for c in fola_order[a:]:
-        rest |= BIT[c]
-    takeable = COUNTERS | (T29_BIT if rules.dealer_takes == "counters_and_29" else 0)
-    taken = rest & takeable  # M-7.2
+    dealer_robbed, taken, fola = _dealer_rob_and_take(pack[84:], rules)  # M-6.3: 13 - r
     for c in dealer_robbed:
         hands[dealer] |= BIT[c]
     hands[dealer] |= taken
@@ -116,7 +122,6 @@ def cut_and_deal(dealer: int, stream: Sequence[int], rules: Rules) -> Setup:
         taken_points = sum(VALUE[c] for c in range(97) if (taken >> c) & 1)
         if taken_points:
             events.append((dealer & 1, taken_points, "dealer_take", dealer))
-    fola = rest & ~taken
     return Setup(
         cutter=cutter,
         robbed=robbed,

@@ -20,28 +20,28 @@ from typing import NoReturn, Self
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 from envs.cards.errors import IllegalAction
-from envs.minchiate.actions import DECLARE, NUM_ACTIONS, Phase, action_label, parse_label
-from envs.minchiate.combos import Combo, find_combos
+from envs.minchiate.actions import NUM_ACTIONS, Phase, action_label, parse_label
+from envs.minchiate.combos import Combo
 from envs.minchiate.config import Rules
 from envs.minchiate.dealing import Setup, cut_and_deal
 from envs.minchiate.explain import why_illegal
-from envs.minchiate.scoring import (
-    DealResult,
-    EndCount,
-    Event,
-    MattoSettlement,
-    auto_payment,
-    end_count,
-    end_rounding,
+from envs.minchiate.pregame import (
+    apply_declare,
+    apply_discard,
+    discard_mask,
+    expose_fola,
+    open_declarations,
+    start_declarations,
+    start_discards,
 )
+from envs.minchiate.scoring import DealResult, EndCount, Event
+from envs.minchiate.settle import deal_result, end_of_play, final, lose_matto, pay
 from envs.minchiate.tables import (
     BIT,
-    DISCARDABLE,
     FULL,
     KING,
     MATTO,
     MATTO_BIT,
-    RELAX_CLASSES,
     SUIT,
     SUIT_BASE,
     SUIT_CARDS,
@@ -160,11 +160,11 @@ class State:
         s = cls.__new__(cls)
         s._init_fields(deal, rules, setup)
         for team, points, cause, seat in setup.events:
-            s._score(team, points, cause, seat, 0)
-        if not s._start_discards(Phase.DISCARD_CUTTER, s.cutter, len(setup.robbed)):
+            s.score_event(team, points, cause, seat, 0)
+        if not start_discards(s, Phase.DISCARD_CUTTER, s.cutter, len(setup.robbed)):
             n = len(setup.dealer_robbed) + setup.dealer_taken.bit_count()
-            if not s._start_discards(Phase.DISCARD_DEALER, s.dealer, n):
-                s._start_declarations()
+            if not start_discards(s, Phase.DISCARD_DEALER, s.dealer, n):
+                start_declarations(s)
         return s
 
     def _init_fields(self, deal: Deal, rules: Rules, setup: Setup) -> None:
@@ -233,7 +233,7 @@ class State:
             return self.piles[self.matto_owner & 1] & ~MATTO_BIT
         if phase is Phase.DONE:
             return 0
-        return self._discard_mask(self.hands[self.to_play])
+        return discard_mask(self, self.hands[self.to_play])
 
     def legal_actions(self) -> list[int]:
         """The legal action ids in increasing order."""
@@ -277,17 +277,6 @@ class State:
                 trumps = higher
         return trumps | (hand & MATTO_BIT)
 
-    def _discard_mask(self, hand: int) -> int:
-        """M-8.2 / MA-8 / MA-9: the legal discards from ``hand``."""
-        rules = self.rules
-        if rules.discard_rule == "any":
-            return hand
-        if rules.impossible_discard == "relax":
-            for cls in RELAX_CLASSES:  # the lowest-valued class still in hand
-                if hand & cls:
-                    return hand & cls
-        return hand & DISCARDABLE
-
     def action_label(self, action: int) -> str:
         """Label of ``action`` in the current phase (D.3 vocabulary)."""
         return action_label(action, self.phase)
@@ -321,12 +310,12 @@ class State:
             self._reject(action)
         self.history.append((self.to_play, action))
         if self.phase is Phase.DECLARE:
-            self._apply_declare(action)
+            apply_declare(self, action)
         elif self.phase is Phase.MATTO_PAY:
-            self._pay(action)
-            self._final()
+            pay(self, action)
+            final(self)
         else:
-            self._apply_discard(action)
+            apply_discard(self, action)
 
     def _reject(self, action: object) -> NoReturn:
         legal = [self.action_label(a) for a in bit_list(self.legal_mask())]
@@ -334,8 +323,9 @@ class State:
             raise IllegalAction(-1, repr(action), f"not an action id 0..{NUM_ACTIONS - 1}", legal)
         raise IllegalAction(action, self.action_label(action), why_illegal(self, action), legal)
 
-    def _score(self, team: int, points: int, cause: str, seat: int, trick: int) -> None:
-        """One scoring event (M-14.2): D moves by ``points`` for ``team``, then the ratchet."""
+    def score_event(self, team: int, points: int, cause: str, seat: int, trick: int) -> None:
+        """One scoring event (M-14.2): D moves by ``points`` for ``team``, then the ratchet.
+        Engine-internal (called by the play, ``pregame`` and ``settle``)."""
         unit = self.rules.resti_unit
         d = self.D + points if team == 0 else self.D - points
         r = self.R
@@ -348,101 +338,9 @@ class State:
         self.D, self.R = d, r
         self.events.append(Event(team, points, cause, seat, trick, d, r))
 
-    # ------------------------------------------------------------------ discards (M-8)
-    def _start_discards(self, phase: Phase, seat: int, n: int) -> bool:
-        """Open a discard phase of ``n`` cards; False if there is nothing to discard. Voids the
-        deal when too few legal discards are held under ``impossible_discard = redeal``."""
-        if n == 0:
-            return False
-        rules = self.rules
-        if (
-            rules.discard_rule == "zero_not_29"
-            and rules.impossible_discard == "redeal"
-            and (self.hands[seat] & DISCARDABLE).bit_count() < n
-        ):
-            self.void = True  # M-8.5: the same dealer redeals (a series layer's business)
-            self.phase, self.to_play = Phase.DONE, -1
-            return True
-        self.phase, self.to_play, self.to_discard = phase, seat, n
-        return True
-
-    def _apply_discard(self, card: int) -> None:
-        seat = self.to_play
-        self.hands[seat] ^= BIT[card]
-        self.discards[seat] |= BIT[card]
-        self.fola |= BIT[card]  # M-8.4: face down into the Fola
-        self.to_discard -= 1
-        if self.to_discard:
-            return
-        if self.phase is Phase.DISCARD_CUTTER:
-            n = len(self.setup.dealer_robbed) + self.setup.dealer_taken.bit_count()
-            if self._start_discards(Phase.DISCARD_DEALER, self.dealer, n):
-                return
-        self._start_declarations()
-
-    # ------------------------------------------------------------------ declarations (M-9)
-    def _start_declarations(self) -> None:
-        if self.trick1_declare:  # MA-11: each player declares right after his first card
-            return self._start_play()
-        self.decl_k = 0
-        self._next_declarer()
-
-    def _next_declarer(self) -> None:
-        while self.decl_k < 4:
-            seat = (self.dealer + 1 + self.decl_k) & 3
-            if self._open_declarations(seat, self.hands[seat]):
-                return
-            self.decl_k += 1
-        self._expose_fola()
-        self._start_play()
-
-    def _open_declarations(self, seat: int, holder: int) -> bool:
-        """Find ``seat``'s combinations in ``holder``; True if a DECLARE decision is pending."""
-        rules = self.rules
-        combos = find_combos(holder, rules.diecine, True, rules.matto_bonus_in_own_combo)
-        if not combos:
-            return False
-        if rules.declarations == "auto_all":
-            self.declared += [(seat, c) for c in combos]
-            self._score_declared(seat, sum(c.score for c in combos))
-            return False
-        self.offers, self.offer_i, self.decl_sum = combos, 0, 0
-        self.phase, self.to_play = Phase.DECLARE, seat
-        return True
-
-    def _apply_declare(self, action: int) -> None:
-        seat = self.to_play
-        combo = self.offers[self.offer_i]
-        if action == DECLARE:
-            self.declared.append((seat, combo))
-            self.decl_sum += combo.score
-        self.offer_i += 1
-        if self.offer_i < len(self.offers):
-            return
-        self.offers, self.offer_i = (), 0
-        self._score_declared(seat, self.decl_sum)
-        if self.trick1_declare:
-            self.phase = Phase.PLAY
-            return self._continue_trick1()
-        self.decl_k += 1
-        self._next_declarer()
-
-    def _score_declared(self, seat: int, points: int) -> None:
-        """M-9.6: one event per player (or kept for the end count, MA-16)."""
-        if not points:
-            return
-        if self.rules.declaration_score_timing == "end":
-            self.decl_end[seat & 1] += points
-        else:
-            self._score(seat & 1, points, "declare", seat, 0)
-
-    def _expose_fola(self) -> None:
-        """M-10.1 (flag ``fola_exposure``)."""
-        if self.rules.fola_exposure == "after_declarations":
-            self.fola_exposed = True
-
     # ------------------------------------------------------------------ play (M-11, M-12)
-    def _start_play(self) -> None:
+    def start_play(self) -> None:
+        """Open the play: S(d+1) leads trick 1 (M-11.1). Engine-internal."""
         self.phase = Phase.PLAY
         self.leader = self.to_play = (self.dealer + 1) & 3
 
@@ -462,20 +360,22 @@ class State:
         elif self.led < 0:
             self.led = SUIT[card]
         if self.trick1_declare and not self.tricks:
-            if not self._open_declarations(seat, self.hands[seat] | BIT[card]):
-                self._continue_trick1()
+            if not open_declarations(self, seat, self.hands[seat] | BIT[card]):
+                self.resume_trick1()
             return
         if len(trick) < 4:
             self.to_play = (seat + 1) & 3
             return
         self._finish_trick()
 
-    def _continue_trick1(self) -> None:
+    def resume_trick1(self) -> None:
+        """Go on with trick 1 after a player's declarations under ``with_first_card`` (the Fola
+        is exposed after the fourth). Engine-internal."""
         n = len(self.trick)
         if n < 4:
             self.to_play = (self.leader + n) & 3
             return
-        self._expose_fola()
+        expose_fola(self)
         self._finish_trick()
 
     def _finish_trick(self) -> None:
@@ -496,7 +396,7 @@ class State:
             i = (team ^ leader ^ 1) & 1  # trick positions of the other team: i, i + 2
             points = CAPTURE_VALUE[trick[i]] + CAPTURE_VALUE[trick[i + 2]]
             if points:
-                self._score(team, points, "capture", winner, n)
+                self.score_event(team, points, "capture", winner, n)
         if cards & MATTO_BIT:
             self._place_matto(team, n)
         if self.led < TRUMP:
@@ -507,7 +407,7 @@ class State:
         self.leader = self.to_play = winner
         if n == 21:
             self.last_winner = winner
-            self._end_of_play()
+            end_of_play(self)
 
     def _place_matto(self, winner_team: int, n: int) -> None:
         """M-11.5: the Matto stays with its team, which owes a card if the trick went to the other
@@ -515,73 +415,14 @@ class State:
         team = self.matto_owner & 1
         self.piles[team] |= MATTO_BIT
         if n == 21 and self.rules.matto_last_trick_lost:
-            self._lose_matto(team)
+            lose_matto(self, team)
         elif team != winner_team:
             self.matto_debt = True
 
-    def _lose_matto(self, team: int) -> None:
-        """The Matto itself goes to the other team (M-13.1, MA-22)."""
-        self.piles[team] ^= MATTO_BIT
-        self.piles[team ^ 1] |= MATTO_BIT
-        self.matto_lost = True
-        if self.rules.matto_death_bonus:
-            self._score(team ^ 1, VALUE[MATTO], "matto_death", self.matto_owner, 21)
-
-    # ------------------------------------------------------------------ end (M-13, M-14)
-    def _end_of_play(self) -> None:
-        """M-13.1: settle the Matto debt, then count."""
-        if self.matto_debt:
-            team = self.matto_owner & 1
-            if not self.piles[team] & ~MATTO_BIT:
-                self._lose_matto(team)
-            elif self.rules.matto_payment == "agent":
-                self.phase, self.to_play = Phase.MATTO_PAY, self.matto_owner
-                return
-            else:
-                self._pay(auto_payment(self.piles[team]))
-        self._final()
-
-    def _pay(self, card: int) -> None:
-        team = self.matto_owner & 1
-        self.piles[team] ^= BIT[card]
-        self.piles[team ^ 1] |= BIT[card]
-        self.matto_paid = card
-
-    def _final(self) -> None:
-        """M-13.2, M-13.3, M-14.3: the end counts, the net event and the end rounding."""
-        rules, last = self.rules, self.last_winner & 1
-        count_a = end_count(self.piles[0], last == 0, self.decl_end[0], rules)
-        count_b = end_count(self.piles[1], last == 1, self.decl_end[1], rules)
-        self.end_counts = (count_a, count_b)
-        net = count_a.total - count_b.total
-        self.r_play = self.R
-        self.d_final = self.D = self.D + net
-        self.end_resti = end_rounding(self.D, rules.resti_unit)
-        self.R += self.end_resti
-        final = Event(0 if net >= 0 else 1, abs(net), "final", -1, 21, self.D, self.R)
-        self.events.append(final)
-        self.phase, self.to_play = Phase.DONE, -1
-
-    # ------------------------------------------------------------------ results
     def result(self) -> DealResult:
         """The full result so far: every event with D and R after it, and once the deal is over
         the end counts, the Matto settlement, the end rounding and the returns."""
-        done = self.phase is Phase.DONE and not self.void
-        matto = None
-        if done:
-            matto = MattoSettlement(self.matto_owner, self.matto_debt, self.matto_paid,
-                                    self.matto_lost)  # fmt: skip
-        return DealResult(
-            void=self.void,
-            events=tuple(self.events),
-            end_counts=self.end_counts,
-            matto=matto,
-            d_final=self.d_final,
-            r_play=self.r_play if done else self.R,
-            end_resti=self.end_resti,
-            resti=self.R if done else 0,
-            returns=self.returns(),
-        )
+        return deal_result(self)
 
     def info_view(self, seat: int) -> InfoView:
         """What ``seat`` may know, nothing more (see ``envs.minchiate.view``)."""
