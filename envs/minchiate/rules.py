@@ -1,10 +1,11 @@
 """The Minchiate rules engine: one deal, from the stream to the net resti.
 
-Owns ``State``: the automatic cut, robbing and deal (via ``dealing``), the discards (M-8), the
-declarations (M-9), the Fola exposure (M-10), trick play with the Matto and the King rule (M-11),
-the capture events (M-12), the Matto settlement and the end count (M-13, via ``scoring``) and the
-resti ratchet (M-14). Pure, integer and bitmask-based, deterministic given a ``Deal`` and the
-actions; no clock, no RNG, no I/O.
+Owns ``State``: its fields, legality, ``apply``, trick play with the Matto and the King rule
+(M-11), the capture events (M-12) and the resti ratchet (M-14.2). The automatic cut, robbing and
+deal come from ``dealing``; the discards, declarations and Fola exposure (M-8 to M-10) are
+``pregame``'s; the Matto settlement, end count and final event (M-13, M-14.3) ``settle``'s.
+Pure, integer and bitmask-based, deterministic given a ``Deal`` and the actions; no clock, no
+RNG, no I/O.
 
 Seats S0..S3 play counter-clockwise; team A = S0 + S2, team B = S1 + S3 (team of a seat =
 ``seat & 1``). The dealer is ``deal.dealer``; the deal's ``order`` is the 97-card stream of M-5.2.
