@@ -16,7 +16,8 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from typing import NoReturn, Self
+import operator
+from typing import Any, NoReturn, Self
 
 from envs.calabresella.actions import (
     BID_BASE,
@@ -30,6 +31,7 @@ from envs.calabresella.actions import (
 )
 from envs.calabresella.config import Rules
 from envs.calabresella.scoring import Settlement, pile_thirds, settle
+from envs.calabresella.view import InfoView, info_view
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 from envs.cards.deck import ITALIAN_40
@@ -50,6 +52,7 @@ SUIT_CARDS = tuple(
 ALL_SPLITS = sum(1 << (SPLIT_BASE + m) for m in range(16))
 SPLITS_2_2 = sum(1 << (SPLIT_BASE + m) for m in range(16) if m.bit_count() == 2)
 
+_ZEROS = {n: (0,) * n for n in (2, 3, 4)}
 GIVER_NONE = -3  # no call yet (or not Chiamo)
 GIVER_OWN = -2  # the called card was the soloist's own (only with allow_call_own_card)
 GIVER_MONTE = -1  # the called card lay in the monte (C-5.1 c)
@@ -283,8 +286,10 @@ class State:
         Zero before the end and for a void deal. With 2 players the defender's two positions
         are summed; with 4 players the idle dealer gets 0.
         """
-        out = [0] * self.rules.players
         st = self.settlement
+        if st is None:
+            return _ZEROS[self.rules.players]
+        out = [0] * self.rules.players
         if st is not None:
             per_pos = st.pairwise if self.rules.reward_mode == "pairwise" else st.raw
             for pos in range(3):
@@ -305,8 +310,11 @@ class State:
 
         Raises:
             IllegalAction: the action is not legal now (its label and the legal labels are in
-                the message); the state is unchanged.
+                the message); the state is unchanged. Integer-like ids (``numpy.int64``) are
+                accepted; anything else is rejected.
         """
+        if type(action) is not int:
+            return self.apply(self._as_int(action))
         phase = self.phase
         if phase is Phase.PLAY:
             hand = self.hands[self.pos]
@@ -339,6 +347,14 @@ class State:
             case _:
                 self._apply_discard(action)
 
+    def _as_int(self, action: object) -> int:
+        if not isinstance(action, bool):
+            try:
+                return operator.index(action)  # type: ignore[arg-type]
+            except TypeError:
+                pass
+        self._reject(action)
+
     def _reject(self, action: object) -> NoReturn:
         legal = [self.action_label(a) for a in bit_list(self.legal_mask())]
         if self.phase is Phase.DONE:
@@ -359,8 +375,12 @@ class State:
         if phase is Phase.BID:
             return f"{who} must pass or bid an allowed contract above the highest bid"
         if phase is Phase.CALL:
-            return "the soloist must call a card he does not hold"
-        return f"not a legal {phase.name} action for {who}"
+            return f"{who} (the soloist) must call a card he does not hold"
+        if phase is Phase.SPLIT:
+            return f"{who} must choose an allowed split of the monte (scegliete_splits)"
+        if action >= 40:
+            return f"{who} must choose a card ({phase.name})"
+        return f"{who} does not hold {ITALIAN_40.labels[action]}"
 
     def _set_pos(self, pos: int) -> None:
         self.pos = pos
@@ -406,7 +426,7 @@ class State:
             case Contract.SOLO:
                 self._take_monte()
             case Contract.SOLISSIMO:
-                self.set_aside = self._monte_mask()
+                self.set_aside = self.monte_mask()
                 self._start_play()
             case Contract.DIVIDETE:
                 m = self.monte
@@ -420,14 +440,15 @@ class State:
                 self.phase = Phase.SPLIT
                 self._set_pos(self.d1)
 
-    def _monte_mask(self) -> int:
+    def monte_mask(self) -> int:
+        """Bitmask of the four cards dealt to the monte."""
         m = self.monte
         return BIT[m[0]] | BIT[m[1]] | BIT[m[2]] | BIT[m[3]]
 
     def _take_monte(self) -> None:
         """C-5.1 d / C-5.2: the soloist takes the monte and must discard 4."""
         sol = self.soloist
-        monte = self._monte_mask()
+        monte = self.monte_mask()
         self.hands[sol] |= monte
         self.received[sol] |= monte
         self.phase, self.left = Phase.SOLO_DISCARD, 4
@@ -456,7 +477,7 @@ class State:
         self.split = m
         cards = sorted(self.monte)
         to_d1 = sum(BIT[cards[i]] for i in range(4) if (m >> i) & 1)
-        to_d2 = self._monte_mask() ^ to_d1
+        to_d2 = self.monte_mask() ^ to_d1
         d1, d2 = self.d1, self.d2
         self.hands[d1] |= to_d1
         self.hands[d2] |= to_d2
@@ -543,7 +564,55 @@ class State:
         self.phase = Phase.DONE
         self.to_play = -1
 
-    # ------------------------------------------------------------------ display helpers
+    # ------------------------------------------------------------------ views and results
+    def info_view(self, seat: int, totals: tuple[float, ...] | None = None) -> InfoView:
+        """What player ``seat`` may know (see ``envs.calabresella.view``)."""
+        return info_view(self, seat, totals)
+
     def contract_name(self) -> str:
         """Name of the contract being played ('' before the auction ends or when void)."""
         return CONTRACTS[self.contract] if self.contract >= 0 else ""
+
+    def result(self) -> dict[str, Any]:
+        """The full result of a finished deal, JSON-ready (RULES.md C-7 to C-9).
+
+        Keys: ``void``, ``dealer``, ``contract``, ``soloist``, ``defenders`` (seats),
+        ``called`` and ``called_from`` (Chiamo), ``thirds``/``points``/``tricks`` per side,
+        ``last_trick`` (side), ``success``, ``multiplier``, ``bonus`` (cappotto/stramazzo),
+        ``value`` (V), ``unit`` (what one defender's share is worth), ``raw`` (C-9.1 total
+        increments per seat), ``pairwise`` (C-9.5 per seat) and ``returns`` (per reward_mode).
+
+        Raises:
+            ValueError: the deal is not over.
+        """
+        if not self.is_terminal():
+            raise ValueError("the deal is not over: no result yet")
+        st = self.settlement
+        out: dict[str, Any] = {"void": st is None, "dealer": self.deal.dealer}
+        if st is None:
+            return out | {"contract": None, "returns": list(self.returns())}
+        seats = self.seat_of
+        pairwise = [0] * self.rules.players
+        for pos in range(3):
+            pairwise[seats[pos]] += st.pairwise[pos]
+        sides = ("soloist", "defenders")
+        called_from = {GIVER_MONTE: "monte", GIVER_OWN: "own", GIVER_NONE: None}
+        return out | {
+            "contract": CONTRACTS[st.contract],
+            "soloist": seats[self.soloist],
+            "defenders": [seats[self.d1], seats[self.d2]],
+            "called": ITALIAN_40.labels[self.called] if self.called >= 0 else None,
+            "called_from": called_from.get(self.giver, f"S{seats[self.giver]}"),
+            "thirds": dict(zip(sides, st.thirds, strict=True)),
+            "points": dict(zip(sides, st.points, strict=True)),
+            "tricks": dict(zip(sides, st.tricks, strict=True)),
+            "last_trick": sides[st.last_trick_side],
+            "success": st.success,
+            "multiplier": st.multiplier,
+            "bonus": st.bonus or None,
+            "value": st.value,
+            "unit": st.unit,
+            "raw": list(self.raw_increments()),
+            "pairwise": pairwise,
+            "returns": list(self.returns()),
+        }

@@ -1,0 +1,48 @@
+"""The agent protocol of mazzo and the random baseline.
+
+An agent maps a per-seat view (an ``InfoView`` of either game: anything with a ``legal_mask``)
+and its own generator to a legal action id. Agents never see the full state and never touch
+global random state; each gets a ``numpy.random.Generator`` from its caller.
+
+Must not import torch (neural agents live in their own modules) or training/.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from envs.cards.bits import bit_list
+
+__all__ = ["Agent", "RandomAgent", "View"]
+
+
+class View(Protocol):
+    """The part of a per-seat view every agent may rely on."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def legal_mask(self) -> int: ...
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """``act(view, rng) -> action``: a legal action id for the seat on turn."""
+
+    name: str
+
+    def act(self, view: View, rng: np.random.Generator) -> int: ...
+
+
+class RandomAgent:
+    """Uniformly random legal actions, from the caller's generator."""
+
+    name = "random"
+
+    def act(self, view: View, rng: np.random.Generator) -> int:
+        legal = bit_list(view.legal_mask)
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action in this view")
+        return legal[int(rng.integers(len(legal)))]

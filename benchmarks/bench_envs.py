@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Speed benchmark of mazzo's engines and AEC environments beside the peer environments.
+
+Measures random legal play in complete deals, the same way ``../shared/bench/peers.py`` measures
+OpenSpiel, RLCard and PettingZoo, and runs that peer script in the same invocation so the
+figures can be compared as ratios (the machine is shared and noisy: never compare absolute
+figures from different runs).
+
+Cases:
+    mazzo:<game>:engine  the bare engine: a shuffled deal, then ``legal_actions()`` +
+                         ``random.Random.choice`` + ``apply()`` until the end (auction,
+                         exchanges, discards and declarations included), like ``os:<game>:raw``.
+    mazzo:<game>:aec     the PettingZoo loop of ``env()`` (all wrappers): ``agent_iter()``,
+                         ``last()`` (observation + int8 mask), ``np.flatnonzero(mask)``, a random
+                         choice, ``step()``, like ``pz:<env>``.
+
+Targets (issue 2/3): engine >= 1.0x ``os:skat:raw`` (Calabresella) / ``os:hearts:raw``
+(Minchiate); AEC loop >= 1.5x ``pz:connect_four_v3``.
+
+Usage:
+    python benchmarks/bench_envs.py                       # mazzo cases + peers, 10 s x 3 reps
+    python benchmarks/bench_envs.py --seconds 3 --reps 1  # quick
+    python benchmarks/bench_envs.py --no-peers            # mazzo only
+The peers need their own venv: ``bash ../shared/bench/setup-peers.sh /tmp/mazzo-peers``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from envs.cards.deal import Deal  # noqa: E402
+
+PEER_FOR = {
+    "calabresella": ("os:skat:raw", "pz:connect_four_v3"),
+    "minchiate": ("os:hearts:raw", "pz:connect_four_v3"),
+}
+TARGETS = {"engine": 1.0, "aec": 1.5}
+
+
+def _engine_case(game: str, seed: int) -> Callable[[], int]:
+    rng = random.Random(seed)
+    choice = rng.choice
+    if game == "calabresella":
+        from envs.calabresella.config import Rules
+        from envs.calabresella.rules import State
+
+        rules, size, n = Rules(), 40, 3
+    else:
+        from envs.minchiate.config import Rules  # type: ignore[no-redef]
+        from envs.minchiate.rules import State  # type: ignore[no-redef]
+
+        rules, size, n = Rules(), 97, 4
+    order = list(range(size))
+    deals = [0]
+
+    def play_one() -> int:
+        rng.shuffle(order)
+        s = State.new(Deal(deals[0] % n, tuple(order)), rules)
+        deals[0] += 1
+        dec = 0
+        while not s.is_terminal():
+            s.apply(choice(s.legal_actions()))
+            dec += 1
+        s.returns()
+        return dec
+
+    return play_one
+
+
+def _aec_case(game: str, seed: int) -> Callable[[], int]:
+    if game == "calabresella":
+        from envs import calabresella_v0 as mod
+    else:
+        from envs import minchiate_v0 as mod  # type: ignore[no-redef]
+    env = mod.env()
+    env.reset(seed=seed)
+    choice = random.Random(seed).choice
+
+    def play_one() -> int:
+        env.reset()
+        dec = 0
+        for _agent in env.agent_iter():
+            obs, _rew, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(choice(np.flatnonzero(obs["action_mask"]))))
+            dec += 1
+        return dec
+
+    return play_one
+
+
+def measure(play_one: Callable[[], int], seconds: float, reps: int) -> dict[str, float]:
+    play_one()  # warm-up
+    rates, games = [], []
+    for _ in range(reps):
+        dec = n = 0
+        t0 = time.perf_counter()
+        while True:
+            dec += play_one()
+            n += 1
+            elapsed = time.perf_counter() - t0
+            if elapsed >= seconds:
+                break
+        rates.append(dec / elapsed)
+        games.append(n / elapsed)
+    return {
+        "decisions_per_s": statistics.median(rates),
+        "games_per_s": statistics.median(games),
+        "decisions_per_game": statistics.median(rates) / statistics.median(games),
+    }
+
+
+def run_peers(
+    python: str, script: str, cases: list[str], seconds: float, reps: int
+) -> dict[str, float]:
+    cmd = [python, script, "--seconds", str(seconds), "--reps", str(reps)]
+    for case in cases:
+        cmd += ["--only", case]
+    out_json = ROOT / "benchmarks" / "results" / "peers.json"
+    out_json.parent.mkdir(parents=True, exist_ok=True)
+    cmd += ["--json", str(out_json)]
+    print("$ " + " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    rows = json.loads(out_json.read_text())  # a list of per-case dicts
+    return {r["case"]: float(r["decisions_per_s"]) for r in rows if r.get("decisions_per_s")}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=["calabresella", "minchiate"])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--no-peers", action="store_true")
+    parser.add_argument("--peers-python", default="/tmp/mazzo-peers/bin/python")
+    parser.add_argument(
+        "--peers-script", default=str(ROOT.parent / "shared" / "bench" / "peers.py")
+    )
+    args = parser.parse_args()
+
+    ours: dict[str, dict[str, float]] = {}
+    for game in args.games:
+        try:
+            cases = {"engine": _engine_case(game, args.seed), "aec": _aec_case(game, args.seed)}
+        except ImportError as e:
+            print(f"skipping {game}: {e}")
+            continue
+        for kind, play_one in cases.items():
+            case = f"mazzo:{game}:{kind}"
+            ours[case] = measure(play_one, args.seconds, args.reps)
+            r = ours[case]
+            rate, games, per = r["decisions_per_s"], r["games_per_s"], r["decisions_per_game"]
+            print(f"{case:28s} {rate:>10,.0f} dec/s {games:>9,.1f} games/s {per:6.1f} dec/game")
+
+    peers: dict[str, float] = {}
+    if not args.no_peers:
+        wanted = sorted({p for g in args.games for p in PEER_FOR[g]})
+        if Path(args.peers_python).exists() and Path(args.peers_script).exists():
+            peers = run_peers(args.peers_python, args.peers_script, wanted, args.seconds, args.reps)
+        else:
+            print(f"peers not available ({args.peers_python}, {args.peers_script}); "
+                  "run ../shared/bench/setup-peers.sh first")  # fmt: skip
+
+    print("\n| case | decisions/s | peer | peer decisions/s | ratio | target |")
+    print("|---|---|---|---|---|---|")
+    for case, r in ours.items():
+        _, game, kind = case.split(":")
+        peer = PEER_FOR[game][0 if kind == "engine" else 1]
+        pv = peers.get(peer)
+        ratio = f"{r['decisions_per_s'] / pv:.2f}x" if pv else "n/a"
+        pv_text = f"{pv:,.0f}" if pv else "n/a"
+        print(f"| {case} | {r['decisions_per_s']:,.0f} | {peer} | {pv_text} | {ratio} | "
+              f">= {TARGETS[kind]}x |")  # fmt: skip
+    out = ROOT / "benchmarks" / "results" / "bench_envs.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"mazzo": ours, "peers": peers, "seconds": args.seconds,
+                               "reps": args.reps, "time": time.time()}, indent=2))  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

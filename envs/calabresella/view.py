@@ -1,0 +1,205 @@
+"""What one Calabresella player may know: the ``InfoView`` built from a ``State`` for one seat.
+
+Agents and encoders see only this, never the ``State``, so hidden cards cannot leak. Public
+knowledge (bids, contract, called card and its giver, cards played by whom, voids shown, trick
+piles, the open monte in scegliete, the split) is copied for everyone; private knowledge (the
+own hand, the monte cards the seat has held, its own discards, the returned card for the two
+players of the exchange, the partner's hand under ``aperta`` or *a due*) only for the seat
+entitled to it.
+
+Must not import numpy, torch, gymnasium or pettingzoo.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from envs.calabresella.actions import Contract, Phase
+from envs.calabresella.config import Rules
+
+if TYPE_CHECKING:
+    from envs.calabresella.rules import State
+
+__all__ = ["InfoView", "info_view"]
+
+
+class InfoView(NamedTuple):
+    """Everything seat ``seat`` may know, nothing more. Positions are A0..A2 (see ``rules``).
+
+    An immutable named tuple (cheap to build on every step; compares by value).
+
+    Attributes:
+        seat: the observing player seat.
+        position: the active position this view speaks for (with 2 players, the defender's
+            controller speaks for the position on turn, else A1); -1 for the idle dealer.
+        n_players: 2, 3 or 4.
+        dealer: dealer seat.
+        seat_of: player seat of each position.
+        phase: current phase.
+        to_play: position on turn (-1 when the deal is over).
+        legal_mask: legal actions if this seat is on turn, else 0.
+        hand: the hand of ``position``.
+        partner_hand: the other defender's hand when visible (aperta after trick 1; a due),
+            else 0.
+        bids: (position, action id) in bidding order.
+        no_chiamo: this deal forbids Chiamo.
+        contract: contract index, -1 before the auction ends or when void.
+        soloist: soloist position or -1.
+        called: called card or -1.
+        giver: position that gave the called card, ``GIVER_MONTE`` (-1) if it lay in the monte,
+            ``GIVER_OWN`` (-2), or ``GIVER_NONE`` (-3) before the call.
+        returned: the card returned by the soloist, if this seat may know it, else -1.
+        known_monte: the original monte cards this seat has seen.
+        discards: this seat's own discards (set-aside cards it knows).
+        split_d1: monte cards D1 took in scegliete (public), 0 otherwise.
+        split_d2: monte cards D2 took in scegliete (public), 0 otherwise.
+        trick: cards of the current trick in play order.
+        leader: position leading the current trick.
+        played_by: cards played so far by each position.
+        void: suits each position has shown void in (bit s = suit s).
+        piles: cards won in tricks by the soloist side and by the defenders.
+        tricks_won: tricks won by the soloist side and by the defenders.
+        n_tricks: completed tricks.
+        tricks: the completed tricks as (leader position, cards in play order, winner).
+        totals: match game-point totals per seat (zeros outside a match).
+        hand_sizes: the number of cards in each position's hand (public: anyone can count).
+        received: the monte cards each position received, where this seat knows them (its own
+            positions; both defenders after an open scegliete split), else 0.
+        rules: the rule flags in force (public).
+    """
+
+    seat: int
+    position: int
+    n_players: int
+    dealer: int
+    seat_of: tuple[int, int, int]
+    phase: Phase
+    to_play: int
+    legal_mask: int
+    hand: int
+    partner_hand: int
+    bids: tuple[tuple[int, int], ...]
+    no_chiamo: bool
+    contract: int
+    soloist: int
+    called: int
+    giver: int
+    returned: int
+    known_monte: int
+    discards: int
+    split_d1: int
+    split_d2: int
+    trick: tuple[int, ...]
+    leader: int
+    played_by: tuple[int, int, int]
+    void: tuple[int, int, int]
+    piles: tuple[int, int]
+    tricks_won: tuple[int, int]
+    n_tricks: int
+    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    totals: tuple[float, ...]
+    hand_sizes: tuple[int, int, int]
+    received: tuple[int, int, int]
+    rules: Rules
+
+
+_POSITIONS: dict[tuple[tuple[int, int, int], int], tuple[int, ...]] = {}
+_ZERO_TOTALS = {n: (0.0,) * n for n in (2, 3, 4)}
+
+
+def _positions_of(s: State, seat: int) -> tuple[int, ...]:
+    key = (s.seat_of, seat)
+    mine = _POSITIONS.get(key)
+    if mine is None:
+        mine = _POSITIONS[key] = tuple(p for p in range(3) if s.seat_of[p] == seat)
+    return mine
+
+
+def info_view(s: State, seat: int, totals: tuple[float, ...] | None = None) -> InfoView:
+    """The view of player ``seat`` of state ``s`` (``totals``: match game points, if any)."""
+    mine = _positions_of(s, seat)
+    done = s.phase is Phase.DONE
+    if len(mine) == 1:
+        pos = mine[0]
+    elif not mine:
+        pos = -1
+    else:  # a due: the defender's controller speaks for the position on turn
+        pos = s.pos if s.pos in mine and not done else mine[0]
+    discards = s.discarded[pos] if len(mine) == 1 else _union(s.discarded, mine)
+    returned = s.returned
+    if returned >= 0 and not (s.rules.chiamo_return_public or s.soloist in mine or s.giver in mine):
+        returned = -1
+    split = s.split >= 0
+    played, void = s.played_by, s.void
+    return InfoView(
+        seat,
+        pos,
+        s.rules.players,
+        s.deal.dealer,
+        s.seat_of,
+        s.phase,
+        -1 if done else s.pos,
+        s.legal_mask() if s.to_play == seat and not done else 0,
+        s.hands[pos] if pos >= 0 else 0,
+        _partner_hand(s, pos, mine) if s.soloist >= 0 else 0,
+        tuple(s.bids),
+        s.no_chiamo,
+        s.contract,
+        s.soloist,
+        s.called,
+        s.giver,
+        returned,
+        _known_monte(s, mine) if s.contract >= 0 else 0,
+        discards,
+        s.received[s.d1] if split else 0,
+        s.received[s.d2] if split else 0,
+        tuple(s.trick),
+        s.leader,
+        (played[0], played[1], played[2]),
+        (void[0], void[1], void[2]),
+        (s.piles[0], s.piles[1]),
+        (s.tricks_won[0], s.tricks_won[1]),
+        len(s.tricks),
+        tuple(s.tricks),
+        totals if totals is not None else _ZERO_TOTALS[s.rules.players],
+        (s.hands[0].bit_count(), s.hands[1].bit_count(), s.hands[2].bit_count()),
+        _received(s, mine, split),
+        s.rules,
+    )  # positional, in field order (measurably cheaper than keywords on every env step)
+
+
+def _received(s: State, mine: tuple[int, ...], split: bool) -> tuple[int, int, int]:
+    r = s.received
+    return (
+        r[0] if split or 0 in mine else 0,
+        r[1] if split or 1 in mine else 0,
+        r[2] if split or 2 in mine else 0,
+    )
+
+
+def _union(masks: list[int], positions: tuple[int, ...]) -> int:
+    out = 0
+    for p in positions:
+        out |= masks[p]
+    return out
+
+
+def _partner_hand(s: State, pos: int, mine: tuple[int, ...]) -> int:
+    if pos < 0 or pos == s.soloist:
+        return 0
+    other = s.d2 if pos == s.d1 else s.d1
+    if other in mine or (s.rules.aperta and s.tricks):
+        return s.hands[other]
+    return 0
+
+
+def _known_monte(s: State, mine: tuple[int, ...]) -> int:
+    """Monte cards this seat has seen (C-5 procedures and the exposure flags)."""
+    c, rules = s.contract, s.rules
+    if c == Contract.SCEGLIETE:
+        return s.monte_mask()
+    if c == Contract.CHIAMO and rules.chiamo_monte_exposed and s.phase > Phase.RETURN:
+        return s.monte_mask()
+    if c == Contract.SOLISSIMO and rules.solissimo_view_monte and s.soloist in mine:
+        return s.monte_mask()
+    return _union(s.received, mine)  # received cards only ever come from the monte

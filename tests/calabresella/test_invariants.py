@@ -1,0 +1,184 @@
+"""Invariants over many random deals (RULES.md B.12), for the default rules and every variant
+family, plus fuzzing of illegal actions (rejected, state unchanged) and clone independence."""
+
+import random
+
+import pytest
+
+from envs.calabresella.actions import NUM_ACTIONS, Phase
+from envs.calabresella.config import Rules
+from envs.calabresella.rules import State
+from envs.calabresella.scoring import pile_thirds
+from envs.cards.deal import Deal
+from envs.cards.errors import IllegalAction
+
+FULL = (1 << 40) - 1
+
+
+def snapshot(s: State) -> tuple:
+    return tuple(
+        tuple(v) if isinstance(v, list) else v for v in (getattr(s, k) for k in State.__slots__)
+    )
+
+
+def conserved(s: State) -> bool:
+    untouched = (
+        s.monte_mask() if s.phase in (Phase.BID, Phase.CALL, Phase.RETURN, Phase.SPLIT) else 0
+    )
+    if s.phase is Phase.DONE:
+        untouched = 0 if s.settlement else s.monte_mask()
+    in_trick = sum(1 << c for c in s.trick)
+    set_aside = 0 if s.phase is Phase.DONE and s.settlement else s.set_aside
+    parts = [*s.hands, in_trick, *s.piles, set_aside, untouched]
+    union = 0
+    for p in parts:
+        if union & p:
+            return False
+        union |= p
+    return union == FULL
+
+
+def check_play_sizes(s: State) -> None:
+    done = len(s.tricks)
+    for k in range(3):
+        pos = (s.leader + k) % 3
+        expect = 12 - done - (1 if k < len(s.trick) else 0)
+        assert s.hands[pos].bit_count() == expect
+
+
+def random_deal(rng: random.Random, rules: Rules) -> State:
+    order = list(range(40))
+    rng.shuffle(order)
+    return State.new(Deal(rng.randrange(rules.players), tuple(order)), rules)
+
+
+def playout(rng: random.Random, rules: Rules, fuzz: float = 0.0) -> State:
+    s = random_deal(rng, rules)
+    while not s.is_terminal():
+        mask = s.legal_mask()
+        assert mask, "empty legal set before the end"
+        assert conserved(s)
+        if s.phase is Phase.PLAY:
+            check_play_sizes(s)
+        legal = s.legal_actions()
+        assert legal == [a for a in range(NUM_ACTIONS) if mask >> a & 1]
+        if fuzz and rng.random() < fuzz and len(legal) < NUM_ACTIONS:
+            bad = rng.choice([a for a in range(NUM_ACTIONS) if not mask >> a & 1])
+            before = snapshot(s)
+            with pytest.raises(IllegalAction):
+                s.apply(bad)
+            assert snapshot(s) == before
+        s.apply(rng.choice(legal))
+    check_final(s, rules)
+    return s
+
+
+def check_final(s: State, rules: Rules) -> None:
+    assert s.legal_mask() == 0 and s.to_play == -1 and conserved(s)
+    r = s.returns()
+    if s.is_void():
+        assert r == (0,) * rules.players and not s.tricks
+        return
+    st = s.settlement
+    assert st is not None
+    assert len(s.tricks) == 12 and all(len(t[1]) == 3 for t in s.tricks)
+    assert s.set_aside.bit_count() == 4 and s.piles[st.last_trick_side] & s.set_aside == s.set_aside
+    assert s.piles[0] | s.piles[1] == FULL and not s.piles[0] & s.piles[1]
+    assert st.thirds[0] == pile_thirds(s.piles[0]) and sum(st.thirds) == 32
+    assert sum(st.points) == 11 and st.success == (st.points[0] >= 6)
+    assert st.points[0] > st.points[1] if st.success else st.points[0] < st.points[1]
+    assert sum(st.tricks) == 12 and st.tricks[0] == s.tricks_won[0]
+    assert st.multiplier in {1, rules.cappotto_mult, rules.stramazzo_mult}
+    assert (st.bonus == "cappotto") == (0 in st.tricks)
+    assert all(x >= 0 for x in s.raw_increments()) and sum(s.raw_increments()) > 0
+    if rules.reward_mode == "pairwise":
+        assert sum(r) == 0
+    if rules.players == 4:
+        assert r[s.deal.dealer] == 0
+    for pos in range(3):  # every active hand played 12 cards
+        assert s.played_by[pos].bit_count() == 12
+
+
+def test_ten_thousand_random_deals_default_rules():
+    rng = random.Random(20261130)
+    contracts = [0] * 6
+    mults = {1: 0, 2: 0, 3: 0}
+    for _ in range(10_000):
+        s = playout(rng, Rules())
+        contracts[s.contract] += 1
+        if s.settlement:
+            mults[s.settlement.multiplier] += 1
+    assert all(contracts), contracts  # every contract and the void deal occurred
+    assert all(mults.values()), mults
+
+
+VARIANTS = [
+    {"players": 4},
+    {"players": 2},
+    {"auction": "until_two_passes"},
+    {"allowed_contracts": ["chiamo"]},
+    {"allowed_contracts": ["solo", "dividete"]},
+    {"all_pass": "forced_chiamo_eldest"},
+    {"all_pass": "next_deal_no_chiamo"},
+    {"allow_call_own_card": True},
+    {"chiamo_monte_exposed": True, "chiamo_return_public": True, "solissimo_view_monte": True},
+    {"scegliete_splits": "only_2_2"},
+    {"first_lead": "soloist"},
+    {"first_lead": "dealer_left", "players": 4},
+    {"first_lead": "dealer_left", "players": 2},
+    {"stramazzo": False, "cappotto_mult": 4},
+    {"stramazzo_def": "raw_zero"},
+    {"payout_mode": "difference", "reward_mode": "raw"},
+    {"contract_values": [1, 3, 5, 7, 9]},
+    {"aperta": True, "aperta_payout_factor": 0.5},
+]
+
+
+@pytest.mark.parametrize(
+    "flags", VARIANTS, ids=lambda f: ",".join(f"{k}={v}" for k, v in f.items())
+)
+def test_variant_invariants(flags):
+    rules = Rules.from_flags(flags)
+    rng = random.Random(hash(str(flags)) & 0xFFFF)
+    for _ in range(400):
+        playout(rng, rules, fuzz=0.05)
+
+
+def test_until_two_passes_auction_sequences():
+    rules = Rules(auction="until_two_passes")
+    s = State.new(Deal(2, tuple(range(40))), rules)
+    for seat, label in [
+        (0, "bid chiamo"),
+        (1, "bid solo"),
+        (2, "pass"),
+        (0, "bid dividete"),
+        (1, "pass"),
+    ]:
+        assert s.to_play == seat
+        s.apply(s.parse_action(label))
+    assert s.contract_name() == "dividete" and s.seat_of[s.soloist] == 0
+    s = State.new(Deal(2, tuple(range(40))), rules)
+    for label in ["pass", "pass", "bid solo"]:
+        s.apply(s.parse_action(label))
+    assert s.contract_name() == "solo" and s.soloist == 2
+
+
+def test_fuzzed_illegal_actions_never_change_state():
+    rng = random.Random(5)
+    for _ in range(300):
+        playout(rng, Rules(), fuzz=0.5)
+
+
+def test_clone_is_independent():
+    rng = random.Random(9)
+    for _ in range(200):
+        s = random_deal(rng, Rules())
+        for _ in range(rng.randrange(40)):
+            if s.is_terminal():
+                break
+            s.apply(rng.choice(s.legal_actions()))
+        c = s.clone()
+        before = snapshot(s)
+        while not c.is_terminal():
+            c.apply(rng.choice(c.legal_actions()))
+        assert snapshot(s) == before

@@ -1,0 +1,90 @@
+"""The games mazzo knows, as one table the CLI, the arena and the trainers read: each game's
+PettingZoo module, rules type, deck, D.3 record format, and the engine entry points (new state
+from a deal, random deals, record reading/writing, replay, rendering)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from envs import calabresella_v0
+from envs.calabresella import record as calabresella_record
+from envs.calabresella.config import Rules as CalabresellaRules
+from envs.calabresella.render import render_state as calabresella_render
+from envs.calabresella.rules import State as CalabresellaState
+from envs.cards.deal import Deal
+from envs.cards.deck import ITALIAN_40, Deck
+
+__all__ = ["GAMES", "GameSpec", "game_spec"]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game's entry points.
+
+    Attributes:
+        name: the game's name (``calabresella``, ``minchiate``).
+        module: the PettingZoo module (``env``, ``raw_env``).
+        rules_type: the frozen ``Rules`` dataclass (``from_flags``, ``to_flags``).
+        deck: the deck.
+        record_format: the D.3 ``format`` string.
+        n_players: rules -> number of player seats.
+        new_state: (deal, rules) -> a fresh engine state.
+        read_record: (record, rules or None) -> (rules, deal); the record's actions are ignored.
+        write_record: state -> D.3 record (actions and result included).
+        replay: record -> the state after its actions.
+        render: state -> text.
+    """
+
+    name: str
+    module: ModuleType
+    rules_type: type
+    deck: Deck
+    record_format: str
+    n_players: Callable[[Any], int]
+    new_state: Callable[[Deal, Any], Any]
+    read_record: Callable[[Any, Any], tuple[Any, Deal]]
+    write_record: Callable[[Any], dict[str, Any]]
+    replay: Callable[[Any], Any]
+    render: Callable[[Any], str]
+
+    def random_deal(self, rng: np.random.Generator, rules: Any, dealer: int | None = None) -> Deal:
+        """A uniformly shuffled deal from ``rng`` (dealer drawn from ``rng`` if not given)."""
+        n = self.n_players(rules)
+        if dealer is None:
+            dealer = int(rng.integers(n))
+        return Deal(dealer, tuple(int(c) for c in rng.permutation(self.deck.size)))
+
+
+def _calabresella_read(record: Any, rules: Any) -> tuple[Any, Deal]:
+    rules, deal, _actions, _no_chiamo = calabresella_record.read_record(record, rules)
+    return rules, deal
+
+
+GAMES: dict[str, GameSpec] = {
+    "calabresella": GameSpec(
+        name="calabresella",
+        module=calabresella_v0,
+        rules_type=CalabresellaRules,
+        deck=ITALIAN_40,
+        record_format=calabresella_record.FORMAT,
+        n_players=lambda rules: int(rules.players),
+        new_state=CalabresellaState.new,
+        read_record=_calabresella_read,
+        write_record=calabresella_record.write_record,
+        replay=calabresella_record.replay,
+        render=calabresella_render,
+    ),
+}
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec of game ``name``. Raises ValueError naming the known games."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; known: {', '.join(GAMES)}") from None
