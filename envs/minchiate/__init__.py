@@ -1,8 +1,8 @@
 """Minchiate (Cardavia ruleset, RULES.md Part A): the pure rules engine.
 
 ``State`` plays one deal from a ``Deal`` (dealer + 97-card stream); ``Rules`` holds the flags;
-``InfoView`` is one seat's knowledge; ``state_from_record``/``state_to_record`` read and write
-D.3 records; ``Series`` chains deals. The action layout is in ``envs.minchiate.actions``.
+``InfoView`` is one seat's knowledge; ``replay`` / ``write_record`` read and write D.3 records;
+``Series`` chains deals. The action layout is in ``envs.minchiate.actions``.
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
@@ -14,7 +14,7 @@ from envs.cards.deck import MINCHIATE_97
 from envs.minchiate.actions import DECLARE, NUM_ACTIONS, SKIP, Phase, action_label, parse_label
 from envs.minchiate.combos import Combo, find_combos
 from envs.minchiate.config import Rules
-from envs.minchiate.record import state_from_record, state_to_record
+from envs.minchiate.record import read_record, replay, write_record
 from envs.minchiate.rules import State
 from envs.minchiate.scoring import DealResult, EndCount, Event
 from envs.minchiate.series import Series
@@ -37,8 +37,9 @@ __all__ = [
     "find_combos",
     "make_deal",
     "parse_label",
-    "state_from_record",
-    "state_to_record",
+    "read_record",
+    "replay",
+    "write_record",
 ]
 
 

@@ -22,16 +22,16 @@ from envs.minchiate.config import RULESET, Rules
 from envs.minchiate.rules import State
 from envs.minchiate.scoring import TEAM_NAMES
 
-__all__ = ["FORMAT", "deal_from_record", "state_from_record", "state_to_record"]
+__all__ = ["FORMAT", "apply_record_actions", "read_record", "replay", "write_record"]
 
 FORMAT = "minchiate-deal/1"
 VERBS = ("discard", "declare", "play", "pay")
 EXPECT_KEYS = ("robbed", "first_events", "events", "resti", "returns", "void")
 
 
-def _rules(spec: object) -> Rules:
+def _rules(spec: object) -> Rules | None:
     if spec is None:
-        return Rules()
+        return None
     if not isinstance(spec, Mapping):
         raise ValueError(f"'rules' must be an object with 'ruleset' and 'flags', got {spec!r}")
     unknown = set(spec) - {"ruleset", "flags"}
@@ -46,12 +46,34 @@ def _rules(spec: object) -> Rules:
     return Rules.from_flags(flags)
 
 
-def deal_from_record(
-    record: Mapping[str, Any] | str,
-) -> tuple[Deal, Rules, list[Any], dict[str, Any]]:
-    """Parse a record: (deal, rules, raw action triples, expect block). Raises ValueError."""
-    rec = load_record(record, FORMAT, {"dealer", "stream"}, {"rules", "actions", "expect"})
-    rules = _rules(rec.get("rules"))
+def read_record(
+    record: Mapping[str, Any] | str, rules: Rules | None = None
+) -> tuple[Rules, Deal, list[Any], dict[str, Any]]:
+    """Parse a record -> (rules, deal, raw action triples, expect block).
+
+    Args:
+        record: the D.3 object, as a dict or JSON text. A ``result`` key (written by
+            :func:`write_record`) is accepted and ignored.
+        rules: the rules in force (an environment's). If the record names flags too, they must
+            agree with these. Without ``rules`` the record's flags (or the defaults) are used.
+
+    Raises:
+        ValueError: see the module docstring.
+    """
+    rec = load_record(
+        record, FORMAT, {"dealer", "stream"}, {"rules", "actions", "expect", "result"}
+    )
+    rec_rules = _rules(rec.get("rules"))
+    if rules is None:
+        rules = rec_rules or Rules()
+    elif rec_rules is not None and rec_rules != rules:
+        mine, theirs = rec_rules.to_flags(), rules.to_flags()
+        diff = {
+            k: (mine.get(k, "default"), theirs.get(k, "default"))
+            for k in sorted(set(mine) | set(theirs))
+            if mine.get(k) != theirs.get(k)
+        }
+        raise ValueError(f"the deal's flags differ from the environment's (record, env): {diff}")
     deal = Deal.from_codes(MINCHIATE_97, rec["dealer"], rec["stream"], 4)
     actions = rec.get("actions", [])
     if isinstance(actions, str) or not isinstance(actions, Sequence):
@@ -62,10 +84,10 @@ def deal_from_record(
     unknown = set(expect) - set(EXPECT_KEYS)
     if unknown:
         raise ValueError(f"unknown key(s) {sorted(unknown)} in 'expect'; known: {EXPECT_KEYS}")
-    return deal, rules, list(actions), dict(expect)
+    return rules, deal, list(actions), dict(expect)
 
 
-def _apply_triple(state: State, i: int, triple: object) -> None:
+def _apply_triple(state: Any, i: int, triple: object) -> None:
     where = f"action #{i} {triple!r}"
     if (
         isinstance(triple, str)
@@ -120,24 +142,38 @@ def _check_expect(state: State, expect: Mapping[str, Any]) -> None:
             raise ValueError(f"expect.{key}: the record says {want!r}, the replay gives {got!r}")
 
 
-def state_from_record(record: Mapping[str, Any] | str, check_expect: bool = True) -> State:
-    """Build the deal of a D.3 record and replay its actions (possibly a partial list).
+def apply_record_actions(game: Any, actions: Sequence[Any]) -> None:
+    """Apply D.3 action triples to ``game`` (a ``State`` or ``Series``), checking each one.
+
+    Raises:
+        ValueError: a malformed triple, an action by a seat not on turn, an illegal action, or
+            an action after the end; the message names the action's position in the list.
+    """
+    for i, triple in enumerate(actions):
+        _apply_triple(game, i, triple)
+
+
+def replay(
+    record: Mapping[str, Any] | str, rules: Rules | None = None, check_expect: bool = True
+) -> State:
+    """Build the deal of a D.3 record and replay its actions (possibly a partial list); with
+    ``check_expect``, check its ``expect`` block against the replay.
 
     Raises:
         ValueError: any malformed part of the record (see the module docstring).
     """
-    deal, rules, actions, expect = deal_from_record(record)
+    rules, deal, actions, expect = read_record(record, rules)
     state = State.new(deal, rules)
-    for i, triple in enumerate(actions):
-        _apply_triple(state, i, triple)
+    apply_record_actions(state, actions)
     if check_expect:
         _check_expect(state, expect)
     return state
 
 
-def state_to_record(state: State, expect: bool = True) -> dict[str, Any]:
+def write_record(state: State, with_result: bool = True, expect: bool = False) -> dict[str, Any]:
     """The D.3 record of ``state``'s deal and actions (replayed to label each action by the
-    phase it was taken in); with ``expect``, an ``expect`` block of its outcome so far."""
+    phase it was taken in), JSON-ready; with ``with_result`` and a finished deal, its
+    ``result``; with ``expect``, an ``expect`` block of its outcome so far (checked on replay)."""
     replay = State.new(state.deal, state.rules)
     triples = []
     for seat, action in state.history:
@@ -153,4 +189,6 @@ def state_to_record(state: State, expect: bool = True) -> dict[str, Any]:
     }
     if expect:
         out["expect"] = _observed(state)
+    if with_result and state.is_terminal():
+        out["result"] = state.result()
     return out

@@ -16,7 +16,7 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from typing import NoReturn, Self
+from typing import Any, NoReturn, Self
 
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
@@ -36,7 +36,7 @@ from envs.minchiate.pregame import (
     start_discards,
 )
 from envs.minchiate.scoring import DealResult, EndCount, Event
-from envs.minchiate.settle import deal_result, end_of_play, final, lose_matto, pay
+from envs.minchiate.settle import deal_result, end_of_play, final, lose_matto, pay, result_dict
 from envs.minchiate.tables import (
     BIT,
     FULL,
@@ -420,10 +420,15 @@ class State:
         elif team != winner_team:
             self.matto_debt = True
 
-    def result(self) -> DealResult:
-        """The full result so far: every event with D and R after it, and once the deal is over
-        the end counts, the Matto settlement, the end rounding and the returns."""
+    def outcome(self) -> DealResult:
+        """The full result so far, typed: every event with D and R after it, and once the deal is
+        over the end counts, the Matto settlement, the end rounding and the returns."""
         return deal_result(self)
+
+    def result(self) -> dict[str, Any]:
+        """:meth:`outcome` as JSON-ready data (card codes, team letters), for ``infos`` and
+        records; see ``settle.result_dict`` for the keys."""
+        return result_dict(self)
 
     def info_view(self, seat: int) -> InfoView:
         """What ``seat`` may know, nothing more (see ``envs.minchiate.view``)."""

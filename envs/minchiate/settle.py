@@ -9,23 +9,26 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from envs.minchiate.actions import Phase
+from envs.minchiate.combos import COMBO_NAMES, Combo
 from envs.minchiate.scoring import (
+    TEAM_NAMES,
     DealResult,
+    EndCount,
     Event,
     MattoSettlement,
     auto_payment,
     end_count,
     end_rounding,
 )
-from envs.minchiate.tables import BIT, MATTO, MATTO_BIT, VALUE
+from envs.minchiate.tables import BIT, LABELS, MATTO, MATTO_BIT, VALUE
 
 if TYPE_CHECKING:
     from envs.minchiate.rules import State
 
-__all__ = ["deal_result", "end_of_play", "final", "lose_matto", "pay"]
+__all__ = ["deal_result", "end_of_play", "final", "lose_matto", "pay", "result_dict"]
 
 
 def lose_matto(s: State, team: int) -> None:
@@ -93,3 +96,76 @@ def deal_result(s: State) -> DealResult:
         resti=s.R if done else 0,
         returns=s.returns(),
     )
+
+
+def _codes(cards: int | tuple[int, ...]) -> list[str]:
+    if isinstance(cards, tuple):
+        return [LABELS[c] for c in cards]
+    return [LABELS[c] for c in range(97) if (cards >> c) & 1]
+
+
+def _combo(c: Combo) -> dict[str, Any]:
+    return {"kind": COMBO_NAMES[c.kind], "cards": _codes(c.members), "points": c.points,
+            "bonus": c.bonus, "score": c.score}  # fmt: skip
+
+
+def _count(c: EndCount) -> dict[str, Any]:
+    return {
+        "card_points": c.card_points,
+        "combos": [_combo(x) for x in c.combos],
+        "combo_points": c.combo_points,
+        "cards": c.cards,
+        "surplus": c.surplus,
+        "last_trick": c.last_trick,
+        "declared": c.declared,
+        "total": c.total,
+    }
+
+
+def _event(e: Event) -> dict[str, Any]:
+    return {
+        "team": TEAM_NAMES[e.team],
+        "points": e.points,
+        "cause": e.cause,
+        "seat": e.seat,
+        "trick": e.trick,
+        "D": e.d_after,
+        "R": e.r_after,
+    }
+
+
+def result_dict(s: State) -> dict[str, Any]:
+    """The deal's result as JSON-ready data.
+
+    Keys: ``void``, ``dealer``, ``cutter``, ``robbed``, ``stop``, ``faceup`` (per seat, code or
+    None), ``dealer_robbed``, ``dealer_taken``, ``declared`` (seat, kind, cards, points, bonus,
+    score), ``events`` (team ``A``/``B``, points, cause, seat, trick, ``D`` and ``R`` after),
+    ``trick_winners``, ``end_counts`` (``A``/``B`` breakdowns, or None), ``matto`` (owner, debt,
+    paid card, lost; or None), ``d_final``, ``r_play``, ``end_resti``, ``resti``, ``returns``.
+    """
+    out = deal_result(s)
+    st, counts, m = s.setup, out.end_counts, out.matto
+    matto = None
+    if m is not None:
+        paid = LABELS[m.paid] if m.paid >= 0 else None
+        matto = {"owner": m.owner, "debt": m.debt, "paid": paid, "lost": m.lost}
+    return {
+        "void": out.void,
+        "dealer": s.dealer,
+        "cutter": s.cutter,
+        "robbed": _codes(st.robbed),
+        "stop": LABELS[st.stop],
+        "faceup": [LABELS[c] if c >= 0 else None for c in st.faceup],
+        "dealer_robbed": _codes(st.dealer_robbed),
+        "dealer_taken": _codes(st.dealer_taken),
+        "declared": [{"seat": seat} | _combo(c) for seat, c in s.declared],
+        "events": [_event(e) for e in out.events],
+        "trick_winners": [w for _, _, w in s.tricks],
+        "end_counts": None if counts is None else {"A": _count(counts[0]), "B": _count(counts[1])},
+        "matto": matto,
+        "d_final": out.d_final,
+        "r_play": out.r_play,
+        "end_resti": out.end_resti,
+        "resti": out.resti,
+        "returns": list(out.returns),
+    }

@@ -14,7 +14,6 @@ from envs.minchiate.rules import _LISTS, _SCALARS
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY
 from .helpers import FRESH, codes, play_script
 
-
 MEMO = {"cached_hand", "cached_mask"}  # legal_actions() memo for apply(), not game state
 
 

@@ -75,7 +75,7 @@ def test_declaration_score_timing_end():
     s = deal1(Rules(declaration_score_timing="end"))
     assert "declare" not in [e.cause for e in s.events]
     assert d_path(s) == [-10, -13, -8, -13, -3, 2, 10, 18, 8, 11, 21, 16, 11, 88]
-    counts = s.result().end_counts
+    counts = s.outcome().end_counts
     assert counts is not None
     assert [(c.declared, c.total) for c in counts] == [(20, 188), (11, 111)]
     assert s.R == 2
@@ -157,14 +157,14 @@ def test_must_overtrump():
 def test_end_count_flags():
     """T_A = 87 + 57 + 14 + 10, T_B = 55 + 45 by default (test_golden)."""
     s = deal1(Rules(end_recount_combos=False))
-    counts = s.result().end_counts
+    counts = s.outcome().end_counts
     assert counts is not None and [c.total for c in counts] == [111, 55]
     assert counts[0].combos == () and s.events[-1].d_after == 20 + 56
     s = deal1(Rules(matto_bonus_at_end=False))
-    counts = s.result().end_counts
+    counts = s.outcome().end_counts
     assert counts is not None and [c.combo_points for c in counts] == [57, 35]
     s = deal1(Rules(surplus_base=50, last_trick_bonus=0))
-    counts = s.result().end_counts
+    counts = s.outcome().end_counts
     assert counts is not None and [(c.surplus, c.last_trick, c.total) for c in counts] == [
         (6, 0, 150),
         (0, 0, 100),
@@ -187,7 +187,7 @@ def test_diecine_two_triples_at_end():
     s = State.new(make_deal(2, DEAL2), Rules(diecine="two_triples"))
     play_script(s, DEAL2_DECISIONS)
     play_script(s, DEAL2_PLAY)
-    counts = s.result().end_counts
+    counts = s.outcome().end_counts
     assert counts is not None and counts[1].total == 360
     assert s.events[-1].d_after == -342 and s.R == -8
 
@@ -210,7 +210,7 @@ def test_rob_cap():
 def test_impossible_discard_redeal():
     s = State.new(make_deal(0, impossible_stream()))
     assert s.is_terminal() and s.is_void() and s.returns() == (0, 0, 0, 0)
-    assert s.legal_mask() == 0 and s.result().void
+    assert s.legal_mask() == 0 and s.outcome().void
     with pytest.raises(IllegalAction, match="the deal is void"):
         s.apply(0)
 
@@ -252,7 +252,7 @@ def last_trick(plays: str, piles: tuple[str, str], rules: Rules) -> State:
 
 
 def matto(s: State) -> tuple[int, bool, str, bool]:
-    m = s.result().matto
+    m = s.outcome().matto
     assert m is not None
     return m.owner, m.debt, MINCHIATE_97.labels[m.paid] if m.paid >= 0 else "", m.lost
 

@@ -107,7 +107,7 @@ def test_deal1_full():
     assert s.is_terminal()
     assert winners(s) == [2, 2, 2, 2, 3, 0, 0, 1, 3, 2, 0, 3, 3, 0, 3, 1, 2, 2, 2, 2, 2]
     assert event_rows(s) == DEAL1_EVENTS
-    res = s.result()
+    res = s.outcome()
     assert res.matto == (1, True, mask("T12").bit_length() - 1, False)  # lowest 0-value card
     assert res.end_counts is not None
     for count, (pts, combos, cards, surplus, last, total) in zip(
@@ -136,7 +136,7 @@ def test_deal1_agent_payment():
     assert s.phase is Phase.MATTO_PAY and s.to_play == 1
     assert s.legal_mask() == s.piles[B] & ~mask("M")
     play_script(s, [(1, "pay Kb")])
-    res = s.result()
+    res = s.outcome()
     assert res.end_counts is not None
     assert [c.total for c in res.end_counts] == [188, 95]
     assert res.events[-1][:3] == (A, 93, "final")
@@ -180,7 +180,7 @@ def test_deal2_full():
     play_script(s, DEAL2_PLAY)
     assert winners(s) == [1] * 9 + [0, 0, 0, 2, 3, 3, 3, 1, 3, 3, 3, 3]
     assert event_rows(s) == DEAL2_EVENTS
-    res = s.result()
+    res = s.outcome()
     assert res.matto == (3, False, -1, False)
     assert res.end_counts is not None
     got = [(c.card_points, c.combo_points, c.cards, c.surplus, c.last_trick, c.total)

@@ -146,7 +146,7 @@ def check_end(s: State) -> None:
         assert holders[2] == 0
     rets = s.returns()
     assert sum(rets) == 0 and rets == (s.R, -s.R, s.R, -s.R)
-    res = s.result()
+    res = s.outcome()
     assert res.resti == res.r_play + res.end_resti
     check_events(s)
     for leader, cards, winner in s.tricks:

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from envs.cards.deck import MINCHIATE_97
-from envs.minchiate import Rules, State, find_combos, make_deal, state_from_record, state_to_record
+from envs.minchiate import Rules, State, find_combos, make_deal, replay, write_record
 
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY
 from .helpers import build_stream, codes, play_script, random_deal, random_playout
@@ -47,21 +47,21 @@ SAMPLE = {
 
 
 def test_sample_parses():
-    s = state_from_record(json.dumps(SAMPLE))
+    s = replay(json.dumps(SAMPLE))
     full = [s.hands[p] | s.played_by[p] for p in range(4)]
     assert [h.bit_count() for h in full] == [21] * 4
     assert not any(find_combos(h) for h in full) and s.declared == []  # no declarations
     assert [MINCHIATE_97.labels[c] for c in s.setup.robbed] == ["T30", "T22"]
     assert s.setup.dealer_taken == MINCHIATE_97.mask_of("Kc")
     assert s.to_play == 3 and len(s.trick) == 2 and len(s.history) == 6
-    assert state_to_record(s, expect=False)["actions"] == SAMPLE["actions"]
+    assert write_record(s)["actions"] == SAMPLE["actions"]
 
 
 def test_golden_deal_record_round_trip():
     s = State.new(make_deal(0, DEAL1))
     play_script(s, DEAL1_DECISIONS)
     play_script(s, DEAL1_PLAY)
-    rec = state_to_record(s)
+    rec = write_record(s, expect=True)
     assert rec["actions"][:8] == [
         ["S3", "discard", "T22"],
         ["S3", "discard", "7s"],
@@ -73,7 +73,8 @@ def test_golden_deal_record_round_trip():
         ["S3", "declare", "skip"],
     ]
     assert rec["expect"]["resti"] == 2 and rec["expect"]["returns"] == [2, -2, 2, -2]
-    again = state_from_record(json.loads(json.dumps(rec)))
+    assert rec["result"]["resti"] == 2 and rec["result"]["matto"]["paid"] == "T12"
+    again = replay(json.loads(json.dumps(rec)))
     assert again.events == s.events and again.returns() == s.returns()
 
 
@@ -91,11 +92,15 @@ def test_random_round_trip(flags):
     rules = Rules.from_flags(flags)
     for _ in range(60):
         s = random_playout(State.new(random_deal(rng), rules), rng)
-        rec = json.loads(json.dumps(state_to_record(s)))
+        rec = json.loads(json.dumps(write_record(s, expect=True)))
         assert rec["rules"]["flags"] == flags
-        again = state_from_record(rec)
+        again = replay(rec)
         assert again.events == s.events and again.history == s.history
-        assert again.returns() == s.returns() and again.result() == s.result()
+        assert (
+            again.returns() == s.returns()
+            and again.outcome() == s.outcome()
+            and again.result() == s.result()
+        )
 
 
 def broken(**changes) -> dict:
@@ -151,12 +156,12 @@ STREAM = SAMPLE["stream"]
 )
 def test_malformed_records(record, reason):
     with pytest.raises(ValueError, match=re.escape(reason)):
-        state_from_record(record)
+        replay(record)
 
 
 def test_action_after_the_end():
     s = random_playout(State.new(make_deal(0, DEAL1)), random.Random(1))
-    rec = state_to_record(s)
+    rec = write_record(s)
     rec["actions"].append(["S1", "play", "T1"])
     with pytest.raises(ValueError, match="the deal is already over"):
-        state_from_record(rec)
+        replay(rec)
