@@ -430,6 +430,7 @@ class State:
         records; see ``settle.result_dict`` for the keys."""
         return result_dict(self)
 
-    def info_view(self, seat: int) -> InfoView:
-        """What ``seat`` may know, nothing more (see ``envs.minchiate.view``)."""
-        return info_view(self, seat)
+    def info_view(self, seat: int, series_resti: int = 0, deals_done: int = 0) -> InfoView:
+        """What ``seat`` may know, nothing more (see ``envs.minchiate.view``); a series passes
+        its standing."""
+        return info_view(self, seat, series_resti, deals_done)

@@ -1,83 +1,139 @@
 """A series of Minchiate deals: dealer rotation and cumulative resti (RULES.md M-4.2, M-8.5).
 
-Owns ``Series``, a small pure layer over ``State`` (like a match): the caller supplies each deal's
-97-card stream (randomness stays outside), the series names the dealer, starts the deal, and after
-it ends adds its resti and rotates the dealer d -> d+1. A void deal (M-8.5) is redealt by the same
-dealer and adds nothing. One deal is the default game; a series is an option.
+Owns ``Series``, a small pure layer over ``State`` (the Calabresella ``Match``'s counterpart).
+One deal is the default game; a series is an option. Each new deal comes from the ``next_deal``
+callable (the environment's generator, or a list of streams), so a series is deterministic given
+its deals. After a deal its resti are added and the dealer rotates d -> d+1; a void deal (M-8.5)
+is redealt by the same dealer and adds nothing. The series ends after ``n_deals`` completed
+deals.
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
+from typing import Any, Self
 
 from envs.cards.deal import Deal
-from envs.cards.deck import MINCHIATE_97
 from envs.minchiate.config import Rules
 from envs.minchiate.rules import State
+from envs.minchiate.view import InfoView
 
 __all__ = ["Series"]
 
 
 class Series:
-    """Deals played in turn, with the dealer rotating and the net resti accumulated.
+    """``n_deals`` completed deals, the dealer rotating, the net resti accumulated.
+
+    The engine protocol (``to_play``, ``legal_mask``, ``apply``, ...) is delegated to the current
+    deal's ``State``; ``returns()`` is cumulative over the finished deals.
 
     Attributes:
         rules: the flags every deal uses.
-        dealer: the dealer of the next (or current) deal.
-        n_deals: the number of completed (non-void) deals that ends the series, or None.
+        state: the current deal.
+        n_deals: completed deals that end the series.
         resti: team A's cumulative net resti (team B's is ``-resti``).
-        deals: completed (non-void) deals so far; ``voids``: void deals redealt so far.
+        finished: the finished deals in order, void ones included.
     """
 
-    __slots__ = ("current", "dealer", "deals", "n_deals", "resti", "results", "rules", "voids")
+    __slots__ = ("_next_deal", "finished", "n_deals", "resti", "rules", "state")
 
-    def __init__(self, rules: Rules | None = None, first_dealer: int = 0, n_deals: int | None = 4):
-        if not 0 <= first_dealer < 4:
-            raise ValueError(f"first_dealer must be a seat 0..3, got {first_dealer!r}")
-        if n_deals is not None and n_deals < 1:
-            raise ValueError(f"n_deals must be >= 1 or None, got {n_deals!r}")
-        self.rules = rules or Rules()
-        self.dealer, self.n_deals = first_dealer, n_deals
-        self.resti = self.deals = self.voids = 0
-        self.results: list[int] = []
-        self.current: State | None = None
-
-    def start(self, stream: Sequence[int]) -> State:
-        """Start the next deal from ``stream`` (97 card ids, validated) with the series' dealer.
+    def __init__(
+        self, rules: Rules, first: Deal, next_deal: Callable[[int], Deal], n_deals: int = 4
+    ) -> None:
+        """Start with deal ``first``; ``next_deal(dealer)`` supplies the later deals.
 
         Raises:
-            ValueError: the series is over, the previous deal is unfinished, or a bad stream.
+            ValueError: ``n_deals`` < 1, or a bad first deal.
         """
-        if self.is_over():
-            raise ValueError("the series is over")
-        if self.current is not None and not self.current.is_terminal():
-            raise ValueError("the current deal is not finished")
-        deal = Deal.from_order(MINCHIATE_97, self.dealer, stream, 4)
-        self.current = State.new(deal, self.rules)
-        return self.current
+        if isinstance(n_deals, bool) or not isinstance(n_deals, int) or n_deals < 1:
+            raise ValueError(f"a series needs n_deals >= 1, got {n_deals!r}")
+        self.rules, self._next_deal, self.n_deals = rules, next_deal, n_deals
+        self.resti = 0
+        self.finished: list[State] = []
+        self.state = State.new(first, rules)
+        self._settle_void_deals()
 
-    def finish(self) -> None:
-        """Book the finished current deal: add its resti and rotate the dealer (a void deal is
-        redealt by the same dealer). Raises ValueError if there is no finished deal."""
-        state = self.current
-        if state is None or not state.is_terminal():
-            raise ValueError("no finished deal to book")
-        self.current = None
-        if state.is_void():
-            self.voids += 1
-            return
-        self.resti += state.R
-        self.results.append(state.R)
-        self.deals += 1
-        self.dealer = (self.dealer + 1) & 3
+    def clone(self) -> Self:
+        """A copy whose current deal is independent (finished deals are shared)."""
+        c = self.__class__.__new__(self.__class__)
+        c.rules, c._next_deal, c.n_deals, c.resti = (
+            self.rules, self._next_deal, self.n_deals, self.resti,
+        )  # fmt: skip
+        c.state, c.finished = self.state.clone(), self.finished[:]
+        return c
 
-    def is_over(self) -> bool:
+    @property
+    def deals(self) -> int:
+        """Completed (non-void) deals so far."""
+        return sum(not s.is_void() for s in self.finished)
+
+    @property
+    def to_play(self) -> int:
+        """Seat on turn (-1 once the series is over)."""
+        return -1 if self.is_terminal() else self.state.to_play
+
+    def legal_mask(self) -> int:
+        """Legal actions of the current deal (0 once the series is over)."""
+        return 0 if self.is_terminal() else self.state.legal_mask()
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids of the current deal."""
+        return [] if self.is_terminal() else self.state.legal_actions()
+
+    def action_label(self, action: int) -> str:
+        """Label of ``action`` in the current deal's phase."""
+        return self.state.action_label(action)
+
+    def parse_action(self, label: str) -> int:
+        """Label -> action id in the current deal's phase."""
+        return self.state.parse_action(label)
+
+    def is_terminal(self) -> bool:
         """True once ``n_deals`` deals are completed."""
-        return self.n_deals is not None and self.deals >= self.n_deals
+        return self.deals >= self.n_deals
 
     def returns(self) -> tuple[int, int, int, int]:
         """Cumulative per-seat returns: +resti for team A's seats, -resti for team B's."""
         r = self.resti
         return (r, -r, r, -r)
+
+    def info_view(self, seat: int) -> InfoView:
+        """The current deal's view of ``seat``, with the series standing."""
+        return self.state.info_view(seat, self.resti, self.deals)
+
+    def apply(self, action: int) -> None:
+        """Apply an action to the current deal; a finished deal is booked and the next dealt."""
+        self.state.apply(action)
+        if self.state.is_terminal():
+            self._end_deal()
+
+    def _end_deal(self) -> None:
+        s = self.state
+        self.finished.append(s)
+        if not s.is_void():
+            self.resti += s.R
+            if self.is_terminal():
+                return
+        dealer = s.dealer if s.is_void() else (s.dealer + 1) & 3
+        self.state = State.new(self._next_deal(dealer), self.rules)
+        self._settle_void_deals()
+
+    def _settle_void_deals(self) -> None:
+        """A deal can be void before any decision (M-8.5): redeal at once."""
+        while self.state.is_void():
+            self.finished.append(self.state)
+            self.state = State.new(self._next_deal(self.state.dealer), self.rules)
+
+    def result(self) -> dict[str, Any]:
+        """Series summary: resti, completed and void deals, each deal's resti, the last result."""
+        done = [s for s in self.finished if not s.is_void()]
+        return {
+            "resti": self.resti,
+            "returns": list(self.returns()),
+            "deals": len(done),
+            "voids": len(self.finished) - len(done),
+            "deal_resti": [s.R for s in done],
+            "last_deal": self.finished[-1].result() if self.finished else None,
+        }

@@ -54,6 +54,8 @@ class InfoView(NamedTuple):
         events: the scoring events so far.
         legal_mask: the legal actions when this seat is on turn, else 0.
         void: the deal was voided; returns: the final returns (zeros before the end).
+        series_resti: in a series, team A's net resti of the finished deals (else 0).
+        deals_done: in a series, the number of finished deals (else 0).
     """
 
     seat: int
@@ -88,6 +90,8 @@ class InfoView(NamedTuple):
     legal_mask: int
     void: bool
     returns: tuple[int, int, int, int]
+    series_resti: int = 0
+    deals_done: int = 0
 
 
 def fola_known(state: State, seat: int) -> int:
@@ -104,8 +108,8 @@ def fola_known(state: State, seat: int) -> int:
     return known
 
 
-def info_view(state: State, seat: int) -> InfoView:
-    """The ``InfoView`` of ``seat`` (0..3) in ``state``."""
+def info_view(state: State, seat: int, series_resti: int = 0, deals_done: int = 0) -> InfoView:
+    """The ``InfoView`` of ``seat`` (0..3) in ``state`` (with the series standing, if any)."""
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat!r}")
     setup = state.setup
@@ -144,4 +148,6 @@ def info_view(state: State, seat: int) -> InfoView:
         legal_mask=state.legal_mask() if on_turn else 0,
         void=state.void,
         returns=state.returns(),
+        series_resti=series_resti,
+        deals_done=deals_done,
     )
