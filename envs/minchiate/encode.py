@@ -117,12 +117,22 @@ O_FACEUP, O_DROB, O_DTAKE, O_DECL = (
 O_FOLA, O_FOLA_EXP, O_OKIND, O_OCARDS = (
     OFFSET[k] for k in ("fola_known", "fola_exposed", "offer_kind", "offer_cards")
 )
+assert O_OCARDS == O_FOLA + C + 7 and O_OKIND == O_FOLA + C + 1
 O_TRICK, O_LEADER, O_LED, O_PLAYED = (
     OFFSET[k] for k in ("trick", "trick_leader", "led", "played_by")
 )
 O_SUITS, O_MOWNER, O_MDEBT, O_MINE, O_THEIRS = (
     OFFSET[k] for k in ("suits_led", "matto_owner", "matto_debt", "pile_mine", "pile_theirs")
 )
+# The grouped assembly in _deal_bits / _play_bits relies on these contiguous layouts.
+assert (O_DISC, O_ROBBED, O_STOP) == (O_HAND + C, O_HAND + 2 * C, O_HAND + 3 * C)
+assert (O_DTAKE, O_LEADER, O_LED) == (O_DROB + C, O_TRICK + 4 * C, O_TRICK + 4 * C + 4)
+assert (O_SUITS, O_MOWNER, O_MDEBT) == (
+    O_PLAYED + 4 * C,
+    O_PLAYED + 4 * C + 4,
+    O_PLAYED + 4 * C + 8,
+)
+assert O_THEIRS == O_MINE + C
 PLAY_PHASE = 3
 
 
@@ -142,26 +152,9 @@ def _mask(cards: tuple[int, ...]) -> int:
 
 def encode(v: InfoView, resti_unit: int = 60) -> npt.NDArray[np.float32]:
     """Encode one seat's view (``resti_unit``: the rules' unit, scaling D)."""
-    me = v.seat
-    b = 1 << (O_PHASE + v.phase)
-    if v.to_play >= 0:
-        b |= 1 << (O_TOPLAY + ((v.to_play - me) & 3))
-    b |= 1 << (O_DEALER + ((v.dealer - me) & 3)) | 1 << (O_CUTTER + ((v.cutter - me) & 3))
-    b |= v.hand << O_HAND | v.discards << O_DISC | _mask(v.robbed) << O_ROBBED
-    b |= 1 << (O_STOP + v.stop_card)
-    for seat, card in enumerate(v.faceup):
-        if card >= 0:
-            b |= 1 << (O_FACEUP + C * ((seat - me) & 3) + card)
-    b |= _mask(v.dealer_robbed) << O_DROB | v.dealer_taken << O_DTAKE
-    for seat, combo in v.declared:
-        b |= combo.members << (O_DECL + C * ((seat - me) & 3))
-    b |= v.fola_known << O_FOLA | int(v.fola_exposed) << O_FOLA_EXP
-    if v.offered is not None:
-        b |= 1 << (O_OKIND + v.offered.kind) | v.offered.members << O_OCARDS
-    b |= _play_bits(v, me)
     out = np.empty(OBS_SIZE, np.float32)
-    out[:N_BINARY] = bits_to_array(b, N_BINARY)
-    sign = 1 if me & 1 == 0 else -1  # D and R favour team A; flip for team B
+    out[:N_BINARY] = bits_to_array(_deal_bits(v) | _play_bits(v), N_BINARY)
+    sign = 1 if v.seat & 1 == 0 else -1  # D and R favour team A; flip for team B
     d, r, series = sign * v.D, sign * v.R, sign * v.series_resti
     out[N_BINARY:] = (
         v.n_tricks / 21.0,
@@ -175,21 +168,53 @@ def encode(v: InfoView, resti_unit: int = 60) -> npt.NDArray[np.float32]:
     return out
 
 
-def _play_bits(v: InfoView, me: int) -> int:
-    leader = v.leader
-    b = 0
+def _deal_bits(v: InfoView) -> int:
+    """Blocks phase .. offer_cards. Each group is assembled as a small int relative to its first
+    block, then shifted into place once (ORs into the big int are the expensive part)."""
+    me = v.seat
+    head = 1 << (O_PHASE + v.phase)
+    if v.to_play >= 0:
+        head |= 1 << (O_TOPLAY + ((v.to_play - me) & 3))
+    head |= 1 << (O_DEALER + ((v.dealer - me) & 3)) | 1 << (O_CUTTER + ((v.cutter - me) & 3))
+    cards = v.hand | v.discards << C | _mask(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)
+    faceup = 0
+    for seat, card in enumerate(v.faceup):
+        if card >= 0:
+            faceup |= 1 << (C * ((seat - me) & 3) + card)
+    dealer = _mask(v.dealer_robbed) | v.dealer_taken << C
+    declared = 0
+    for seat, combo in v.declared:
+        declared |= combo.members << (C * ((seat - me) & 3))
+    fola = v.fola_known | int(v.fola_exposed) << C
+    if v.offered is not None:
+        fola |= 1 << (C + 1 + v.offered.kind) | v.offered.members << (C + 7)
+    return (
+        head
+        | cards << O_HAND
+        | faceup << O_FACEUP
+        | dealer << O_DROB
+        | declared << O_DECL
+        | fola << O_FOLA
+    )
+
+
+def _play_bits(v: InfoView) -> int:
+    """Blocks trick .. pile_theirs, assembled the same way."""
+    me, leader = v.seat, v.leader
+    trick = 0
     for i, card in enumerate(v.trick):
-        b |= 1 << (O_TRICK + C * ((leader + i - me) & 3) + card)
+        trick |= 1 << (C * ((leader + i - me) & 3) + card)
     if v.phase == PLAY_PHASE:
-        b |= 1 << (O_LEADER + ((leader - me) & 3))
+        trick |= 1 << (4 * C + ((leader - me) & 3))
     if v.led >= 0:
-        b |= 1 << (O_LED + v.led)
+        trick |= 1 << (4 * C + 4 + v.led)
+    played = 0
     for seat in range(4):
-        b |= v.played_by[seat] << (O_PLAYED + C * ((seat - me) & 3))
-    b |= (v.suits_led & 15) << O_SUITS
+        played |= v.played_by[seat] << (C * ((seat - me) & 3))
+    played |= (v.suits_led & 15) << 4 * C
     if v.matto_owner >= 0:
-        b |= 1 << (O_MOWNER + ((v.matto_owner - me) & 3))
-    b |= int(v.matto_debt) << O_MDEBT
+        played |= 1 << (4 * C + 4 + ((v.matto_owner - me) & 3))
+    played |= int(v.matto_debt) << (4 * C + 8)
     team = me & 1
-    b |= v.piles[team] << O_MINE | v.piles[team ^ 1] << O_THEIRS
-    return b
+    piles = v.piles[team] | v.piles[team ^ 1] << C
+    return trick << O_TRICK | played << O_PLAYED | piles << O_MINE
