@@ -9,13 +9,13 @@ Must not import torch (neural agents live in their own modules) or training/.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from envs.cards.bits import bit_list
 
-__all__ = ["Agent", "RandomAgent", "View"]
+__all__ = ["Agent", "AnyAgent", "RandomAgent", "View"]
 
 
 class View(Protocol):
@@ -27,13 +27,20 @@ class View(Protocol):
     def legal_mask(self) -> int: ...
 
 
+V_contra = TypeVar("V_contra", contravariant=True)
+
+
 @runtime_checkable
-class Agent(Protocol):
-    """``act(view, rng) -> action``: a legal action id for the seat on turn."""
+class Agent(Protocol[V_contra]):
+    """``act(view, rng) -> action``: a legal action id for the seat on turn. Generic in the view
+    type: a game's agents take that game's ``InfoView``; ``Agent[Any]`` is any agent."""
 
     name: str
 
-    def act(self, view: View, rng: np.random.Generator) -> int: ...
+    def act(self, view: V_contra, rng: np.random.Generator) -> int: ...
+
+
+AnyAgent = Agent[Any]
 
 
 class RandomAgent:
