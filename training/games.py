@@ -17,7 +17,9 @@ from envs.calabresella import encode as calabresella_encode
 from envs.calabresella import record as calabresella_record
 from envs.calabresella.config import Rules as CalabresellaRules
 from envs.calabresella.render import render_state as calabresella_render
+from envs.calabresella.render import render_view as calabresella_render_view
 from envs.calabresella.rules import State as CalabresellaState
+from envs.calabresella.view import action_is_visible as calabresella_visible
 from envs.cards.deal import Deal
 from envs.cards.deck import ITALIAN_40, Deck
 
@@ -43,6 +45,8 @@ class GameSpec:
         num_actions: size of the flat action space.
         obs_high: () -> the observation's upper bounds (its shape is the observation's).
         encode: (state, seat) -> the observation vector of that seat (the env's encoder).
+        render_view: view -> text (one seat's table, for a person at the terminal).
+        visible: (state, action, seat) -> whether that seat sees the card the action moves.
     """
 
     name: str
@@ -59,6 +63,8 @@ class GameSpec:
     num_actions: int
     obs_high: Callable[[], np.ndarray]
     encode: Callable[[Any, int], np.ndarray]
+    render_view: Callable[[Any], str]
+    visible: Callable[[Any, int, int], bool]
 
     def random_deal(self, rng: np.random.Generator, rules: Any, dealer: int | None = None) -> Deal:
         """A uniformly shuffled deal from ``rng`` (dealer drawn from ``rng`` if not given)."""
@@ -89,6 +95,8 @@ GAMES: dict[str, GameSpec] = {
         num_actions=calabresella_actions.NUM_ACTIONS,
         obs_high=calabresella_encode.obs_high,
         encode=lambda s, seat: calabresella_encode.encode(s.info_view(seat), s.rules.target),
+        render_view=calabresella_render_view,
+        visible=calabresella_visible,
     ),
 }
 
