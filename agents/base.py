@@ -9,13 +9,14 @@ Must not import torch (neural agents live in their own modules) or training/.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from envs.cards.bits import bit_list
 
-__all__ = ["Agent", "AnyAgent", "RandomAgent", "View"]
+__all__ = ["Agent", "AnyAgent", "BatchAgent", "RandomAgent", "View", "act_batch"]
 
 
 class View(Protocol):
@@ -41,6 +42,21 @@ class Agent(Protocol[V_contra]):
 
 
 AnyAgent = Agent[Any]
+
+
+@runtime_checkable
+class BatchAgent(Protocol[V_contra]):
+    """The optional batched form (networks evaluate many views in one forward pass)."""
+
+    def act_batch(self, views: Sequence[V_contra], rng: np.random.Generator) -> list[int]: ...
+
+
+def act_batch(agent: AnyAgent, views: Sequence[Any], rng: np.random.Generator) -> list[int]:
+    """Actions for many views: the agent's own ``act_batch`` if it has one, else one ``act``
+    per view (in order, from the same generator)."""
+    if isinstance(agent, BatchAgent):
+        return list(agent.act_batch(views, rng))
+    return [agent.act(v, rng) for v in views]
 
 
 class RandomAgent:

@@ -209,3 +209,26 @@ def test_registry_builds_every_calabresella_agent():
         make_agent("pimc:depth=3", "calabresella")
     with pytest.raises(ValueError, match="pimc needs"):
         make_agent("pimc:samples=0", "calabresella")
+
+
+def test_act_batch_falls_back_to_act():
+    from agents.base import act_batch
+
+    views = random_views(Rules(), 50, seed=2)
+    h = HeuristicV1()
+    assert act_batch(h, views, np.random.default_rng(0)) == [h.decide(v) for v in views]
+
+    class Batched:
+        name = "batched"
+
+        def act(self, view, rng):
+            raise AssertionError("the batched form must be used")
+
+        def act_batch(self, views, rng):
+            return [int(bit_list_first(v.legal_mask)) for v in views]
+
+    assert act_batch(Batched(), views, np.random.default_rng(0)) == [bit_list_first(v.legal_mask) for v in views]
+
+
+def bit_list_first(mask):
+    return (mask & -mask).bit_length() - 1
