@@ -5,8 +5,11 @@ the hands, monte and set-aside cards the seat cannot see, given voids, the calle
 cards and the open monte), evaluate every candidate action in every world, and pick the action
 with the best average return for the seat. An action is evaluated by playing the world out: the
 last ``exact_tricks`` tricks are solved exactly (``rollout.solve``), everything before with the
-greedy perfect-information policy (``rollout.rollout_action``). All candidates share the same
-worlds (common random numbers), so their comparison is sharper than their values.
+greedy perfect-information policy (``rollout.rollout_action``). Bids are the exception: they
+are evaluated by playing the world out with the heuristic on each seat's own view, because
+perfect-information playouts make every contract look easier than it is (strategy fusion).
+All candidates share the same worlds (common random numbers), so their comparison is sharper
+than their values.
 
 Budget: ``samples`` worlds per decision, stopped early after ``ms`` milliseconds (at least one
 world). For discards and returns, the candidates are the ``max_candidates`` cards the heuristic
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.calabresella.heuristic import keep_score
+from agents.calabresella.heuristic import HeuristicV1, keep_score
 from agents.calabresella.knowledge import BY_STRENGTH
 from agents.calabresella.rollout import rollout_action, solve
 from agents.calabresella.sampler import WorldSampler
@@ -33,6 +36,7 @@ from envs.cards.bits import bit_list
 
 __all__ = ["PIMC"]
 
+_HEURISTIC = HeuristicV1()
 CARD_CHOICE_PHASES = (Phase.RETURN, Phase.SOLO_DISCARD, Phase.DIV_DISCARD, Phase.SCE_DISCARD)
 
 
@@ -92,17 +96,26 @@ class PIMC:
         totals = np.zeros(len(candidates))
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else float("inf")
         seat = view.seat
+        value = self._honest_value if view.phase is Phase.BID else self._value
         n = 0
         while n < self.samples:
             world = sampler.sample(rng)
             for i, action in enumerate(candidates):
                 w = world.clone()
                 w.apply(action)
-                totals[i] += self._value(w, seat)
+                totals[i] += value(w, seat)
             n += 1
             if time.perf_counter() > deadline:
                 break
         return totals / n
+
+    def _honest_value(self, w: State, seat: int) -> float:
+        """Play world ``w`` out with the heuristic on each seat's own view. Used for bids:
+        perfect-information playouts make every contract look easier than it is."""
+        heuristic = _HEURISTIC
+        while not w.is_terminal():
+            w.apply(heuristic.decide(w.info_view(w.to_play)))
+        return float(w.returns()[seat])
 
     def _value(self, w: State, seat: int) -> float:
         """Play world ``w`` out: greedy until the last ``exact_tricks`` tricks, then exactly."""

@@ -227,7 +227,9 @@ def test_act_batch_falls_back_to_act():
         def act_batch(self, views, rng):
             return [int(bit_list_first(v.legal_mask)) for v in views]
 
-    assert act_batch(Batched(), views, np.random.default_rng(0)) == [bit_list_first(v.legal_mask) for v in views]
+    assert act_batch(Batched(), views, np.random.default_rng(0)) == [
+        bit_list_first(v.legal_mask) for v in views
+    ]
 
 
 def bit_list_first(mask):
