@@ -27,14 +27,21 @@ from agents.calabresella.knowledge import (
     highest,
     lowest,
     masters,
-    sure_tricks,
     trick_winner,
 )
 from envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Contract, Phase
 from envs.calabresella.view import InfoView
 from envs.cards.bits import bit_list
 
-__all__ = ["BID_THRESHOLDS", "HeuristicV1", "estimated_tricks"]
+__all__ = [
+    "BID_THRESHOLDS",
+    "HeuristicV1",
+    "best_call",
+    "cheapest_to_lose",
+    "choose_bid",
+    "choose_split",
+    "estimated_tricks",
+]
 
 # Estimated tricks needed to bid each contract (see estimated_tricks); tuned on self-play.
 BID_THRESHOLDS = {
@@ -48,13 +55,18 @@ MONTE_BONUS = {Contract.CHIAMO: 1.0, Contract.SOLO: 1.0}  # the monte improves t
 
 
 def estimated_tricks(hand: int) -> float:
-    """Sure tricks plus half a trick per card beyond four in a suit headed by the 3 or the 2."""
-    est = float(sure_tricks(hand))
+    """Sure tricks, plus half a trick per card beyond four (and beyond the sure ones) in a suit
+    headed by the 3 or the 2."""
+    est = 0.0
     for s in range(4):
         n = (hand & SUIT_MASK[s]).bit_count()
         top = BY_STRENGTH[s]
-        if n > 4 and (hand >> top[0] & 1 or hand >> top[1] & 1):
-            est += 0.5 * (n - 4)
+        sure = 0
+        while sure < 10 and hand >> top[sure] & 1:
+            sure += 1
+        est += sure
+        if n > max(4, sure) and (hand >> top[0] & 1 or hand >> top[1] & 1):
+            est += 0.5 * (n - max(4, sure))
     return est
 
 
@@ -69,6 +81,29 @@ def best_call(hand: int) -> tuple[int, float]:
                     best, best_est = c, est
                 break
     return best, best_est
+
+
+def choose_bid(hand: int, legal_mask: int) -> int:
+    """The highest legal contract whose threshold ``hand`` reaches, else pass (or, when passing
+    is not allowed, the lowest legal contract)."""
+    est = estimated_tricks(hand)
+    call_est = best_call(hand)[1]
+    for c in sorted(Contract, reverse=True):
+        if not legal_mask >> (BID_BASE + c) & 1:
+            continue
+        value = (call_est if c == Contract.CHIAMO else est) + MONTE_BONUS.get(c, 0.0)
+        if value >= BID_THRESHOLDS[c]:
+            return BID_BASE + c
+    if legal_mask >> PASS & 1:
+        return PASS
+    return BID_BASE + min(c for c in Contract if legal_mask >> (BID_BASE + c) & 1)
+
+
+def choose_split(hand: int, monte: int) -> int:
+    """The 2-2 split giving D1 the two monte cards most useful to ``hand``."""
+    cards = sorted(bit_list(monte))
+    gain = sorted(range(4), key=lambda i: -keep_score(cards[i], hand | 1 << cards[i], 0))
+    return SPLIT_BASE + (1 << gain[0]) + (1 << gain[1])
 
 
 def keep_score(card: int, hand: int, gone: int) -> float:
@@ -114,24 +149,11 @@ class HeuristicV1:
     # ------------------------------------------------------------------ auction and exchanges
     def bid(self, view: InfoView) -> int:
         """The highest legal contract whose threshold the hand reaches, else pass."""
-        est = estimated_tricks(view.hand)
-        call_est = best_call(view.hand)[1]
-        for c in sorted(Contract, reverse=True):
-            if not view.legal_mask >> (BID_BASE + c) & 1:
-                continue
-            value = (call_est if c == Contract.CHIAMO else est) + MONTE_BONUS.get(c, 0.0)
-            if value >= BID_THRESHOLDS[c]:
-                return BID_BASE + c
-        if view.legal_mask >> PASS & 1:
-            return PASS
-        return BID_BASE + min(c for c in Contract if view.legal_mask >> (BID_BASE + c) & 1)
+        return choose_bid(view.hand, view.legal_mask)
 
     def split(self, view: InfoView) -> int:
         """D1 takes the two open monte cards most useful to his hand (a 2-2 split)."""
-        monte = sorted(bit_list(view.known_monte))
-        gain = sorted(range(4), key=lambda i: -keep_score(monte[i], view.hand | 1 << monte[i], 0))
-        m = (1 << gain[0]) | (1 << gain[1])
-        return SPLIT_BASE + m
+        return choose_split(view.hand, view.known_monte)
 
     # ------------------------------------------------------------------ card play
     def play(self, view: InfoView) -> int:

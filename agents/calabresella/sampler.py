@@ -89,9 +89,6 @@ class WorldSampler:
             rest |= v.known_monte  # the open monte before the split
         if v.contract == Contract.SOLISSIMO and v.known_monte:
             rest |= v.known_monte  # solissimo_view_monte: the soloist saw the set-aside monte
-        if v.contract in (Contract.CHIAMO, Contract.SOLO) and v.position == v.soloist >= 0:
-            if v.phase not in MONTE_PHASES:
-                rest |= v.known_monte & ~v.hand & ~played  # monte cards he did not keep
         return rest & ~played
 
     def _allowed(self, card: int) -> int:

@@ -20,7 +20,7 @@ from envs.calabresella.config import Rules
 if TYPE_CHECKING:
     from envs.calabresella.rules import State
 
-__all__ = ["InfoView", "info_view"]
+__all__ = ["InfoView", "action_is_visible", "info_view"]
 
 
 class InfoView(NamedTuple):
@@ -203,3 +203,15 @@ def _known_monte(s: State, mine: tuple[int, ...]) -> int:
     if c == Contract.SOLISSIMO and rules.solissimo_view_monte and s.soloist in mine:
         return s.monte_mask()
     return _union(s.received, mine)  # received cards only ever come from the monte
+
+
+def action_is_visible(s: State, action: int, seat: int) -> bool:
+    """Whether player ``seat`` sees which card ``action`` moves, when the player on turn in ``s``
+    takes it: discards are private to the discarder, the returned card to the soloist and the
+    giver (public with ``chiamo_return_public``); everything else is public."""
+    mine = _positions_of(s, seat)
+    if s.phase in (Phase.SOLO_DISCARD, Phase.DIV_DISCARD, Phase.SCE_DISCARD):
+        return s.pos in mine
+    if s.phase is Phase.RETURN:
+        return s.rules.chiamo_return_public or s.soloist in mine or s.giver in mine
+    return True

@@ -118,7 +118,10 @@ def test_late_play_worlds_are_sampled_uniformly():
         n = 60 * len(worlds)
         for _ in range(n):
             hands, rest = sampler.sample_assignment(nrng)
-            key = tuple(rest & ~sampler.fixed_rest if slot == REST else hands[slot] for slot in sampler.slots)
+            key = tuple(
+                rest & ~sampler.fixed_rest if slot == REST else hands[slot]
+                for slot in sampler.slots
+            )
             counts[index[key]] = counts.get(index[key], 0) + 1
         assert chi_square_ok(counts, len(worlds), n)
         tested += 1
