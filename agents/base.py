@@ -9,13 +9,14 @@ Must not import torch (neural agents live in their own modules) or training/.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from envs.cards.bits import bit_list
 
-__all__ = ["Agent", "RandomAgent", "View"]
+__all__ = ["Agent", "AnyAgent", "BatchAgent", "RandomAgent", "View", "act_batch"]
 
 
 class View(Protocol):
@@ -27,13 +28,35 @@ class View(Protocol):
     def legal_mask(self) -> int: ...
 
 
+V_contra = TypeVar("V_contra", contravariant=True)
+
+
 @runtime_checkable
-class Agent(Protocol):
-    """``act(view, rng) -> action``: a legal action id for the seat on turn."""
+class Agent(Protocol[V_contra]):
+    """``act(view, rng) -> action``: a legal action id for the seat on turn. Generic in the view
+    type: a game's agents take that game's ``InfoView``; ``Agent[Any]`` is any agent."""
 
     name: str
 
-    def act(self, view: View, rng: np.random.Generator) -> int: ...
+    def act(self, view: V_contra, rng: np.random.Generator) -> int: ...
+
+
+AnyAgent = Agent[Any]
+
+
+@runtime_checkable
+class BatchAgent(Protocol[V_contra]):
+    """The optional batched form (networks evaluate many views in one forward pass)."""
+
+    def act_batch(self, views: Sequence[V_contra], rng: np.random.Generator) -> list[int]: ...
+
+
+def act_batch(agent: AnyAgent, views: Sequence[Any], rng: np.random.Generator) -> list[int]:
+    """Actions for many views: the agent's own ``act_batch`` if it has one, else one ``act``
+    per view (in order, from the same generator)."""
+    if isinstance(agent, BatchAgent):
+        return list(agent.act_batch(views, rng))
+    return [agent.act(v, rng) for v in views]
 
 
 class RandomAgent:

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.base import Agent, RandomAgent
+from agents.base import AnyAgent, RandomAgent
 
 __all__ = ["AgentSpec", "known_agents", "make_agent", "parse_spec", "register"]
 
-Factory = Callable[..., Agent]
+Factory = Callable[..., AnyAgent]
 _REGISTRY: dict[tuple[str, str], Factory] = {}
 GAMES = ("calabresella", "minchiate")
 
@@ -83,7 +83,7 @@ def known_agents(game: str) -> list[str]:
     return sorted(name for g, name in _REGISTRY if g == game)
 
 
-def make_agent(spec: str | AgentSpec, game: str) -> Agent:
+def make_agent(spec: str | AgentSpec, game: str) -> AnyAgent:
     """Build the agent named by ``spec`` for ``game``.
 
     Raises:
@@ -123,7 +123,7 @@ def _load_builtin() -> None:
                 raise
 
 
-def _random_factory(version: int | None = None) -> Agent:
+def _random_factory(version: int | None = None) -> AnyAgent:
     if version not in (None, 1):
         raise ValueError(f"agent 'random' has only version 1, not {version}")
     return RandomAgent()

@@ -1,9 +1,10 @@
 """The ``mazzo`` command line: one entry point, one subcommand per job.
 
 Subcommands (more arrive with later work): ``demo`` plays a few deals between agents and shows
-the table; ``replay`` replays a RULES.md D.3 record and prints its result; ``rules`` lists a
-game's rule flags with their defaults and choices; ``eval`` benchmarks agents against each other
-on a fixed deal set, duplicate style (``training.arena``); ``dealset`` writes a deal set file.
+the table; ``play`` lets a person play in the terminal against agents; ``replay`` replays a
+RULES.md D.3 record and prints its result; ``rules`` lists a game's rule flags with their
+defaults and choices; ``eval`` benchmarks agents against each other on a fixed deal set,
+duplicate style (``training.arena``); ``dealset`` writes a deal set file.
 
 Bad input (an unknown agent, flag or game, a malformed deal file) ends with a message on stderr
 and exit status 2.
@@ -23,11 +24,13 @@ from typing import Any
 import numpy as np
 
 from agents.base import RandomAgent
+from agents.registry import make_agent
 from training.arena.deals import generate_deals, rules_from_flags, write_deal_set
 from training.arena.evaluate import EvalConfig, evaluate
 from training.arena.progress import ProgressBar
 from training.arena.report import format_table, write_outputs
 from training.games import GAMES, game_spec
+from training.play import HumanQuit, play_session
 
 __all__ = ["main"]
 
@@ -66,6 +69,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(raw.render())
         print()
     print("Total rewards: " + "  ".join(f"{a} {r:+.4g}" for a, r in totals.items()))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    spec = game_spec(args.game)
+    rules = spec.rules_type.from_flags(_parse_flags(args.flag))
+    n = spec.n_players(rules)
+    if not 0 <= args.seat < n:
+        raise ValueError(f"--seat must be 0..{n - 1}, got {args.seat}")
+    agents = [make_agent(args.opponents, spec.name) for _ in range(n)]
+
+    def read() -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise HumanQuit
+        return line
+
+    try:
+        play_session(
+            spec, rules, args.seat, agents, args.seed, args.deals, Path(args.save), read, sys.stdout
+        )
+    except HumanQuit:
+        print("\nbye")
     return 0
 
 
@@ -155,6 +181,16 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--flag", action="append", default=[], metavar="KEY=VALUE",
                       help="a rule flag, e.g. --flag players=4 (repeatable)")  # fmt: skip
     demo.set_defaults(func=cmd_demo)
+    play = sub.add_parser("play", help="play in the terminal against agents")
+    play.add_argument("--game", default="calabresella", choices=sorted(GAMES))
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--opponents", default="heuristic", help="agent spec for the other seats")
+    play.add_argument("--deals", type=int, default=1, help="number of deals (default 1)")
+    play.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
+    play.add_argument("--save", default="mazzo_deal.json", help="where the played deals go")
+    play.add_argument("--flag", action="append", default=[], metavar="KEY=VALUE",
+                      help="a rule flag (repeatable)")  # fmt: skip
+    play.set_defaults(func=cmd_play)
     replay = sub.add_parser("replay", help="replay a D.3 deal record (JSON) and print it")
     replay.add_argument("file", help="path to the JSON record")
     replay.add_argument("--game", choices=sorted(GAMES), help="default: from the record's format")

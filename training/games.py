@@ -12,10 +12,14 @@ from typing import Any
 import numpy as np
 
 from envs import calabresella_v0
+from envs.calabresella import actions as calabresella_actions
+from envs.calabresella import encode as calabresella_encode
 from envs.calabresella import record as calabresella_record
 from envs.calabresella.config import Rules as CalabresellaRules
 from envs.calabresella.render import render_state as calabresella_render
+from envs.calabresella.render import render_view as calabresella_render_view
 from envs.calabresella.rules import State as CalabresellaState
+from envs.calabresella.view import action_is_visible as calabresella_visible
 from envs.cards.deal import Deal
 from envs.cards.deck import ITALIAN_40, Deck
 
@@ -38,6 +42,11 @@ class GameSpec:
         write_record: state -> D.3 record (actions and result included).
         replay: record -> the state after its actions.
         render: state -> text.
+        num_actions: size of the flat action space.
+        obs_high: () -> the observation's upper bounds (its shape is the observation's).
+        encode: (state, seat) -> the observation vector of that seat (the env's encoder).
+        render_view: view -> text (one seat's table, for a person at the terminal).
+        visible: (state, action, seat) -> whether that seat sees the card the action moves.
     """
 
     name: str
@@ -51,6 +60,11 @@ class GameSpec:
     write_record: Callable[[Any], dict[str, Any]]
     replay: Callable[[Any], Any]
     render: Callable[[Any], str]
+    num_actions: int
+    obs_high: Callable[[], np.ndarray]
+    encode: Callable[[Any, int], np.ndarray]
+    render_view: Callable[[Any], str]
+    visible: Callable[[Any, int, int], bool]
 
     def random_deal(self, rng: np.random.Generator, rules: Any, dealer: int | None = None) -> Deal:
         """A uniformly shuffled deal from ``rng`` (dealer drawn from ``rng`` if not given)."""
@@ -78,6 +92,11 @@ GAMES: dict[str, GameSpec] = {
         write_record=calabresella_record.write_record,
         replay=calabresella_record.replay,
         render=calabresella_render,
+        num_actions=calabresella_actions.NUM_ACTIONS,
+        obs_high=calabresella_encode.obs_high,
+        encode=lambda s, seat: calabresella_encode.encode(s.info_view(seat), s.rules.target),
+        render_view=calabresella_render_view,
+        visible=calabresella_visible,
     ),
 }
 

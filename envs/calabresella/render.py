@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.calabresella.actions import CONTRACTS, PASS, Phase, action_label
+from envs.calabresella.actions import CONTRACTS, PASS, Phase
 from envs.calabresella.rules import GIVER_MONTE, GIVER_OWN, State
 from envs.calabresella.scoring import pile_thirds
 from envs.calabresella.view import InfoView
@@ -167,7 +167,4 @@ def render_view(v: InfoView) -> str:
         lines.append(_current_trick(v.trick, v.leader, v.seat_of))
     elif v.phase is Phase.PLAY:
         lines.append(f"S{v.seat_of[v.leader]} leads trick {v.n_tricks + 1}")
-    if v.legal_mask:
-        labels = [action_label(a, v.phase) for a in bit_list(v.legal_mask)]
-        lines.append("Legal: " + ", ".join(labels))
     return "\n".join(lines)

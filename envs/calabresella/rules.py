@@ -16,6 +16,7 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, NoReturn, Self
 
 from envs.calabresella.actions import (
@@ -309,8 +310,11 @@ class State:
 
         Raises:
             IllegalAction: the action is not legal now (its label and the legal labels are in
-                the message); the state is unchanged.
+                the message); the state is unchanged. Integer-like ids (``numpy.int64``) are
+                accepted; anything else is rejected.
         """
+        if type(action) is not int:
+            return self.apply(self._as_int(action))
         phase = self.phase
         if phase is Phase.PLAY:
             hand = self.hands[self.pos]
@@ -342,6 +346,14 @@ class State:
                 self._apply_split(action - SPLIT_BASE)
             case _:
                 self._apply_discard(action)
+
+    def _as_int(self, action: object) -> int:
+        if not isinstance(action, bool):
+            try:
+                return operator.index(action)  # type: ignore[arg-type]
+            except TypeError:
+                pass
+        self._reject(action)
 
     def _reject(self, action: object) -> NoReturn:
         legal = [self.action_label(a) for a in bit_list(self.legal_mask())]

@@ -15,11 +15,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from envs.calabresella.actions import Contract, Phase
+from envs.calabresella.config import Rules
 
 if TYPE_CHECKING:
     from envs.calabresella.rules import State
 
-__all__ = ["InfoView", "info_view"]
+__all__ = ["InfoView", "action_is_visible", "info_view"]
 
 
 class InfoView(NamedTuple):
@@ -61,6 +62,10 @@ class InfoView(NamedTuple):
         n_tricks: completed tricks.
         tricks: the completed tricks as (leader position, cards in play order, winner).
         totals: match game-point totals per seat (zeros outside a match).
+        hand_sizes: the number of cards in each position's hand (public: anyone can count).
+        received: the monte cards each position received, where this seat knows them (its own
+            positions; both defenders after an open scegliete split), else 0.
+        rules: the rule flags in force (public).
     """
 
     seat: int
@@ -93,6 +98,9 @@ class InfoView(NamedTuple):
     n_tricks: int
     tricks: tuple[tuple[int, tuple[int, ...], int], ...]
     totals: tuple[float, ...]
+    hand_sizes: tuple[int, int, int]
+    received: tuple[int, int, int]
+    rules: Rules
 
 
 _POSITIONS: dict[tuple[tuple[int, int, int], int], tuple[int, ...]] = {}
@@ -154,7 +162,19 @@ def info_view(s: State, seat: int, totals: tuple[float, ...] | None = None) -> I
         len(s.tricks),
         tuple(s.tricks),
         totals if totals is not None else _ZERO_TOTALS[s.rules.players],
+        (s.hands[0].bit_count(), s.hands[1].bit_count(), s.hands[2].bit_count()),
+        _received(s, mine, split),
+        s.rules,
     )  # positional, in field order (measurably cheaper than keywords on every env step)
+
+
+def _received(s: State, mine: tuple[int, ...], split: bool) -> tuple[int, int, int]:
+    r = s.received
+    return (
+        r[0] if split or 0 in mine else 0,
+        r[1] if split or 1 in mine else 0,
+        r[2] if split or 2 in mine else 0,
+    )
 
 
 def _union(masks: list[int], positions: tuple[int, ...]) -> int:
@@ -183,3 +203,15 @@ def _known_monte(s: State, mine: tuple[int, ...]) -> int:
     if c == Contract.SOLISSIMO and rules.solissimo_view_monte and s.soloist in mine:
         return s.monte_mask()
     return _union(s.received, mine)  # received cards only ever come from the monte
+
+
+def action_is_visible(s: State, action: int, seat: int) -> bool:
+    """Whether player ``seat`` sees which card ``action`` moves, when the player on turn in ``s``
+    takes it: discards are private to the discarder, the returned card to the soloist and the
+    giver (public with ``chiamo_return_public``); everything else is public."""
+    mine = _positions_of(s, seat)
+    if s.phase in (Phase.SOLO_DISCARD, Phase.DIV_DISCARD, Phase.SCE_DISCARD):
+        return s.pos in mine
+    if s.phase is Phase.RETURN:
+        return s.rules.chiamo_return_public or s.soloist in mine or s.giver in mine
+    return True

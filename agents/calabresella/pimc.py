@@ -1,0 +1,126 @@
+"""Determinized search (Perfect Information Monte Carlo) for Calabresella.
+
+For each decision: sample worlds consistent with the seat's view (``WorldSampler``: uniform over
+the hands, monte and set-aside cards the seat cannot see, given voids, the called and returned
+cards and the open monte), evaluate every candidate action in every world, and pick the action
+with the best average return for the seat. An action is evaluated by playing the world out: the
+last ``exact_tricks`` tricks are solved exactly (``rollout.solve``), everything before with the
+greedy perfect-information policy (``rollout.rollout_action``). Bids are the exception: they
+are evaluated by playing the world out with the heuristic on each seat's own view, because
+perfect-information playouts make every contract look easier than it is (strategy fusion).
+All candidates share the same worlds (common random numbers), so their comparison is sharper
+than their values.
+
+Budget: ``samples`` worlds per decision, stopped early after ``ms`` milliseconds (at least one
+world). For discards and returns, the candidates are the ``max_candidates`` cards the heuristic
+would give up most readily; a forced action is returned at once.
+
+Must not import torch or training/.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.calabresella.heuristic import HeuristicV1, keep_score
+from agents.calabresella.knowledge import BY_STRENGTH
+from agents.calabresella.rollout import rollout_action, solve
+from agents.calabresella.sampler import WorldSampler
+from envs.calabresella.actions import Phase
+from envs.calabresella.rules import State
+from envs.calabresella.view import InfoView
+from envs.cards.bits import bit_list
+
+__all__ = ["PIMC"]
+
+_HEURISTIC = HeuristicV1()
+CARD_CHOICE_PHASES = (Phase.RETURN, Phase.SOLO_DISCARD, Phase.DIV_DISCARD, Phase.SCE_DISCARD)
+
+
+@dataclass
+class PIMC:
+    """Determinized search agent (see the module docstring).
+
+    Attributes:
+        samples: worlds per decision.
+        ms: time budget per decision in milliseconds (0: no limit).
+        exact_tricks: solve the last this-many tricks exactly.
+        max_candidates: candidates considered for discards and returns.
+    """
+
+    samples: int = 24
+    ms: float = 800.0
+    exact_tricks: int = 3
+    max_candidates: int = 6
+    name: str = "pimc"
+
+    def __post_init__(self) -> None:
+        if self.samples < 1 or self.ms < 0 or not 0 <= self.exact_tricks <= 4:
+            raise ValueError(
+                f"pimc needs samples >= 1, ms >= 0 and 0 <= exact_tricks <= 4, got {self}"
+            )
+        self.name = f"pimc:samples={self.samples},ms={self.ms:g},exact={self.exact_tricks}"
+
+    def act(self, view: InfoView, rng: np.random.Generator) -> int:
+        """The candidate with the best mean return over the sampled worlds."""
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        values = self.evaluate(view, candidates, rng)
+        return candidates[int(np.argmax(values))]
+
+    def candidates(self, view: InfoView) -> list[int]:
+        """The actions worth searching."""
+        legal = bit_list(view.legal_mask)
+        if view.phase is Phase.CALL:  # the two best missing cards of each suit
+            legal = [
+                c
+                for s in range(4)
+                for c in [d for d in BY_STRENGTH[s] if not view.hand >> d & 1][:2]
+            ]
+            return sorted(legal)
+        if view.phase in CARD_CHOICE_PHASES and len(legal) > self.max_candidates:
+            gone = view.played_by[0] | view.played_by[1] | view.played_by[2] | view.discards
+            legal.sort(key=lambda c: keep_score(c, view.hand, gone))
+            legal = sorted(legal[: self.max_candidates])
+        return legal
+
+    def evaluate(
+        self, view: InfoView, candidates: list[int], rng: np.random.Generator
+    ) -> np.ndarray:
+        """Mean return of each candidate for the viewer over the sampled worlds."""
+        sampler = WorldSampler(view)
+        totals = np.zeros(len(candidates))
+        deadline = time.perf_counter() + self.ms / 1000 if self.ms else float("inf")
+        seat = view.seat
+        value = self._honest_value if view.phase is Phase.BID else self._value
+        n = 0
+        while n < self.samples:
+            world = sampler.sample(rng)
+            for i, action in enumerate(candidates):
+                w = world.clone()
+                w.apply(action)
+                totals[i] += value(w, seat)
+            n += 1
+            if time.perf_counter() > deadline:
+                break
+        return totals / n
+
+    def _honest_value(self, w: State, seat: int) -> float:
+        """Play world ``w`` out with the heuristic on each seat's own view. Used for bids:
+        perfect-information playouts make every contract look easier than it is."""
+        heuristic = _HEURISTIC
+        while not w.is_terminal():
+            w.apply(heuristic.decide(w.info_view(w.to_play)))
+        return float(w.returns()[seat])
+
+    def _value(self, w: State, seat: int) -> float:
+        """Play world ``w`` out: greedy until the last ``exact_tricks`` tricks, then exactly."""
+        while not w.is_terminal():
+            if w.phase is Phase.PLAY and 12 - len(w.tricks) <= self.exact_tricks:
+                return solve(w)[seat]
+            w.apply(rollout_action(w))
+        return float(w.returns()[seat])

@@ -1,0 +1,193 @@
+"""Fast playouts of determinized Calabresella worlds, and the exact endgame solver.
+
+``rollout_action(state)`` is a greedy policy with perfect information (it reads every hand of
+the world it is given): the heuristic's auction and exchange rules, and card play that cashes
+cards nobody can beat, wins a trick only when the win is certain, feeds counters to a partner
+whose card is certain to hold, and otherwise gives up the cheapest card. ``solve(state)`` plays
+the last tricks exactly: alpha-beta over the two sides, the soloist maximising his settlement.
+
+Both serve the determinized search (``pimc``). Must not import torch or training/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from agents.calabresella.heuristic import best_call, cheapest_to_lose, choose_bid, choose_split
+from agents.calabresella.knowledge import ABOVE, STRENGTH, SUIT, SUIT_MASK, THIRDS, lowest
+from envs.calabresella.actions import Phase
+from envs.calabresella.rules import State
+from envs.calabresella.scoring import pile_thirds
+from envs.cards.bits import bit_list
+
+__all__ = ["playout", "rollout_action", "solve"]
+
+
+def rollout_action(s: State) -> int:
+    """The greedy perfect-information choice of the player on turn in ``s``."""
+    phase = s.phase
+    hand = s.hands[s.pos]
+    if phase is Phase.PLAY:
+        return _play(s, hand)
+    if phase is Phase.BID:
+        return choose_bid(hand, s.legal_mask())
+    if phase is Phase.CALL:
+        return best_call(hand)[0]
+    if phase is Phase.SPLIT:
+        return choose_split(hand, s.monte_mask())
+    return cheapest_to_lose(hand, 0)
+
+
+def _play(s: State, hand: int) -> int:
+    pos, trick = s.pos, s.trick
+    others = [(pos + k) % 3 for k in range(1, 3 - len(trick))]  # players after me
+    if not trick:
+        rivals = s.hands[(pos + 1) % 3] | s.hands[(pos + 2) % 3]
+        for c in sorted(bit_list(hand), key=lambda c: -THIRDS[c]):
+            if ABOVE[c] & rivals == 0 and (rivals & SUIT_MASK[SUIT[c]]):
+                return c  # a sure winner that draws cards
+        suit = max(range(4), key=lambda t: (hand & SUIT_MASK[t]).bit_count())
+        return lowest(hand & SUIT_MASK[suit], prefer_cheap=False)
+    led = SUIT[trick[0]]
+    best = 0
+    for i in range(1, len(trick)):
+        if SUIT[trick[i]] == led and STRENGTH[trick[i]] > STRENGTH[trick[best]]:
+            best = i
+    win_card = trick[best]
+    win_pos = (s.leader + best) % 3
+    my_side = pos == s.soloist
+    later = 0
+    for p in others:
+        later |= s.hands[p] & SUIT_MASK[led] if (p == s.soloist) != my_side else 0
+    follow = hand & SUIT_MASK[led]
+    partner = (win_pos == s.soloist) == my_side
+    if partner and ABOVE[win_card] & later == 0:
+        pool = follow or hand
+        return max(bit_list(pool), key=lambda c: (THIRDS[c], -STRENGTH[c]))  # feed
+    if follow:
+        sure = follow & ABOVE[win_card]
+        sure = sum(1 << c for c in bit_list(sure) if ABOVE[c] & later == 0)
+        if sure:
+            return min(bit_list(sure), key=lambda c: STRENGTH[c])
+        return lowest(follow)
+    return lowest(hand)
+
+
+def playout(s: State) -> None:
+    """Play ``s`` to the end with ``rollout_action`` (in place)."""
+    while not s.is_terminal():
+        s.apply(rollout_action(s))
+
+
+# ---------------------------------------------------------------------------------- endgame
+def solve(s: State) -> tuple[float, ...]:
+    """Exact returns per seat of ``s`` (in PLAY) with every side playing perfectly: the soloist
+    maximises his pairwise settlement, the defenders minimise it."""
+    leaf = _leaf_function(s)
+    search = _Search(s.soloist, leaf)
+    value = search.run(
+        list(s.hands), list(s.trick), s.leader, s.pos, pile_thirds(s.piles[0]), s.tricks_won[0],
+        len(s.tricks),
+    )  # fmt: skip
+    unit = value / 2  # value = the soloist's pairwise settlement = +2 or -2 units
+    out = [0.0] * s.rules.players
+    for p in range(3):
+        out[s.seat_of[p]] += (2 if p == s.soloist else -1) * unit
+    return tuple(out)
+
+
+def _leaf_function(s: State) -> Callable[[int, int, int], float]:
+    """(soloist thirds before the set-aside, soloist tricks, last-trick side) -> the soloist's
+    pairwise settlement; the same numbers as ``scoring.settle`` (a test checks it), inlined."""
+    rules, aside = s.rules, pile_thirds(s.set_aside)
+    value = rules.contract_values[s.contract]
+    factor = rules.aperta_payout_factor if rules.aperta else 1
+    limit = 2 if rules.stramazzo_def == "truncated" else 0
+
+    def leaf(thirds: int, tricks: int, last_side: int) -> float:
+        if last_side == 0:
+            thirds += aside
+        p_sol = thirds // 3 + (last_side == 0)
+        if tricks in (0, 12):
+            m = rules.cappotto_mult
+        elif rules.stramazzo and min(thirds, 32 - thirds) <= limit:
+            m = rules.stramazzo_mult
+        else:
+            m = 1
+        unit = value * m * factor
+        if rules.payout_mode == "difference":
+            unit *= abs(2 * p_sol - 11)
+        return 2.0 * unit if p_sol >= 6 else -2.0 * unit
+
+    return leaf
+
+
+class _Search:
+    """Alpha-beta over the remaining tricks; hands and the trick are mutated and restored."""
+
+    def __init__(self, soloist: int, leaf: Callable[[int, int, int], float]) -> None:
+        self.soloist = soloist
+        self.leaf = leaf
+
+    def run(
+        self, hands: list[int], trick: list[int], leader: int, pos: int, thirds: int,
+        tricks: int, done: int,
+    ) -> float:  # fmt: skip
+        return self._node(hands, trick, leader, pos, thirds, tricks, done, -1e9, 1e9)
+
+    def _node(
+        self, hands: list[int], trick: list[int], leader: int, pos: int, thirds: int,
+        tricks: int, done: int, alpha: float, beta: float,
+    ) -> float:  # fmt: skip
+        hand = hands[pos]
+        if trick:
+            follow = hand & SUIT_MASK[SUIT[trick[0]]]
+            moves = bit_list(follow or hand)
+        else:
+            moves = bit_list(hand)
+        if len(moves) > 1:  # strong cards first: better cut-offs
+            moves.sort(key=lambda c: -STRENGTH[c])
+        maximise = pos == self.soloist
+        best = -1e9 if maximise else 1e9
+        for c in moves:
+            hands[pos] ^= 1 << c
+            trick.append(c)
+            if len(trick) == 3:
+                v = self._close(hands, trick, leader, thirds, tricks, done, alpha, beta)
+            else:
+                nxt = pos + 1 if pos < 2 else 0
+                v = self._node(hands, trick, leader, nxt, thirds, tricks, done, alpha, beta)
+            trick.pop()
+            hands[pos] ^= 1 << c
+            if maximise:
+                if v > best:
+                    best = v
+                    alpha = max(alpha, v)
+            elif v < best:
+                best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def _close(
+        self, hands: list[int], trick: list[int], leader: int, thirds: int, tricks: int,
+        done: int, alpha: float, beta: float,
+    ) -> float:  # fmt: skip
+        a, b, c = trick
+        w = 0
+        if SUIT[b] == SUIT[a] and STRENGTH[b] > STRENGTH[a]:
+            w = 1
+        if SUIT[c] == SUIT[a] and STRENGTH[c] > STRENGTH[trick[w]]:
+            w = 2
+        winner = (leader + w) % 3
+        if winner == self.soloist:
+            thirds += THIRDS[a] + THIRDS[b] + THIRDS[c]
+            tricks += 1
+        if done + 1 == 12:
+            return self.leaf(thirds, tricks, 0 if winner == self.soloist else 1)
+        saved = trick[:]
+        trick.clear()
+        v = self._node(hands, trick, winner, winner, thirds, tricks, done + 1, alpha, beta)
+        trick.extend(saved)
+        return v

@@ -1,0 +1,124 @@
+"""``minchiate_v0``: the PettingZoo AEC environment of Minchiate.
+
+Agents ``player_0 .. player_3`` are the seats S0..S3 of RULES.md; team A = S0 + S2, team B =
+S1 + S3. Every agent has the same spaces: ``Discrete(99)`` actions (layout in
+``envs.minchiate.actions``) and observations ``{"observation": float32[OBS_SIZE],
+"action_mask": int8[99]}`` (layout and version in ``envs.minchiate.encode``); the mask is all
+zeros for an agent not on turn.
+
+Keyword arguments are the rule flags of ``envs.minchiate.config.Rules`` plus the env options
+``deals`` (1: one deal per episode, the default; n > 1: a series of n completed deals with the
+dealer rotating, see ``envs.minchiate.series``), ``reward_scale`` (default ``REWARD_SCALE`` =
+1/8: the net resti of a random deal lie within +-8 in 99.99% of deals) and ``render_mode``
+(``"ansi"`` returns text, ``"human"`` prints it). An unknown keyword raises ``ValueError``.
+
+``reset(seed=..., options={"deal": record})`` replays a RULES.md D.3 ``minchiate-deal/1`` record
+(dict or JSON text): its stream and dealer, and its actions if any (its flags, if given, must
+agree with the env's). A void deal (M-8.5) ends a single-deal episode with zero rewards; in a
+series it is redealt by the same dealer.
+
+Rewards: +R for team A's seats and -R for team B's (M-14.4), times ``reward_scale``, at the end
+of each deal. ``infos[agent]`` at the end holds ``result`` (``State.result()``: every event, the
+end counts, the Matto settlement, the resti), and in a series ``series`` (its summary); in a
+series, each deal's end sets ``deal_result`` and ``series`` too. ``raw_env.step`` raises
+``IllegalAction`` (state unchanged) on an illegal action; ``env()`` instead ends the episode
+with -1 for the offender and a warning that names the move and the legal ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv
+
+from envs.cards.deal import Deal
+from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options, wrap
+from envs.minchiate.actions import NUM_ACTIONS
+from envs.minchiate.config import Rules
+from envs.minchiate.encode import ENCODING_VERSION, encode, obs_high
+from envs.minchiate.record import apply_record_actions, read_record, write_record
+from envs.minchiate.render import render_state
+from envs.minchiate.rules import State
+from envs.minchiate.series import Series
+
+__all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
+
+REWARD_SCALE = 1.0 / 8.0
+ENV_OPTIONS = ("deals", "reward_scale", "render_mode")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment (illegal moves end the episode; see the module docstring)."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(CardGameAEC):
+    """Minchiate AEC environment without wrappers."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "minchiate_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "encoding_version": ENCODING_VERSION,
+    }
+
+    def __init__(
+        self,
+        deals: int = 1,
+        reward_scale: float = REWARD_SCALE,
+        render_mode: str | None = None,
+        **flags: Any,
+    ) -> None:
+        self.rules = rules_from_kwargs(Rules, flags, ENV_OPTIONS)
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+            raise ValueError(f"minchiate env option 'deals' must be an integer >= 1, got {deals!r}")
+        self.deals = deals
+        super().__init__(4, NUM_ACTIONS, obs_high(), render_mode, reward_scale)
+
+    # ------------------------------------------------------------------ hooks
+    def _random_deal(self, dealer: int) -> Deal:
+        return Deal(dealer, tuple(int(c) for c in self.rng.permutation(97)))
+
+    def _new_game(self, options: dict[str, Any]) -> State | Series:
+        warn_unknown_options(options, ("deal",))
+        record = options.get("deal")
+        actions: list[Any] = []
+        if record is not None:
+            _, deal, actions, _expect = read_record(record, self.rules)
+        else:
+            deal = self._random_deal(int(self.rng.integers(4)))
+        game: State | Series
+        if self.deals > 1:
+            game = Series(self.rules, deal, self._random_deal, self.deals)
+        else:
+            game = State.new(deal, self.rules)
+        apply_record_actions(game, actions)
+        return game
+
+    def _state(self) -> State:
+        return self.game.state if self.deals > 1 else self.game  # type: ignore[no-any-return]
+
+    def _encode(self, seat: int) -> npt.NDArray[np.float32]:
+        return encode(self.game.info_view(seat), self.rules.resti_unit)
+
+    def _final_infos(self) -> list[dict[str, Any]]:
+        if self.deals > 1:
+            summary = self.game.result()
+            return [{"result": summary["last_deal"], "series": summary} for _ in range(4)]
+        result = self.game.result()
+        return [{"result": result} for _ in range(4)]
+
+    def _interim_infos(self) -> list[dict[str, Any]]:
+        summary = self.game.result()
+        return [{"deal_result": summary["last_deal"], "series": summary} for _ in range(4)]
+
+    def _render_text(self) -> str:
+        series = self.game.resti if self.deals > 1 else None
+        return render_state(self._state(), series)
+
+    # ------------------------------------------------------------------ extras
+    def deal_record(self) -> dict[str, Any]:
+        """The current deal as a D.3 record, actions so far included (and the result if over)."""
+        return write_record(self._state())

@@ -1,0 +1,99 @@
+"""Text rendering of a Minchiate deal: the cut and the deal, every hand (trumps and suits,
+strongest first), the declarations, the Fola, the current trick, the trick history and the score.
+
+``render_state`` shows every hand (the environment's god view, for debugging and logs).
+
+Must not import numpy, torch, gymnasium or pettingzoo.
+"""
+
+from __future__ import annotations
+
+from envs.cards.deck import MINCHIATE_97
+from envs.minchiate.combos import combo_label
+from envs.minchiate.rules import State
+from envs.minchiate.scoring import TEAM_NAMES
+
+__all__ = ["format_cards", "format_hand", "render_state"]
+
+DECK = MINCHIATE_97
+SUIT_WORDS = ("coppe", "denari", "spade", "bastoni")
+
+
+def format_cards(cards: int | tuple[int, ...]) -> str:
+    """Card codes of a bitmask (index order) or a tuple (its order), space-separated."""
+    if isinstance(cards, tuple):
+        return " ".join(DECK.labels[c] for c in cards) or "-"
+    return DECK.format_mask(cards) or "-"
+
+
+def format_hand(hand: int) -> str:
+    """``T: 40 36 29 | M | c: K Q 3 | ...``: trumps and suits, strongest first."""
+    parts = []
+    trumps = [n for n in range(40, 0, -1) if (hand >> (n - 1)) & 1]
+    if trumps:
+        parts.append("T: " + " ".join(str(n) for n in trumps))
+    if (hand >> 40) & 1:
+        parts.append("M")
+    for s in range(4):
+        cards = [c for c in range(97) if (hand >> c) & 1 and DECK.suit[c] == s]
+        cards.sort(key=lambda c: -DECK.strength[c])
+        if cards:
+            parts.append(f"{'cdsb'[s]}: " + " ".join(DECK.labels[c][:-1] for c in cards))
+    return " | ".join(parts) if parts else "(empty)"
+
+
+def _setup_lines(s: State) -> list[str]:
+    st = s.setup
+    faceup = ", ".join(f"S{p} {DECK.labels[c]}" for p, c in enumerate(st.faceup) if c >= 0)
+    return [
+        f"Dealer S{s.dealer}, cutter S{s.cutter}; S{(s.dealer + 1) % 4} leads.",
+        f"Cut: robbed {format_cards(st.robbed)}; stop card {DECK.labels[st.stop]}",
+        f"Face up: {faceup or '-'}",
+        f"Dealer robbed {format_cards(st.dealer_robbed)}, took {format_cards(st.dealer_taken)}",
+    ]
+
+
+def _trick_lines(s: State, last: int = 21) -> list[str]:
+    lines = ["Tricks:"] if s.tricks else []
+    first = max(0, len(s.tricks) - last)
+    for i, (leader, cards, winner) in enumerate(s.tricks[first:], first + 1):
+        played = "  ".join(f"S{(leader + k) % 4} {DECK.labels[c]}" for k, c in enumerate(cards))
+        lines.append(f"  {i:2d}. {played}  -> S{winner}")
+    return lines
+
+
+def _score_lines(s: State, series_resti: int | None) -> list[str]:
+    lines = [f"D = {s.D:+d} (A - B), R = {s.R:+d}"]
+    if s.events:
+        shown = ", ".join(f"{TEAM_NAMES[e.team]} {e.points} {e.cause}" for e in s.events[-8:])
+        lines.append(f"Events (last {min(8, len(s.events))}): {shown}")
+    if s.is_terminal():
+        if s.void:
+            lines.append("Result: void deal (too few legal discards); the same dealer redeals")
+        else:
+            counts = s.end_counts or ()
+            totals = ", ".join(f"T_{TEAM_NAMES[i]} = {c.total}" for i, c in enumerate(counts))
+            lines.append(f"Result: {totals}; net resti {s.R:+d} (A), returns {s.returns()}")
+    if series_resti is not None:
+        lines.append(f"Series: team A {series_resti:+d} resti before this deal")
+    return lines
+
+
+def render_state(s: State, series_resti: int | None = None) -> str:
+    """The whole table as text (every hand shown)."""
+    lines = _setup_lines(s)
+    lines.append(
+        f"Phase {s.phase.name}; " + (f"S{s.to_play} to play" if s.to_play >= 0 else "over")
+    )
+    for seat in range(4):
+        lines.append(f"  S{seat} ({TEAM_NAMES[seat & 1]}): {format_hand(s.hands[seat])}")
+    if s.declared:
+        lines.append("Declared: " + "; ".join(f"S{p} {combo_label(c)}" for p, c in s.declared))
+    shown = "exposed" if s.fola_exposed else "face down"
+    lines.append(f"Fola ({shown}): {format_cards(s.fola)}")
+    if s.trick:
+        cards = "  ".join(f"S{(s.leader + k) % 4} {DECK.labels[c]}" for k, c in enumerate(s.trick))
+        lines.append(f"Trick {len(s.tricks) + 1}: {cards}")
+    lines += _trick_lines(s)
+    lines += _score_lines(s, series_resti)
+    return "\n".join(lines)

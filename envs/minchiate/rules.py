@@ -1,0 +1,436 @@
+"""The Minchiate rules engine: one deal, from the stream to the net resti.
+
+Owns ``State``: its fields, legality, ``apply``, trick play with the Matto and the King rule
+(M-11), the capture events (M-12) and the resti ratchet (M-14.2). The automatic cut, robbing and
+deal come from ``dealing``; the discards, declarations and Fola exposure (M-8 to M-10) are
+``pregame``'s; the Matto settlement, end count and final event (M-13, M-14.3) ``settle``'s.
+Pure, integer and bitmask-based, deterministic given a ``Deal`` and the actions; no clock, no
+RNG, no I/O.
+
+Seats S0..S3 play counter-clockwise; team A = S0 + S2, team B = S1 + S3 (team of a seat =
+``seat & 1``). The dealer is ``deal.dealer``; the deal's ``order`` is the 97-card stream of M-5.2.
+The action layout is documented in ``envs.minchiate.actions``.
+
+Must not import numpy, torch, gymnasium or pettingzoo.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn, Self
+
+from envs.cards.bits import bit_list
+from envs.cards.deal import Deal
+from envs.cards.errors import IllegalAction
+from envs.minchiate.actions import NUM_ACTIONS, Phase, action_label, parse_label
+from envs.minchiate.combos import Combo
+from envs.minchiate.config import Rules
+from envs.minchiate.dealing import Setup, cut_and_deal
+from envs.minchiate.explain import why_illegal
+from envs.minchiate.pregame import (
+    apply_declare,
+    apply_discard,
+    discard_mask,
+    expose_fola,
+    open_declarations,
+    start_declarations,
+    start_discards,
+)
+from envs.minchiate.scoring import DealResult, EndCount, Event
+from envs.minchiate.settle import deal_result, end_of_play, final, lose_matto, pay, result_dict
+from envs.minchiate.tables import (
+    BIT,
+    FULL,
+    KING,
+    MATTO,
+    MATTO_BIT,
+    SUIT,
+    SUIT_BASE,
+    SUIT_CARDS,
+    SUIT_MASK,
+    TRUMPS,
+    VALUE,
+    WIN_KEY,
+    cards_of,
+)
+from envs.minchiate.view import InfoView, info_view
+
+__all__ = ["State"]
+
+TRUMP = 4  # led-suit value of a trump lead
+DECLARE_MASK = (1 << 97) | (1 << 98)
+# Value of a card for the capture bonus (M-12.1): the Matto never counts.
+CAPTURE_VALUE = tuple(0 if c == MATTO else VALUE[c] for c in range(97))
+
+_SCALARS = (
+    "rules", "deal", "dealer", "cutter", "setup", "phase", "to_play", "fola", "to_discard",
+    "decl_k", "offers", "offer_i", "decl_sum", "fola_exposed", "leader", "led", "top_trump",
+    "suits_led", "matto_owner", "matto_debt", "matto_paid", "matto_lost", "D", "R", "void",
+    "last_winner", "end_counts", "r_play", "end_resti", "d_final", "king_rule", "overtrump",
+    "capture", "trick1_declare", "cached_hand", "cached_mask",
+)  # fmt: skip
+_LISTS = (
+    "hands", "discards", "declared", "decl_end", "trick", "played_by", "piles", "tricks",
+    "events", "history",
+)  # fmt: skip
+
+
+class State:
+    """One Minchiate deal. Create with :meth:`new`; drive with :meth:`apply`.
+
+    Public fields (read-only for callers): ``phase``, ``to_play`` (seat on turn, -1 when over),
+    ``hands`` (per seat), ``fola`` (the Fola bitmask as it stands), ``discards`` (per seat),
+    ``declared`` ((seat, Combo) in order), ``trick`` (cards of the current trick from
+    ``leader``), ``led`` (suit 0..3, 4 for trumps, -1 until a non-Matto card), ``suits_led``,
+    ``played_by``, ``piles`` (per team), ``tricks`` ((leader, cards, winner) per trick),
+    ``matto_owner``/``matto_debt``, ``D``/``R``, ``events`` and ``history`` ((seat, action)).
+    """
+
+    __slots__ = _SCALARS + _LISTS
+
+    rules: Rules
+    deal: Deal
+    dealer: int
+    cutter: int
+    setup: Setup
+    phase: Phase
+    to_play: int
+    fola: int
+    to_discard: int
+    decl_k: int
+    offers: tuple[Combo, ...]
+    offer_i: int
+    decl_sum: int
+    fola_exposed: bool
+    leader: int
+    led: int
+    top_trump: int
+    suits_led: int
+    matto_owner: int
+    matto_debt: bool
+    matto_paid: int
+    matto_lost: bool
+    D: int
+    R: int
+    void: bool
+    last_winner: int
+    end_counts: tuple[EndCount, EndCount] | None
+    r_play: int
+    end_resti: int
+    d_final: int
+    king_rule: bool
+    overtrump: bool
+    capture: bool
+    trick1_declare: bool
+    cached_hand: int
+    cached_mask: int
+    hands: list[int]
+    discards: list[int]
+    declared: list[tuple[int, Combo]]
+    decl_end: list[int]
+    trick: list[int]
+    played_by: list[int]
+    piles: list[int]
+    tricks: list[tuple[int, tuple[int, ...], int]]
+    events: list[Event]
+    history: list[tuple[int, int]]
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, deal: Deal, rules: Rules | None = None) -> State:
+        """Cut, rob and deal ``deal`` (M-5 to M-7) and stop at the first decision.
+
+        Args:
+            deal: dealer seat and the 97-card stream (build it with ``Deal.from_codes`` /
+                ``Deal.from_order`` to have it validated).
+            rules: flags; defaults to the canonical rules.
+
+        Raises:
+            ValueError: the dealer is not a seat 0..3, or the stream is not a permutation of the
+                97 cards.
+        """
+        rules = rules or Rules()
+        order = deal.order
+        if not 0 <= deal.dealer < 4:
+            raise ValueError(f"dealer must be a seat 0..3, got {deal.dealer}")
+        if len(order) != 97:
+            raise ValueError(f"a Minchiate deal needs 97 cards, got {len(order)}")
+        setup = cut_and_deal(deal.dealer, order, rules)
+        h = setup.hands
+        if h[0] | h[1] | h[2] | h[3] | setup.fola != FULL:
+            raise ValueError("the stream is not a permutation of the 97 cards (Deal.from_codes)")
+        s = cls.__new__(cls)
+        s._init_fields(deal, rules, setup)
+        for team, points, cause, seat in setup.events:
+            s.score_event(team, points, cause, seat, 0)
+        if not start_discards(s, Phase.DISCARD_CUTTER, s.cutter, len(setup.robbed)):
+            n = len(setup.dealer_robbed) + setup.dealer_taken.bit_count()
+            if not start_discards(s, Phase.DISCARD_DEALER, s.dealer, n):
+                start_declarations(s)
+        return s
+
+    def _init_fields(self, deal: Deal, rules: Rules, setup: Setup) -> None:
+        self.rules, self.deal, self.setup = rules, deal, setup
+        self.dealer, self.cutter = deal.dealer, setup.cutter
+        self.phase, self.to_play = Phase.DONE, -1
+        self.hands, self.fola = list(setup.hands), setup.fola
+        self.discards, self.to_discard = [0, 0, 0, 0], 0
+        self.decl_k = self.offer_i = self.decl_sum = 0
+        self.offers, self.declared, self.decl_end = (), [], [0, 0]
+        self.fola_exposed = self.void = False
+        self.leader = (deal.dealer + 1) & 3
+        self.led = self.top_trump = -1
+        self.suits_led = 0
+        self.trick, self.tricks, self.events, self.history = [], [], [], []
+        self.played_by, self.piles = [0, 0, 0, 0], [0, 0]
+        self.matto_owner = self.matto_paid = self.last_winner = -1
+        self.matto_debt = self.matto_lost = False
+        self.D = self.R = self.r_play = self.end_resti = self.d_final = 0
+        self.end_counts = None
+        self.king_rule, self.overtrump = rules.king_rule, rules.must_overtrump
+        self.capture = rules.capture_bonus
+        self.trick1_declare = rules.declare_timing == "with_first_card"
+        self.cached_hand = self.cached_mask = -1  # the play mask of legal_actions(), for apply()
+
+    def clone(self) -> Self:
+        """An independent copy (lists copied shallowly; ints, tuples and combos are shared)."""
+        c = self.__class__.__new__(self.__class__)
+        for name in _SCALARS:
+            setattr(c, name, getattr(self, name))
+        c.hands, c.discards, c.declared = self.hands[:], self.discards[:], self.declared[:]
+        c.decl_end, c.trick, c.played_by = self.decl_end[:], self.trick[:], self.played_by[:]
+        c.piles, c.tricks, c.events = self.piles[:], self.tricks[:], self.events[:]
+        c.history = self.history[:]
+        return c
+
+    # ------------------------------------------------------------------ queries
+    def is_terminal(self) -> bool:
+        """True once the deal is settled or void."""
+        return self.phase is Phase.DONE
+
+    def is_void(self) -> bool:
+        """True for a deal voided because discarding was impossible (M-8.5); returns are 0."""
+        return self.void
+
+    def returns(self) -> tuple[int, int, int, int]:
+        """Per seat: +R for team A's seats, -R for team B's (M-14.4); zero before the end and for
+        a void deal."""
+        if self.phase is not Phase.DONE or self.void:
+            return (0, 0, 0, 0)
+        r = self.R
+        return (r, -r, r, -r)
+
+    def offered(self) -> Combo | None:
+        """The combination on offer in the DECLARE phase (None otherwise)."""
+        return self.offers[self.offer_i] if self.phase is Phase.DECLARE else None
+
+    def legal_mask(self) -> int:
+        """Bitmask over the 99 action ids of the legal actions (0 when the deal is over)."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return self._play_mask(self.hands[self.to_play])
+        if phase is Phase.DECLARE:
+            return DECLARE_MASK
+        if phase is Phase.MATTO_PAY:
+            return self.piles[self.matto_owner & 1] & ~MATTO_BIT
+        if phase is Phase.DONE:
+            return 0
+        return discard_mask(self, self.hands[self.to_play])
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids in increasing order."""
+        if self.phase is Phase.PLAY:
+            hand = self.hands[self.to_play]
+            m = self._play_mask(hand)
+            self.cached_hand, self.cached_mask = hand, m  # apply() reuses it
+            led = self.led
+            if 0 <= led < 4:
+                f = (m >> SUIT_BASE[led]) & 0x3FFF
+                if f:  # following suit (or the King rule): one table lookup
+                    cards = SUIT_CARDS[led][f]
+                    return [MATTO, *cards] if m & MATTO_BIT else list(cards)
+            return cards_of(m)
+        if self.phase is Phase.DECLARE:
+            return [97, 98]
+        return bit_list(self.legal_mask())
+
+    def _play_mask(self, hand: int) -> int:
+        """M-11.3: the legal plays from ``hand`` for the player on turn."""
+        led = self.led
+        if led < 0:  # leading, or only the Matto played so far
+            return hand
+        if led != TRUMP:
+            if (
+                self.king_rule
+                and self.top_trump >= 0
+                and hand & KING[led]
+                and not (self.suits_led >> led) & 1
+            ):
+                return KING[led]
+            follow = hand & SUIT_MASK[led]
+            if follow:
+                return follow | (hand & MATTO_BIT)
+        trumps = hand & TRUMPS
+        if not trumps:
+            return hand
+        if self.overtrump and self.top_trump >= 0:
+            higher = trumps >> (self.top_trump + 1) << (self.top_trump + 1)
+            if higher:
+                trumps = higher
+        return trumps | (hand & MATTO_BIT)
+
+    def action_label(self, action: int) -> str:
+        """Label of ``action`` in the current phase (D.3 vocabulary)."""
+        return action_label(action, self.phase)
+
+    def parse_action(self, label: str) -> int:
+        """Label -> action id; a card verb must match the current phase. Raises ValueError."""
+        return parse_label(label, self.phase)
+
+    # ------------------------------------------------------------------ transitions
+    def apply(self, action: int) -> None:
+        """Apply one decision of the player on turn.
+
+        Raises:
+            IllegalAction: the action is not legal now (its label, the rule violated and the
+                legal labels are in the message); the state is unchanged.
+        """
+        if self.phase is Phase.PLAY:
+            hand = self.hands[self.to_play]
+            legal = self.cached_mask if hand == self.cached_hand else self._play_mask(hand)
+            if type(action) is int and 0 <= action < 97 and (legal >> action) & 1:
+                self.cached_hand = -1
+                self.history.append((self.to_play, action))
+                self._apply_play(action)
+                return
+            self._reject(action)
+        if (
+            type(action) is not int
+            or not 0 <= action < NUM_ACTIONS
+            or not (self.legal_mask() >> action) & 1
+        ):
+            self._reject(action)
+        self.history.append((self.to_play, action))
+        if self.phase is Phase.DECLARE:
+            apply_declare(self, action)
+        elif self.phase is Phase.MATTO_PAY:
+            pay(self, action)
+            final(self)
+        else:
+            apply_discard(self, action)
+
+    def _reject(self, action: object) -> NoReturn:
+        legal = [self.action_label(a) for a in bit_list(self.legal_mask())]
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            raise IllegalAction(-1, repr(action), f"not an action id 0..{NUM_ACTIONS - 1}", legal)
+        raise IllegalAction(action, self.action_label(action), why_illegal(self, action), legal)
+
+    def score_event(self, team: int, points: int, cause: str, seat: int, trick: int) -> None:
+        """One scoring event (M-14.2): D moves by ``points`` for ``team``, then the ratchet.
+        Engine-internal (called by the play, ``pregame`` and ``settle``)."""
+        unit = self.rules.resti_unit
+        d = self.D + points if team == 0 else self.D - points
+        r = self.R
+        if d >= unit:
+            q = d // unit
+            d, r = d - q * unit, r + q
+        elif d <= -unit:
+            q = -d // unit
+            d, r = d + q * unit, r - q
+        self.D, self.R = d, r
+        self.events.append(Event(team, points, cause, seat, trick, d, r))
+
+    # ------------------------------------------------------------------ play (M-11, M-12)
+    def start_play(self) -> None:
+        """Open the play: S(d+1) leads trick 1 (M-11.1). Engine-internal."""
+        self.phase = Phase.PLAY
+        self.leader = self.to_play = (self.dealer + 1) & 3
+
+    def _apply_play(self, card: int) -> None:
+        seat = self.to_play
+        self.hands[seat] ^= BIT[card]
+        self.played_by[seat] |= BIT[card]
+        trick = self.trick
+        trick.append(card)
+        if card < 40:
+            if self.led < 0:
+                self.led = TRUMP
+            if card > self.top_trump:
+                self.top_trump = card
+        elif card == MATTO:
+            self.matto_owner = seat
+        elif self.led < 0:
+            self.led = SUIT[card]
+        if self.trick1_declare and not self.tricks:
+            if not open_declarations(self, seat, self.hands[seat] | BIT[card]):
+                self.resume_trick1()
+            return
+        if len(trick) < 4:
+            self.to_play = (seat + 1) & 3
+            return
+        self._finish_trick()
+
+    def resume_trick1(self) -> None:
+        """Go on with trick 1 after a player's declarations under ``with_first_card`` (the Fola
+        is exposed after the fourth). Engine-internal."""
+        n = len(self.trick)
+        if n < 4:
+            self.to_play = (self.leader + n) & 3
+            return
+        expose_fola(self)
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        """M-11.4, M-11.5, M-12.1: winner, piles, the Matto and the capture event."""
+        trick, leader = self.trick, self.leader
+        keys = WIN_KEY[self.led]
+        best, best_key = 0, keys[trick[0]]
+        for i in (1, 2, 3):
+            k = keys[trick[i]]
+            if k > best_key:
+                best, best_key = i, k
+        winner = (leader + best) & 3
+        team = winner & 1
+        n = len(self.tricks) + 1
+        cards = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
+        self.piles[team] |= cards & ~MATTO_BIT
+        if self.capture:
+            i = (team ^ leader ^ 1) & 1  # trick positions of the other team: i, i + 2
+            points = CAPTURE_VALUE[trick[i]] + CAPTURE_VALUE[trick[i + 2]]
+            if points:
+                self.score_event(team, points, "capture", winner, n)
+        if cards & MATTO_BIT:
+            self._place_matto(team, n)
+        if self.led < TRUMP:
+            self.suits_led |= 1 << self.led
+        self.tricks.append((leader, tuple(trick), winner))
+        self.trick = []
+        self.led = self.top_trump = -1
+        self.leader = self.to_play = winner
+        if n == 21:
+            self.last_winner = winner
+            end_of_play(self)
+
+    def _place_matto(self, winner_team: int, n: int) -> None:
+        """M-11.5: the Matto stays with its team, which owes a card if the trick went to the other
+        team; under ``matto_last_trick_lost`` a Matto played to trick 21 is lost (MA-22)."""
+        team = self.matto_owner & 1
+        self.piles[team] |= MATTO_BIT
+        if n == 21 and self.rules.matto_last_trick_lost:
+            lose_matto(self, team)
+        elif team != winner_team:
+            self.matto_debt = True
+
+    def outcome(self) -> DealResult:
+        """The full result so far, typed: every event with D and R after it, and once the deal is
+        over the end counts, the Matto settlement, the end rounding and the returns."""
+        return deal_result(self)
+
+    def result(self) -> dict[str, Any]:
+        """:meth:`outcome` as JSON-ready data (card codes, team letters), for ``infos`` and
+        records; see ``settle.result_dict`` for the keys."""
+        return result_dict(self)
+
+    def info_view(self, seat: int, series_resti: int = 0, deals_done: int = 0) -> InfoView:
+        """What ``seat`` may know, nothing more (see ``envs.minchiate.view``); a series passes
+        its standing."""
+        return info_view(self, seat, series_resti, deals_done)

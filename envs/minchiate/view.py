@@ -1,0 +1,153 @@
+"""The per-seat information view of a Minchiate deal: exactly what one seat may know.
+
+Owns ``InfoView`` and ``info_view``. A view holds the seat's own hand and discards, the public
+record of the deal (robbed, face-up and taken cards, the stop card, declarations, tricks, piles,
+scoring events, D and R) and the seat's private knowledge of the Fola (the dealer's after M-7.3,
+everyone's after the exposure of M-10.1). It is built only from those parts of the ``State``, so
+resampling any card the seat cannot see leaves it unchanged (the no-leak test proves it).
+
+Must not import numpy, torch, gymnasium or pettingzoo.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from envs.minchiate.actions import Phase
+from envs.minchiate.combos import Combo
+from envs.minchiate.scoring import Event
+from envs.minchiate.tables import BIT
+
+if TYPE_CHECKING:
+    from envs.minchiate.rules import State
+
+__all__ = ["InfoView", "fola_known", "info_view"]
+
+
+class InfoView(NamedTuple):
+    """Everything seat ``seat`` may know at one point of a deal; nothing more (an immutable
+    named tuple: cheap to build on every step, compares by value).
+
+    Attributes:
+        seat: the viewing seat.
+        phase: the current phase; ``to_play``: the seat on turn (-1 when over).
+        dealer, cutter: the dealer S(d) and the cutter S(d+3).
+        n_tricks: number of completed tricks (0..21).
+        hand: the seat's own cards.
+        robbed: the cutter's robbed cards in stream order (public, M-5.3).
+        stop_card: the card that stopped the robbing (public, M-5.4).
+        faceup: per seat, the face-up 21st card or -1 (public, M-6.2).
+        dealer_robbed, dealer_taken: the dealer's robbed cards (in order) and taken cards (public).
+        discards: the seat's own discards.
+        fola_known: the Fola cards this seat knows to be in the Fola.
+        fola_exposed: the Fola has been turned face up (M-10.1).
+        declared: (seat, combination) for every declaration made so far (public).
+        offered: the combination this seat is being offered, when it is declaring.
+        trick, leader, led: the current trick's cards (from ``leader``) and led suit (-1 none,
+            0..3 a suit, 4 trumps).
+        played_by: per seat, the cards it has played (current trick included).
+        suits_led: bitmask of the plain suits led in completed tricks (King rule).
+        tricks: (leader, cards, winner) per completed trick.
+        piles: per team, the cards won (public, since tricks are public).
+        matto_owner, matto_debt: who played the Matto (-1) and whether his team owes a card.
+        D, R: the point difference after conversions and the net resti (M-14.1).
+        events: the scoring events so far.
+        legal_mask: the legal actions when this seat is on turn, else 0.
+        void: the deal was voided; returns: the final returns (zeros before the end).
+        series_resti: in a series, team A's net resti of the finished deals (else 0).
+        deals_done: in a series, the number of finished deals (else 0).
+    """
+
+    seat: int
+    phase: Phase
+    to_play: int
+    dealer: int
+    cutter: int
+    n_tricks: int
+    hand: int
+    robbed: tuple[int, ...]
+    stop_card: int
+    faceup: tuple[int, int, int, int]
+    dealer_robbed: tuple[int, ...]
+    dealer_taken: int
+    discards: int
+    fola_known: int
+    fola_exposed: bool
+    declared: tuple[tuple[int, Combo], ...]
+    offered: Combo | None
+    trick: tuple[int, ...]
+    leader: int
+    led: int
+    played_by: tuple[int, int, int, int]
+    suits_led: int
+    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    piles: tuple[int, int]
+    matto_owner: int
+    matto_debt: bool
+    D: int
+    R: int
+    events: tuple[Event, ...]
+    legal_mask: int
+    void: bool
+    returns: tuple[int, int, int, int]
+    series_resti: int = 0
+    deals_done: int = 0
+
+
+def fola_known(state: State, seat: int) -> int:
+    """The Fola cards ``seat`` knows: all once exposed; before that its own discards, the stop
+    card when it lies in the Fola (public), and for the dealer the Fola he saw (M-7.3)."""
+    if state.fola_exposed:
+        return state.fola
+    setup = state.setup
+    known = state.discards[seat]
+    if setup.stop_in_fola:
+        known |= BIT[setup.stop]
+    if seat == state.dealer:
+        known |= setup.fola
+    return known
+
+
+def info_view(state: State, seat: int, series_resti: int = 0, deals_done: int = 0) -> InfoView:
+    """The ``InfoView`` of ``seat`` (0..3) in ``state`` (with the series standing, if any)."""
+    if not 0 <= seat < 4:
+        raise ValueError(f"seat must be 0..3, got {seat!r}")
+    setup = state.setup
+    on_turn = seat == state.to_play
+    pb = state.played_by
+    return InfoView(
+        seat=seat,
+        phase=state.phase,
+        to_play=state.to_play,
+        dealer=state.dealer,
+        cutter=state.cutter,
+        n_tricks=len(state.tricks),
+        hand=state.hands[seat],
+        robbed=setup.robbed,
+        stop_card=setup.stop,
+        faceup=setup.faceup,
+        dealer_robbed=setup.dealer_robbed,
+        dealer_taken=setup.dealer_taken,
+        discards=state.discards[seat],
+        fola_known=fola_known(state, seat),
+        fola_exposed=state.fola_exposed,
+        declared=tuple(state.declared),
+        offered=state.offered() if on_turn else None,
+        trick=tuple(state.trick),
+        leader=state.leader,
+        led=state.led,
+        played_by=(pb[0], pb[1], pb[2], pb[3]),
+        suits_led=state.suits_led,
+        tricks=tuple(state.tricks),
+        piles=(state.piles[0], state.piles[1]),
+        matto_owner=state.matto_owner,
+        matto_debt=state.matto_debt,
+        D=state.D,
+        R=state.R,
+        events=tuple(state.events),
+        legal_mask=state.legal_mask() if on_turn else 0,
+        void=state.void,
+        returns=state.returns(),
+        series_resti=series_resti,
+        deals_done=deals_done,
+    )

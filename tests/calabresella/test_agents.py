@@ -1,0 +1,236 @@
+"""The Calabresella agents: legal actions on 10,000 random views per variant, the heuristic's
+named rules in small situations, the exact endgame solver against brute force, and PIMC."""
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from agents.calabresella.heuristic import HeuristicV1, best_call, choose_bid, estimated_tricks
+from agents.calabresella.pimc import PIMC
+from agents.calabresella.rollout import _leaf_function, rollout_action, solve
+from agents.registry import make_agent
+from envs.calabresella.actions import BID_BASE, PASS, Phase
+from envs.calabresella.config import Rules
+from envs.calabresella.rules import State
+from envs.calabresella.scoring import pile_thirds, settle
+from envs.calabresella.view import info_view
+from envs.cards.deal import Deal
+
+from .helpers import cards, deck_from_positions, new_state, play
+
+VARIANTS = [{}, {"players": 4}, {"players": 2}, {"auction": "until_two_passes"}, {"aperta": True},
+            {"allowed_contracts": ["chiamo"]}, {"scegliete_splits": "only_2_2"}]  # fmt: skip
+
+
+def random_views(rules: Rules, n: int, seed: int):
+    """n (state, seat) decision points from random playouts."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        order = list(range(40))
+        rng.shuffle(order)
+        s = State.new(Deal(rng.randrange(rules.players), tuple(order)), rules)
+        while not s.is_terminal() and len(out) < n:
+            out.append(s.info_view(s.to_play))
+            s.apply(rng.choice(s.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize("flags", VARIANTS, ids=str)
+def test_heuristic_and_random_are_legal_on_10000_views(flags):
+    views = random_views(Rules.from_flags(flags), 10_000, seed=len(str(flags)))
+    h, r = HeuristicV1(), make_agent("random", "calabresella")
+    rng = np.random.default_rng(0)
+    for v in views:
+        assert v.legal_mask >> h.decide(v) & 1, (v.phase, v.legal_mask)
+        assert v.legal_mask >> r.act(v, rng) & 1
+
+
+@pytest.mark.parametrize("flags", VARIANTS, ids=str)
+def test_pimc_is_legal_on_random_views(flags):
+    views = random_views(Rules.from_flags(flags), 300, seed=7)
+    agent = PIMC(samples=2, ms=0)
+    rng = np.random.default_rng(1)
+    for v in views:
+        assert v.legal_mask >> agent.act(v, rng) & 1
+
+
+def test_bidding_thresholds():
+    strong = cards("3c 2c Ac Kc Nc 3d 2d Ad 3s 2s 3b 2b")  # 12 sure tricks
+    assert estimated_tricks(strong) == 12
+    legal = sum(1 << a for a in range(PASS, BID_BASE + 5))
+    assert choose_bid(strong, legal) == BID_BASE + 4  # scegliete
+    weak = cards("4c 5c 6c 7c 4d 5d 6d 7d 4s 5s 6s Jb")
+    assert estimated_tricks(weak) == 0 and choose_bid(weak, legal) == PASS
+    # a due: passing is not allowed, the weakest allowed contract is named
+    assert choose_bid(weak, legal & ~(1 << PASS)) == BID_BASE
+
+
+def test_call_completes_the_longest_top_sequence():
+    hand = cards("2c Ac Kc Nc Jc 7c 3d 2d 3s 4b 5b 6b")
+    card, _ = best_call(hand)
+    assert card == cards("3c").bit_length() - 1
+
+
+def test_heuristic_play_rules():
+    # dealer S2: A0 = S0, A1 = S1, A2 = S2; S1 plays Solo and leads after discarding
+    deck = deck_from_positions(
+        "3c 2c Ac Kc Nc Jc 3d 2d Ad 3s 2s 3b",
+        "7c 6c 5c 4c Kd Nd Jd 7d As Ks Ns Js",
+        "6d 5d 4d 7s 6s 5s 4s 2b Ab Kb Nb Jb",
+        "7b 6b 5b 4b",
+    )
+    s = new_state(deck, dealer=2)
+    play(s, [(0, "bid solissimo"), (1, "pass"), (2, "pass")])
+    h = HeuristicV1()
+    v = info_view(s, 0)
+    assert v.phase is Phase.PLAY
+    lead = h.decide(v)  # the soloist cashes a master of his longest suit: coppe
+    assert lead == cards("3c").bit_length() - 1
+    s.apply(lead)
+    v1 = info_view(s, 1)  # S1 cannot beat the 3: plays his cheapest coppe
+    assert h.decide(v1) == cards("4c").bit_length() - 1
+    s.apply(h.decide(v1))
+    v2 = info_view(s, 2)  # S2 is void in coppe, the soloist wins: the cheapest card of the
+    assert h.decide(v2) == cards("4d").bit_length() - 1  # shortest suit goes
+
+
+def test_leaf_function_matches_settle():
+    for flags in ({}, {"payout_mode": "difference"}, {"stramazzo_def": "raw_zero"}, {"stramazzo": False},
+                  {"aperta": True, "aperta_payout_factor": 0.5}):  # fmt: skip
+        rules = Rules.from_flags(flags)
+        for contract in range(5):
+            s = State.new(Deal(0, tuple(range(40))), rules)
+            s.contract, s.soloist, s.set_aside = contract, 1, cards("Ab 4b 5b Jb")
+            leaf = _leaf_function(s)
+            for thirds, tricks, last in itertools.product(range(0, 29), range(13), (0, 1)):
+                total = thirds + (pile_thirds(s.set_aside) if last == 0 else 0)
+                st = settle(rules, contract, 1, total, tricks, last)
+                factor = rules.aperta_payout_factor if rules.aperta else 1
+                assert leaf(thirds, tricks, last) == st.pairwise[1] * factor
+
+
+def brute_force_value(s: State) -> float:
+    """Minimax without pruning over clones: the soloist's pairwise settlement."""
+    if s.is_terminal():
+        return float(s.returns()[s.seat_of[s.soloist]])
+    values = []
+    for a in s.legal_actions():
+        c = s.clone()
+        c.apply(a)
+        values.append(brute_force_value(c))
+    return max(values) if s.pos == s.soloist else min(values)
+
+
+def test_solver_matches_brute_force_minimax():
+    rng = random.Random(3)
+    checked = 0
+    while checked < 60:
+        order = list(range(40))
+        rng.shuffle(order)
+        s = State.new(Deal(rng.randrange(3), tuple(order)), Rules())
+        while not s.is_terminal() and (s.phase is not Phase.PLAY or len(s.tricks) < 9):
+            s.apply(rng.choice(s.legal_actions()))
+        if s.is_terminal():
+            continue
+        for _ in range(rng.randrange(3)):  # start mid-trick sometimes
+            s.apply(rng.choice(s.legal_actions()))
+        value = solve(s)[s.seat_of[s.soloist]]
+        assert value == brute_force_value(s)
+        checked += 1
+
+
+def test_rollout_plays_legal_deals_to_the_end():
+    rng = random.Random(8)
+    for _ in range(300):
+        order = list(range(40))
+        rng.shuffle(order)
+        s = State.new(Deal(rng.randrange(3), tuple(order)), Rules())
+        while not s.is_terminal():
+            a = rollout_action(s)
+            assert s.legal_mask() >> a & 1
+            s.apply(a)
+
+
+def test_pimc_chooses_an_action_that_is_optimal_in_every_world():
+    """Endgames with few consistent worlds, solved exactly: whenever one action is optimal in
+    every world the seat cannot tell apart, PIMC (exact over the remaining tricks, many samples)
+    picks an action that is optimal in every world too."""
+    from agents.calabresella.sampler import WorldSampler
+
+    rng = random.Random(12)
+    nrng = np.random.default_rng(3)
+    tested = 0
+    while tested < 15:
+        order = list(range(40))
+        rng.shuffle(order)
+        s = State.new(Deal(rng.randrange(3), tuple(order)), Rules())
+        heuristic = HeuristicV1()
+        while not s.is_terminal() and (s.phase is not Phase.PLAY or len(s.tricks) < 10):
+            s.apply(heuristic.act(s.info_view(s.to_play), nrng))
+        if s.is_terminal() or len(s.legal_actions()) < 2:
+            continue
+        view = s.info_view(s.to_play)
+        sampler = WorldSampler(view)
+        if sampler.count() > 30:
+            continue
+        worlds = {}
+        for _ in range(400):  # collect the distinct worlds
+            w = sampler.sample(nrng)
+            worlds[(tuple(w.hands), w.set_aside)] = w
+        values = {}
+        for a in s.legal_actions():
+            per_world = []
+            for w in worlds.values():
+                c = w.clone()
+                c.apply(a)
+                per_world.append(
+                    solve(c)[view.seat] if not c.is_terminal() else c.returns()[view.seat]
+                )
+            values[a] = per_world
+        best = [max(v[i] for v in values.values()) for i in range(len(worlds))]
+        dominant = [a for a, v in values.items() if v == best]
+        if not dominant:
+            continue
+        choice = PIMC(samples=200, ms=0, exact_tricks=3).act(view, nrng)
+        assert values[choice] == best
+        tested += 1
+
+
+def test_registry_builds_every_calabresella_agent():
+    for spec in ("random", "heuristic", "heuristic@1", "pimc", "pimc:samples=8,ms=100,exact=2"):
+        agent = make_agent(spec, "calabresella")
+        assert callable(agent.act)
+    with pytest.raises(ValueError, match="versions"):
+        make_agent("heuristic@9", "calabresella")
+    with pytest.raises(ValueError, match="bad parameters"):
+        make_agent("pimc:depth=3", "calabresella")
+    with pytest.raises(ValueError, match="pimc needs"):
+        make_agent("pimc:samples=0", "calabresella")
+
+
+def test_act_batch_falls_back_to_act():
+    from agents.base import act_batch
+
+    views = random_views(Rules(), 50, seed=2)
+    h = HeuristicV1()
+    assert act_batch(h, views, np.random.default_rng(0)) == [h.decide(v) for v in views]
+
+    class Batched:
+        name = "batched"
+
+        def act(self, view, rng):
+            raise AssertionError("the batched form must be used")
+
+        def act_batch(self, views, rng):
+            return [int(bit_list_first(v.legal_mask)) for v in views]
+
+    assert act_batch(Batched(), views, np.random.default_rng(0)) == [
+        bit_list_first(v.legal_mask) for v in views
+    ]
+
+
+def bit_list_first(mask):
+    return (mask & -mask).bit_length() - 1

@@ -1,0 +1,104 @@
+"""Test helpers for the Minchiate engine: building streams from packets (the inverse of the
+M-5.4 / M-6.1 index form, written from the rules text), scripted play, random playouts and
+hand-made play positions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from envs.cards.deal import Deal
+from envs.cards.deck import MINCHIATE_97
+from envs.minchiate import Phase, Rules, State, make_deal
+
+DECK = MINCHIATE_97
+
+
+def codes(text: str) -> list[str]:
+    """Whitespace-separated card codes -> list."""
+    return text.split()
+
+
+def mask(text: str) -> int:
+    """Whitespace-separated card codes -> bitmask."""
+    return DECK.mask_of(text)
+
+
+def labels(m: int) -> list[str]:
+    """Bitmask -> codes in index order."""
+    return DECK.codes(m)
+
+
+def build_stream(
+    dealer: int,
+    robbed: str,
+    stop: str,
+    hands: dict[int, tuple[str, str]],
+    fola: str,
+) -> list[str]:
+    """A 97-card stream from the intended outcome of the cut and deal.
+
+    Args:
+        dealer: d.
+        robbed: the cutter's robbed cards S[0..r-1].
+        stop: S[r], which goes to the bottom of the pack (M-5.4).
+        hands: per seat, (10 first-round cards, 11 second-round cards; the last is the face-up
+            21st card). M-6.1: seat S(d+1+k) gets P[10k..10k+9] and P[40+11k..40+11k+10].
+        fola: P[84..96-r] in order (empty when r = 13); the last card of the pack must be the
+            stop card.
+    """
+    order = [(dealer + 1 + k) % 4 for k in range(4)]
+    pack: list[str] = []
+    for seat in order:
+        first = codes(hands[seat][0])
+        assert len(first) == 10, (seat, first)
+        pack += first
+    for seat in order:
+        second = codes(hands[seat][1])
+        assert len(second) == 11, (seat, second)
+        pack += second
+    pack += codes(fola)
+    assert pack[-1] == stop, "the stop card is the bottom card of the pack"
+    stream = [*codes(robbed), stop, *pack[:-1]]
+    assert len(stream) == 97, len(stream)
+    return stream
+
+
+def play_script(state: State, script: Iterable[tuple[int, str]]) -> None:
+    """Apply (seat, label) steps, checking that the named seat is on turn."""
+    for seat, label in script:
+        assert state.to_play == seat, (seat, label, state.to_play, state.phase)
+        state.apply(state.parse_action(label))
+
+
+def random_deal(rng: random.Random) -> Deal:
+    """A uniformly shuffled stream with a random dealer."""
+    order = list(range(97))
+    rng.shuffle(order)
+    return Deal(rng.randrange(4), tuple(order))
+
+
+def random_playout(state: State, rng: random.Random) -> State:
+    """Play random legal actions to the end."""
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+FRESH = " ".join(DECK.labels)  # the canonical order: a valid stream
+
+
+def play_position(
+    hands: dict[int, str], leader: int, suits_led: Sequence[str] = (), rules: Rules | None = None
+) -> State:
+    """A PLAY-phase position with the given hands (only the seats that matter), ``leader`` on
+    lead and the given plain suits already led earlier in the deal. Test surgery: the state comes
+    from a real deal, then its play fields are replaced."""
+    s = State.new(make_deal(0, FRESH), rules or Rules(declarations="auto_all"))
+    s.phase = Phase.PLAY
+    s.hands = [mask(hands.get(i, "")) for i in range(4)]
+    s.leader = s.to_play = leader
+    s.trick, s.led, s.top_trump = [], -1, -1
+    s.suits_led = sum(1 << "cdsb".index(x) for x in suits_led)
+    s.tricks, s.events, s.D, s.R = [], [], 0, 0
+    return s

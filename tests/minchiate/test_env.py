@@ -1,0 +1,197 @@
+"""The PettingZoo face: api_test and seed_test per variant family, explicit-deal resets and
+replay, labels, results in infos, rewards, series mode, rendering, and every error path."""
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from envs import minchiate_v0
+from envs.cards.errors import IllegalAction
+from envs.common.aec import IllegalMoveWarning
+from envs.minchiate.actions import NUM_ACTIONS
+from envs.minchiate.encode import OBS_SIZE
+
+from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY, impossible_stream
+
+FAMILIES = [
+    {},
+    {"deals": 3},
+    {"matto_payment": "agent", "declare_timing": "with_first_card"},
+    {"declarations": "auto_all", "must_overtrump": True, "fola_exposure": "never"},
+]
+SCRIPT = DEAL1_DECISIONS + DEAL1_PLAY
+
+
+@pytest.mark.parametrize("kwargs", FAMILIES, ids=str)
+def test_pettingzoo_api(kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # api_test's advice on Dict spaces
+        api_test(minchiate_v0.env(**kwargs), num_cycles=400)
+
+
+@pytest.mark.parametrize("kwargs", FAMILIES, ids=str)
+def test_pettingzoo_seed(kwargs):
+    seed_test(lambda: minchiate_v0.env(**kwargs), num_cycles=400)
+
+
+def record_of(script, dealer=0, stream=DEAL1, flags=None):
+    actions = []
+    for seat, label in script:
+        verb, _, arg = label.partition(" ")
+        actions.append([f"S{seat}", "declare", verb] if not arg else [f"S{seat}", verb, arg])
+    rec = {"format": "minchiate-deal/1", "dealer": dealer, "stream": stream, "actions": actions}
+    if flags is not None:
+        rec["rules"] = {"ruleset": "cardavia", "flags": flags}
+    return rec
+
+
+def test_reset_with_explicit_deal_and_play_to_the_end():
+    env = minchiate_v0.env()
+    env.reset(seed=1, options={"deal": record_of([])})
+    assert env.agent_selection == "player_3"  # the cutter discards first
+    obs = env.observe("player_3")
+    assert obs["observation"].shape == (OBS_SIZE,) and obs["observation"].dtype == np.float32
+    assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (NUM_ACTIONS,)
+    assert obs["action_mask"].sum() == 15 and env.observe("player_0")["action_mask"].sum() == 0
+    raw = env.unwrapped
+    assert "discard T22" in raw.legal_labels() and "discard T36" not in raw.legal_labels()
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for seat, label in SCRIPT:
+        assert env.agent_selection == f"player_{seat}"
+        env.step(raw.parse_action(label))
+        for a in env.possible_agents:
+            total[a] += env.rewards[a]
+    assert all(env.terminations.values())
+    result = env.infos["player_1"]["result"]
+    assert result["resti"] == 2 and result["returns"] == [2, -2, 2, -2]
+    assert result["matto"] == {"owner": 1, "debt": True, "paid": "T12", "lost": False}
+    assert result["end_counts"]["A"]["total"] == 168 and result["end_counts"]["B"]["total"] == 100
+    assert result["events"][0] == {
+        "team": "B", "points": 10, "cause": "cutter_rob", "seat": 3, "trick": 0, "D": -10, "R": 0
+    }  # fmt: skip
+    json.dumps(result)  # JSON-ready
+    assert total == {"player_0": 0.25, "player_1": -0.25, "player_2": 0.25, "player_3": -0.25}
+    for _agent in env.agent_iter():
+        _, _reward, term, _, _ = env.last()
+        assert term
+        env.step(None)
+    assert env.agents == []
+
+
+def test_record_with_actions_replays_and_round_trips():
+    rec = record_of(SCRIPT)
+    env = minchiate_v0.raw_env()
+    env.reset(options={"deal": json.dumps(rec)})  # JSON text works as well as a dict
+    assert all(env.terminations.values())
+    out = env.deal_record()
+    assert out["actions"] == rec["actions"] and out["stream"] == rec["stream"]
+    assert out["result"]["resti"] == 2
+    env2 = minchiate_v0.raw_env()
+    env2.reset(options={"deal": out})
+    assert env2.infos["player_0"]["result"] == out["result"]
+
+
+def test_partial_record_resumes_mid_deal():
+    env = minchiate_v0.env()
+    env.reset(options={"deal": record_of(SCRIPT[:11])})  # trick 1: S1 2d, S2 T6
+    assert env.unwrapped.game.phase.name == "PLAY" and env.agent_selection == "player_3"
+    assert env.unwrapped.legal_labels() == ["play Kd"]  # the King rule
+
+
+def test_raw_env_rejects_illegal_action_and_changes_nothing():
+    env = minchiate_v0.raw_env()
+    env.reset(options={"deal": record_of(SCRIPT[:11])})
+    before = env.deal_record()
+    with pytest.raises(
+        IllegalAction,
+        match=r"illegal action 'play Qd'.*King rule: S3 must play Kd.*legal: \[play Kd\]",
+    ):
+        env.step(env.unwrapped.parse_action("play Qd"))
+    with pytest.raises(IllegalAction, match="not an action id"):
+        env.step(99)
+    assert env.deal_record() == before and env.agent_selection == "player_3"
+
+
+def test_wrapped_env_ends_the_deal_on_an_illegal_move():
+    env = minchiate_v0.env()
+    env.reset(options={"deal": record_of([])})
+    with pytest.warns(IllegalMoveWarning, match=r"player_3: illegal action 'discard T36'.*legal:"):
+        env.step(35)  # T36: a counter
+    assert all(env.terminations.values())
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0, "player_2": 0.0, "player_3": -1.0}
+    assert env.infos["player_1"]["illegal_move"]["agent"] == "player_3"
+
+
+def test_void_deal_ends_a_single_deal_episode_with_zero_rewards():
+    env = minchiate_v0.raw_env()
+    env.reset(options={"deal": record_of([], stream=impossible_stream())})
+    assert all(env.terminations.values()) and env.infos["player_0"]["result"]["void"]
+    assert env.rewards == dict.fromkeys(env.possible_agents, 0.0)
+
+
+def test_errors_name_the_problem():
+    with pytest.raises(ValueError, match=r"unknown minchiate flag .kingrule.*env options"):
+        minchiate_v0.env(kingrule=False)
+    with pytest.raises(ValueError, match="'diecine' must be one of"):
+        minchiate_v0.env(diecine="all")
+    with pytest.raises(ValueError, match="'deals' must be an integer >= 1"):
+        minchiate_v0.env(deals=0)
+    with pytest.raises(ValueError, match="render_mode"):
+        minchiate_v0.env(render_mode="rgb_array")
+    env = minchiate_v0.env()
+    bad = [
+        (record_of([], stream=DEAL1[:-1]), "needs 97 cards, got 96"),
+        (record_of([], stream=[*DEAL1[:-1], "T1"]), "appears twice"),
+        (record_of([], stream=[*DEAL1[:-1], "T41"]), "unknown card code 'T41'"),
+        (record_of([], dealer=4), "dealer must be a seat 0..3"),
+        (record_of([], flags={"king_rule": False}), "flags differ"),
+        (record_of([(0, "discard 6d")]), "S3 is on turn"),
+        (record_of([(3, "discard T36")]), "only zero-value cards"),
+        (record_of([(3, "play T22")]), "is not a DISCARD_CUTTER action"),
+        ({"format": "calabresella-deal/1", "dealer": 0, "stream": DEAL1}, "minchiate-deal/1"),
+        ("{not json", "not valid JSON"),
+    ]
+    for record, msg in bad:
+        with pytest.raises(ValueError, match=msg):
+            env.reset(options={"deal": record})
+
+
+def test_unknown_reset_option_warns():
+    env = minchiate_v0.env()
+    with pytest.warns(UserWarning, match="ignoring unknown reset option"):
+        env.reset(options={"dael": {}})
+
+
+def test_render_ansi_shows_the_table():
+    env = minchiate_v0.env(render_mode="ansi")
+    env.reset(options={"deal": record_of(SCRIPT)})
+    text = env.render()
+    assert "Cut: robbed T36 T22; stop card 6c" in text
+    assert "Declared: S3 low run [T1 T2 T3] = 11; S0 high run [T28 T29 T30 T31] = 20" in text
+    assert "   1. S1 2d  S2 T6  S3 Kd  S0 3d  -> S2" in text
+    assert "T_A = 168, T_B = 100" in text
+
+
+def test_series_mode_pays_each_deal():
+    env = minchiate_v0.env(deals=3)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    paid = dict.fromkeys(env.possible_agents, 0.0)
+    deal_ends = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        paid[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        if "deal_result" in info and info["series"]["deals"] > deal_ends:
+            deal_ends = info["series"]["deals"]
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    summary = info["series"]
+    assert summary["deals"] == 3 and deal_ends == 2
+    assert (
+        paid["player_0"] == pytest.approx(summary["resti"] / 8) and abs(sum(paid.values())) < 1e-9
+    )

@@ -1,0 +1,89 @@
+"""The single-agent Gymnasium face: Gymnasium's env checker, masks, rewards, seats, errors, and
+the documented MaskablePPO example (a short run)."""
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import training.single_agent  # noqa: F401 (registers the ids)
+from training.single_agent import SingleAgentEnv
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"players": 4, "seat": None}, {"players": 2, "seat": 1},
+                                    {"opponents": "random", "aperta": True}], ids=str)  # fmt: skip
+def test_gymnasium_env_checker(kwargs):
+    env = SingleAgentEnv(**kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env, skip_render_check=True)
+
+
+def test_masks_rewards_and_results():
+    env = gym.make("mazzo/Calabresella-v0", opponents="heuristic")
+    rng = np.random.default_rng(0)
+    total = 0.0
+    for episode in range(60):
+        obs, info = env.reset(seed=episode)
+        assert info["seat"] == 0
+        done = False
+        while not done:
+            mask = env.unwrapped.action_masks()
+            assert mask.any() and (mask == obs["action_mask"].astype(bool)).all()
+            obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            assert not truncated
+            if not done:
+                assert reward == 0.0
+        assert not env.unwrapped.action_masks().any()
+        result = info["result"]
+        assert reward == result["returns"][0] / 16
+        total += reward
+    assert total < 0  # a random learner loses to the heuristic on average
+
+
+def test_random_seat_is_never_the_idle_dealer():
+    env = SingleAgentEnv(players=4, seat=None, opponents="random")
+    for episode in range(40):
+        env.reset(seed=episode)
+        assert env.state.deal.dealer != env.seat
+        assert env.state.to_play == env.seat or env.state.is_terminal()
+
+
+def test_illegal_action_ends_the_episode_with_a_penalty():
+    env = SingleAgentEnv()
+    obs, _ = env.reset(seed=3)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, done, _, info = env.step(illegal)
+    assert done and reward == -1.0 and info["illegal_action"] == illegal
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="seat must be"):
+        SingleAgentEnv(seat=3)
+    with pytest.raises(ValueError, match="unknown agent 'genius'"):
+        SingleAgentEnv(opponents="genius")
+    with pytest.raises(ValueError, match="unknown calabresella flag"):
+        SingleAgentEnv(colour="red")
+    with pytest.raises(ValueError, match="one spec per seat"):
+        SingleAgentEnv(opponents=["random", "random"])
+
+
+def test_maskable_ppo_example_runs():
+    """The README example, shortened: sb3-contrib's MaskablePPO learns on the env."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    torch.set_num_threads(1)
+    env = gym.make("mazzo/Calabresella-v0", opponents="heuristic")
+    env = gym.wrappers.FlattenObservation(gym.wrappers.FilterObservation(env, ["observation"]))
+    env = ActionMasker(env, lambda e: e.unwrapped.action_masks())
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0)
+    model.learn(total_timesteps=128)
+    obs, _ = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
+    assert env.unwrapped.action_masks()[int(action)]
