@@ -27,12 +27,13 @@ def _strip(run):
 
 
 def test_results_do_not_depend_on_the_number_of_workers():
-    plan = make_plan(_deals(10), ["random", "random", "random"], "pairs", seed=4)
+    plan = make_plan(_deals(10), ["random", "heuristic", "random"], "pairs", seed=4)
     runs = [run_arena(plan, workers) for workers in (1, 2, 3)]
     assert _strip(runs[0]) == _strip(runs[1]) == _strip(runs[2])
     texts = {_dump(summary_json(summarize(r, bootstrap=200))) for r in runs}
     assert len(texts) == 1
-    other_seed = run_arena(make_plan(plan.deal_set, ["random"] * 3, "pairs", seed=5), 1)
+    agents = ["random", "heuristic", "random"]
+    other_seed = run_arena(make_plan(plan.deal_set, agents, "pairs", seed=5), 1)
     assert _strip(other_seed) != _strip(runs[0])
 
 
@@ -57,6 +58,17 @@ def test_each_game_is_the_engine_loop_with_the_documented_generators():
             assert got.void == result["void"] and got.contract == result["contract"]
             if not got.void:
                 assert got.soloist == result["soloist"] and got.success == result["success"]
+
+
+def test_the_stronger_agent_comes_out_on_top():
+    """Signs end to end: the heuristic baseline beats random play clearly on 30 deals."""
+    s = summarize(run_arena(make_plan(_deals(30), ["random", "heuristic"]), 2))
+    weak, strong = s.agents
+    assert strong.mean.low > 0 > weak.mean.high and strong.elo > weak.elo
+    assert strong.win_rate.mean > weak.win_rate.mean
+    (pair,) = s.pairs
+    assert (pair.a, pair.b) == ("random", "heuristic") and pair.diff.high < 0
+    assert pair.verdict == "heuristic better" and pair.b_better > pair.a_better
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
