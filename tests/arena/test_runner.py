@@ -3,6 +3,7 @@ engine loop with the documented generators, pairwise payoffs are zero-sum, void 
 counted, and agent failures are reported with where they happened."""
 
 import dataclasses
+import pickle
 
 import pytest
 
@@ -35,6 +36,16 @@ def test_results_do_not_depend_on_the_number_of_workers():
     agents = ["random", "heuristic", "random"]
     other_seed = run_arena(make_plan(plan.deal_set, agents, "pairs", seed=5), 1)
     assert _strip(other_seed) != _strip(runs[0])
+
+
+def test_plans_and_outcomes_pickle():
+    """Workers started by spawn or forkserver (Python's future default) receive the plan
+    pickled and send outcomes back pickled."""
+    plan = make_plan(_deals(3, players=4, aperta=True), ["random", "heuristic"], "mixed", seed=2)
+    back = pickle.loads(pickle.dumps(plan))
+    assert back == plan and back.deal_set.rules == plan.deal_set.rules
+    run = run_arena(plan, 1)
+    assert pickle.loads(pickle.dumps(run.outcomes)) == run.outcomes
 
 
 def test_each_game_is_the_engine_loop_with_the_documented_generators():

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import AnyAgent
 from agents.registry import make_agent, parse_spec
 from envs.cards.deal import Deal
 from training.arena.deals import DealSet
@@ -59,7 +59,7 @@ class Entrant:
     """
 
     label: str
-    source: str | Callable[[], Agent]
+    source: str | Callable[[], AnyAgent]
 
 
 def parse_entrant(text: str) -> Entrant:
@@ -179,7 +179,7 @@ def make_plan(
     return ArenaPlan(deal_set, tuple(entrants), scheme, lineups, seed)
 
 
-def _build(entrant: Entrant, game: str) -> Agent:
+def _build(entrant: Entrant, game: str) -> AnyAgent:
     if isinstance(entrant.source, str):
         return make_agent(entrant.source, game)
     agent = entrant.source()

@@ -207,7 +207,7 @@ def summarize(
         games=int(void.size),
         void_games=int(void.sum()),
         void_deals=int(void.any(axis=1).sum()),
-        zero_sum=bool((pay.sum(axis=2) == 0).all()),
+        zero_sum=bool((np.abs(pay.sum(axis=2)) <= _TIE).all()),
         agents=tuple(agents),
         pairs=tuple(pairs),
         contracts=_contracts(run),
