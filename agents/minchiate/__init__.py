@@ -1,0 +1,1 @@
+"""Minchiate agents (being built)."""
