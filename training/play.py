@@ -125,4 +125,8 @@ def _play_deal(
         print(f"  {who}: {label}", file=out)
         tricks = getattr(state, "tricks", ())
         if len(tricks) > done:
-            print(f"  -> trick {len(tricks)} to S{state.seat_of[tricks[-1][2]]}", file=out)
+            winner = tricks[-1][2]
+            seat_of = getattr(state, "seat_of", None)  # Calabresella: positions -> seats
+            print(
+                f"  -> trick {len(tricks)} to S{seat_of[winner] if seat_of else winner}", file=out
+            )
