@@ -93,10 +93,14 @@ def pay_choice(view: InfoView) -> int:
     rules, team = view.rules, view.seat & 1
     last = view.tricks[-1][2] & 1 if view.tricks else -1
     mine, theirs = view.piles[team], view.piles[team ^ 1]
+    decl = [0, 0]  # declarations scored at the end (``declaration_score_timing = end``)
+    if rules.declaration_score_timing == "end":
+        for seat, combo in view.declared:
+            decl[seat & 1] += combo.score
     best, best_key = -1, (-(10**9), -(10**9))
     for card in bit_list(view.legal_mask):
-        t_mine = end_count(mine & ~BIT[card], last == team, 0, rules).total
-        t_theirs = end_count(theirs | BIT[card], last != team, 0, rules).total
+        t_mine = end_count(mine & ~BIT[card], last == team, decl[team], rules).total
+        t_theirs = end_count(theirs | BIT[card], last != team, decl[team ^ 1], rules).total
         net = t_mine - t_theirs if team == 0 else t_theirs - t_mine  # T_A - T_B
         d = view.D + net
         r = view.R + end_rounding(d, rules.resti_unit)
