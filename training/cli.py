@@ -1,8 +1,13 @@
 """The ``mazzo`` command line: one entry point, one subcommand per job.
 
 Subcommands (more arrive with later work): ``demo`` plays a few deals between agents and shows
-the table; ``replay`` replays a RULES.md D.3 record and prints its result; ``rules`` lists a
-game's rule flags with their defaults and choices.
+the table; ``play`` lets a person play in the terminal against agents; ``replay`` replays a
+RULES.md D.3 record and prints its result; ``rules`` lists a game's rule flags with their
+defaults and choices; ``eval`` benchmarks agents against each other on a fixed deal set,
+duplicate style (``training.arena``); ``dealset`` writes a deal set file.
+
+Bad input (an unknown agent, flag or game, a malformed deal file) ends with a message on stderr
+and exit status 2.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +25,10 @@ import numpy as np
 
 from agents.base import RandomAgent
 from agents.registry import make_agent
+from training.arena.deals import generate_deals, rules_from_flags, write_deal_set
+from training.arena.evaluate import EvalConfig, evaluate
+from training.arena.progress import ProgressBar
+from training.arena.report import format_table, write_outputs
 from training.games import GAMES, game_spec
 from training.play import HumanQuit, play_session
 
@@ -30,7 +40,7 @@ def _parse_flags(items: Sequence[str]) -> dict[str, Any]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise SystemExit(f"mazzo: --flag expects key=value, got {item!r}")
+            raise ValueError(f"--flag expects key=value, got {item!r}")
         try:
             flags[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -112,6 +122,51 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    config = EvalConfig(
+        agents=tuple(args.agents),
+        game=args.game,
+        deals=args.deals,
+        n=args.n,
+        seed=args.seed,
+        flags=_parse_flags(args.flag),
+        seating=args.seating,
+        workers=args.workers,
+        confidence=args.confidence,
+        bootstrap=args.bootstrap,
+        anchor=args.anchor,
+    )
+    config.check()
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = ProgressBar(label="eval", unit="deals") if show else None
+    try:
+        run, summary = evaluate(config, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(format_table(summary), end="")
+    if args.out:
+        paths = write_outputs(summary, run, args.out)
+        print(f"wrote {', '.join(str(p) for p in paths)}")
+    return 0
+
+
+def cmd_dealset(args: argparse.Namespace) -> int:
+    rules = rules_from_flags(args.game, _parse_flags(args.flag))
+    deal_set = generate_deals(args.game, rules, args.n, args.seed)
+    if args.out == "-":
+        sys.stdout.write(deal_set.to_jsonl())
+        return 0
+    write_deal_set(deal_set, args.out)
+    flags = rules.to_flags()
+    print(
+        f"wrote {args.n} {args.game} deals (seed {args.seed}, "
+        f"{'flags ' + json.dumps(flags) if flags else 'default rules'}, "
+        f"sha256 {deal_set.digest()[:12]}) to {args.out}"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mazzo",
@@ -143,7 +198,106 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list a game's rule flags, defaults and choices")
     rules.add_argument("--game", default="calabresella", choices=sorted(GAMES))
     rules.set_defaults(func=cmd_rules)
+    _add_eval(sub)
+    _add_dealset(sub)
     return parser
+
+
+def _add_eval(sub: Any) -> None:
+    p = sub.add_parser(
+        "eval",
+        help="benchmark agents against each other on fixed deals, duplicate style",
+        description="Play every agent in every seat of every deal (seats rotated duplicate "
+        "style) and report mean payoffs and win rates with confidence intervals, paired "
+        "differences, Elo ratings and, for Calabresella, contracts. See docs/arena.md.",
+    )
+    p.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help="agent spec (random, heuristic@1, pimc:samples=64) or label=spec",
+    )
+    p.add_argument(
+        "--game", choices=sorted(GAMES), help="default: the deal file's game, else calabresella"
+    )
+    p.add_argument(
+        "--deals",
+        metavar="FILE",
+        help="deal set (JSON Lines of D.3 records); default: generate from --seed",
+    )
+    p.add_argument(
+        "--n",
+        type=int,
+        metavar="N",
+        help="number of deals: the first N of the file (default all), "
+        "or N generated (default 1000)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of generated deals and of every agent's generator (default 0)",
+    )
+    p.add_argument(
+        "--flag",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule flag, e.g. --flag players=4 (repeatable)",
+    )
+    p.add_argument(
+        "--seating",
+        default="pairs",
+        choices=("pairs", "mixed"),
+        help="rotation scheme (default pairs: every pair head to head)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help=f"worker processes (default: all cores, {os.cpu_count()} here)",
+    )
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=0.95,
+        help="confidence level of the intervals (default 0.95)",
+    )
+    p.add_argument(
+        "--bootstrap",
+        type=int,
+        default=0,
+        metavar="B",
+        help="also give percentile bootstrap intervals from B resamples",
+    )
+    p.add_argument("--anchor", metavar="LABEL", help="agent rated 0 Elo (default: mean 0)")
+    p.add_argument("--out", metavar="DIR", help="write summary.json and CSV files here")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+    p.set_defaults(func=cmd_eval)
+
+
+def _add_dealset(sub: Any) -> None:
+    p = sub.add_parser(
+        "dealset",
+        help="write a reusable deal set (JSON Lines of D.3 records) generated from a seed",
+    )
+    p.add_argument("--game", default="calabresella", choices=sorted(GAMES))
+    p.add_argument("--n", type=int, required=True, help="number of deals")
+    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    p.add_argument(
+        "--flag",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule flag, stored in every record (repeatable)",
+    )
+    p.add_argument("--out", default="-", metavar="FILE", help="output file (default: stdout)")
+    p.set_defaults(func=cmd_dealset)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

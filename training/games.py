@@ -59,7 +59,7 @@ class GameSpec:
 
     name: str
     module: ModuleType
-    rules_type: type
+    rules_type: Any  # a frozen Rules dataclass with ``from_flags`` / ``to_flags``
     deck: Deck
     record_format: str
     n_players: Callable[[Any], int]
@@ -83,7 +83,12 @@ class GameSpec:
 
 
 def _calabresella_read(record: Any, rules: Any) -> tuple[Any, Deal]:
-    rules, deal, _actions, _no_chiamo = calabresella_record.read_record(record, rules)
+    rules, deal, _actions, no_chiamo = calabresella_record.read_record(record, rules)
+    if no_chiamo:  # a Deal carries no restriction: refuse rather than play the deal wrongly
+        raise ValueError(
+            "a no-Chiamo redeal record (no_chiamo: true) can only be replayed with its actions "
+            "(mazzo replay, or the env's reset), not dealt afresh"
+        )
     return rules, deal
 
 

@@ -119,14 +119,16 @@ def _play_deal(
         label = state.action_label(action)
         if not spec.visible(state, action, seat):
             label = label.split()[0] + " a card"  # a private card: only the verb is seen
-        done = len(getattr(state, "tricks", ()))
+        done = len(state.tricks)
         state.apply(action)
         who = "you" if actor == seat else f"S{actor}"
         print(f"  {who}: {label}", file=out)
-        tricks = getattr(state, "tricks", ())
+        tricks = state.tricks
         if len(tricks) > done:
-            winner = tricks[-1][2]
-            seat_of = getattr(state, "seat_of", None)  # Calabresella: positions -> seats
-            print(
-                f"  -> trick {len(tricks)} to S{seat_of[winner] if seat_of else winner}", file=out
-            )
+            print(f"  -> trick {len(tricks)} to S{_winner_seat(state, tricks[-1][2])}", file=out)
+
+
+def _winner_seat(state: Any, winner: int) -> int:
+    """Trick winners are positions in Calabresella (``seat_of`` maps them), seats in Minchiate."""
+    seat_of = getattr(state, "seat_of", None)
+    return int(seat_of[winner]) if seat_of is not None else winner

@@ -33,7 +33,7 @@ from training.games import GAMES, GameSpec, game_spec
 __all__ = ["SingleAgentEnv"]
 
 
-class SingleAgentEnv(gym.Env[dict[str, npt.NDArray[Any]], np.int64]):
+class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
     """One learning seat against agents built from specs.
 
     Args:
@@ -172,7 +172,7 @@ class SingleAgentEnv(gym.Env[dict[str, npt.NDArray[Any]], np.int64]):
 
     def _zero_obs(self) -> dict[str, npt.NDArray[Any]]:
         return {
-            "observation": np.zeros(self.observation_space["observation"].shape, np.float32),
+            "observation": np.zeros(self.spec_.obs_high().shape, np.float32),
             "action_mask": np.zeros(self.spec_.num_actions, np.int8),
         }
 

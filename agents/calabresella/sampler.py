@@ -26,7 +26,7 @@ from envs.calabresella.actions import Contract, Phase
 from envs.calabresella.rules import State
 from envs.calabresella.view import InfoView
 from envs.calabresella.worlds import MONTE_PHASES, determinize, known_positions
-from envs.cards.bits import bit_list
+from envs.cards.bits import bit_list, mask_of
 from envs.cards.deck import ITALIAN_40
 
 __all__ = ["WorldSampler"]
@@ -45,7 +45,7 @@ class WorldSampler:
     def __init__(self, view: InfoView) -> None:
         self.view = view
         known = known_positions(view)
-        played = view.played_by[0] | view.played_by[1] | view.played_by[2] | _mask(view.trick)
+        played = view.played_by[0] | view.played_by[1] | view.played_by[2] | mask_of(view.trick)
         self.known = known
         self.fixed_rest = self._fixed_rest(played)
         held = 0
@@ -122,10 +122,3 @@ class WorldSampler:
         if v.known_monte & bit and v.contract == Contract.CHIAMO:
             return {v.soloist, REST}  # chiamo_monte_exposed
         return None
-
-
-def _mask(cards: tuple[int, ...]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out

@@ -54,6 +54,7 @@ from envs.calabresella.rules import GIVER_MONTE
 from envs.calabresella.scoring import pile_thirds
 from envs.calabresella.view import InfoView
 from envs.common.arrays import bits_to_array
+from envs.common.layout import offsets
 
 __all__ = ["BINARY_LAYOUT", "ENCODING_VERSION", "OBS_SIZE", "SCALAR_LAYOUT", "encode", "obs_high"]
 
@@ -94,12 +95,7 @@ SCALAR_LAYOUT: tuple[tuple[str, int], ...] = (
 N_BINARY = sum(n for _, n in BINARY_LAYOUT)
 OBS_SIZE = N_BINARY + sum(n for _, n in SCALAR_LAYOUT)
 
-OFFSET: dict[str, int] = {}
-_o = 0
-for _name, _n in BINARY_LAYOUT + SCALAR_LAYOUT:
-    OFFSET[_name] = _o
-    _o += _n
-del _o
+OFFSET = offsets(BINARY_LAYOUT + SCALAR_LAYOUT)
 
 # Offsets as module constants (the encoder below is on the hot path of every env step).
 O_PHASE, O_MYPOS, O_TOPLAY, O_ROLE = (

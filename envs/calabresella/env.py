@@ -39,7 +39,7 @@ from envs.calabresella.record import apply_record_actions, read_record, write_re
 from envs.calabresella.render import render_state
 from envs.calabresella.rules import State
 from envs.cards.deal import Deal
-from envs.common.aec import CardGameAEC, warn_unknown_options, wrap
+from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options, wrap
 
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 
@@ -69,10 +69,7 @@ class raw_env(CardGameAEC):
         render_mode: str | None = None,
         **flags: Any,
     ) -> None:
-        try:
-            self.rules = Rules.from_flags(flags)
-        except ValueError as e:
-            raise ValueError(f"{e} (env options: {', '.join(ENV_OPTIONS)})") from None
+        self.rules = rules_from_kwargs(Rules, flags, ENV_OPTIONS)
         if not isinstance(match, bool):
             raise ValueError(
                 f"calabresella env option 'match' must be true or false, got {match!r}"

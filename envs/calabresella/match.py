@@ -18,11 +18,12 @@ from envs.calabresella.config import Rules
 from envs.calabresella.rules import State
 from envs.calabresella.view import InfoView
 from envs.cards.deal import Deal
+from envs.cards.sequence import DealSequence
 
 __all__ = ["Match"]
 
 
-class Match:
+class Match(DealSequence):
     """Deals until a player (or side, under ``seed_sum``) reaches ``rules.target``.
 
     The engine protocol (``to_play``, ``legal_mask``, ``apply``, ``returns`` ...) is delegated
@@ -30,6 +31,7 @@ class Match:
     """
 
     __slots__ = ("_next_deal", "_returns", "finished", "rules", "state", "totals", "winners")
+    state: State
 
     def __init__(
         self,
@@ -58,27 +60,6 @@ class Match:
         c.totals, c._returns, c.finished = self.totals[:], self._returns[:], self.finished[:]
         return c
 
-    @property
-    def to_play(self) -> int:
-        """Seat on turn (-1 once the match is over)."""
-        return self.state.to_play if not self.winners else -1
-
-    def legal_mask(self) -> int:
-        """Legal actions of the current deal (0 once the match is over)."""
-        return self.state.legal_mask() if not self.winners else 0
-
-    def legal_actions(self) -> list[int]:
-        """Legal action ids of the current deal."""
-        return self.state.legal_actions() if not self.winners else []
-
-    def action_label(self, action: int) -> str:
-        """Label of ``action`` in the current deal's phase."""
-        return self.state.action_label(action)
-
-    def parse_action(self, label: str) -> int:
-        """Label -> action id in the current deal's phase."""
-        return self.state.parse_action(label)
-
     def is_terminal(self) -> bool:
         """True once the match has a winner."""
         return bool(self.winners)
@@ -90,12 +71,6 @@ class Match:
     def info_view(self, seat: int) -> InfoView:
         """The current deal's view of ``seat``, with the match totals."""
         return self.state.info_view(seat, tuple(self.totals))
-
-    def apply(self, action: int) -> None:
-        """Apply an action to the current deal; a finished deal is scored and the next dealt."""
-        self.state.apply(action)
-        if self.state.is_terminal():
-            self._end_deal()
 
     def _end_deal(self) -> None:
         s = self.state

@@ -18,6 +18,7 @@ from envs.calabresella.config import Rules
 from envs.calabresella.rules import State
 from envs.cards.deal import Deal
 from envs.cards.deck import ITALIAN_40
+from envs.cards.flags import require_same_rules
 from envs.cards.replay import label_to_triple, load_record, parse_seat, seat_token, triple_to_label
 
 __all__ = ["FORMAT", "apply_record_actions", "read_record", "replay", "write_record"]
@@ -45,14 +46,8 @@ def read_record(
     rec_rules = _record_rules(rec.get("rules"))
     if rules is None:
         rules = rec_rules or Rules()
-    elif rec_rules is not None and rec_rules != rules:
-        a, b = rec_rules.to_flags(), rules.to_flags()
-        diff = {
-            k: (a.get(k, "default"), b.get(k, "default"))
-            for k in sorted(set(a) | set(b))
-            if a.get(k) != b.get(k)
-        }
-        raise ValueError(f"the deal's flags differ from the environment's (record, env): {diff}")
+    elif rec_rules is not None:
+        require_same_rules(rec_rules, rules)
     deal = Deal.from_codes(ITALIAN_40, rec["dealer"], rec["deck"], rules.players)
     actions = rec.get("actions", [])
     if not isinstance(actions, list):

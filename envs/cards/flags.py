@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-__all__ = ["rules_from_flags", "rules_to_flags"]
+__all__ = ["require_same_rules", "rules_from_flags", "rules_to_flags"]
 
 R = TypeVar("R")
 
@@ -48,6 +48,19 @@ def rules_to_flags(rules: object) -> dict[str, Any]:
         if value != f.default:
             out[f.name] = list(value) if isinstance(value, tuple) else value
     return out
+
+
+def require_same_rules(record_rules: Any, env_rules: Any) -> None:
+    """Raise ``ValueError`` listing the flags where a record's rules differ from an env's."""
+    if record_rules == env_rules:
+        return
+    a, b = rules_to_flags(record_rules), rules_to_flags(env_rules)
+    diff = {
+        k: (a.get(k, "default"), b.get(k, "default"))
+        for k in sorted(set(a) | set(b))
+        if a.get(k) != b.get(k)
+    }
+    raise ValueError(f"the deal's flags differ from the environment's (record, env): {diff}")
 
 
 def _coerce(name: str, value: Any, f: dataclasses.Field[Any], game: str) -> Any:

@@ -35,6 +35,7 @@ __all__ = [
     "Game",
     "IllegalMoveWarning",
     "IllegalMoveWrapper",
+    "rules_from_kwargs",
     "warn_unknown_options",
     "wrap",
 ]
@@ -254,6 +255,15 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
             self.infos[a] = {"illegal_move": {"agent": agent, "reason": reason}}
         self._accumulate_rewards()
         self._deads_step_first()
+
+
+def rules_from_kwargs(rules_type: Any, flags: dict[str, Any], env_options: tuple[str, ...]) -> Any:
+    """``rules_type.from_flags(flags)``; an unknown flag's error also lists the env options (the
+    keyword arguments an env takes besides the rule flags)."""
+    try:
+        return rules_type.from_flags(flags)
+    except ValueError as e:
+        raise ValueError(f"{e} (env options: {', '.join(env_options)})") from None
 
 
 def warn_unknown_options(options: dict[str, Any], known: tuple[str, ...]) -> None:

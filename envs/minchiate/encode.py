@@ -52,7 +52,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from envs.cards.bits import mask_of
 from envs.common.arrays import bits_to_array
+from envs.common.layout import offsets
 from envs.minchiate.view import InfoView
 
 __all__ = ["BINARY_LAYOUT", "ENCODING_VERSION", "OBS_SIZE", "SCALAR_LAYOUT", "encode", "obs_high"]
@@ -100,12 +102,7 @@ N_BINARY = sum(n for _, n in BINARY_LAYOUT)
 OBS_SIZE = N_BINARY + sum(n for _, n in SCALAR_LAYOUT)
 RESTI_SCALE = 8.0
 
-OFFSET: dict[str, int] = {}
-_o = 0
-for _name, _n in BINARY_LAYOUT + SCALAR_LAYOUT:
-    OFFSET[_name] = _o
-    _o += _n
-del _o
+OFFSET = offsets(BINARY_LAYOUT + SCALAR_LAYOUT)
 
 O_PHASE, O_TOPLAY, O_DEALER, O_CUTTER = (
     OFFSET[k] for k in ("phase", "to_play", "dealer", "cutter")
@@ -143,13 +140,6 @@ def obs_high() -> npt.NDArray[np.float32]:
     return high
 
 
-def _mask(cards: tuple[int, ...]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 def encode(v: InfoView, resti_unit: int = 60) -> npt.NDArray[np.float32]:
     """Encode one seat's view (``resti_unit``: the rules' unit, scaling D)."""
     out = np.empty(OBS_SIZE, np.float32)
@@ -176,12 +166,12 @@ def _deal_bits(v: InfoView) -> int:
     if v.to_play >= 0:
         head |= 1 << (O_TOPLAY + ((v.to_play - me) & 3))
     head |= 1 << (O_DEALER + ((v.dealer - me) & 3)) | 1 << (O_CUTTER + ((v.cutter - me) & 3))
-    cards = v.hand | v.discards << C | _mask(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)
+    cards = v.hand | v.discards << C | mask_of(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)
     faceup = 0
     for seat, card in enumerate(v.faceup):
         if card >= 0:
             faceup |= 1 << (C * ((seat - me) & 3) + card)
-    dealer = _mask(v.dealer_robbed) | v.dealer_taken << C
+    dealer = mask_of(v.dealer_robbed) | v.dealer_taken << C
     declared = 0
     for seat, combo in v.declared:
         declared |= combo.members << (C * ((seat - me) & 3))

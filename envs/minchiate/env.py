@@ -34,7 +34,7 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 
 from envs.cards.deal import Deal
-from envs.common.aec import CardGameAEC, warn_unknown_options, wrap
+from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options, wrap
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.config import Rules
 from envs.minchiate.encode import ENCODING_VERSION, encode, obs_high
@@ -71,10 +71,7 @@ class raw_env(CardGameAEC):
         render_mode: str | None = None,
         **flags: Any,
     ) -> None:
-        try:
-            self.rules = Rules.from_flags(flags)
-        except ValueError as e:
-            raise ValueError(f"{e} (env options: {', '.join(ENV_OPTIONS)})") from None
+        self.rules = rules_from_kwargs(Rules, flags, ENV_OPTIONS)
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
             raise ValueError(f"minchiate env option 'deals' must be an integer >= 1, got {deals!r}")
         self.deals = deals

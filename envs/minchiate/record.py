@@ -16,6 +16,7 @@ from typing import Any
 
 from envs.cards.deal import Deal
 from envs.cards.deck import MINCHIATE_97
+from envs.cards.flags import require_same_rules
 from envs.cards.replay import label_to_triple, load_record, parse_seat, seat_token, triple_to_label
 from envs.minchiate.actions import parse_label
 from envs.minchiate.config import RULESET, Rules
@@ -66,14 +67,8 @@ def read_record(
     rec_rules = _rules(rec.get("rules"))
     if rules is None:
         rules = rec_rules or Rules()
-    elif rec_rules is not None and rec_rules != rules:
-        mine, theirs = rec_rules.to_flags(), rules.to_flags()
-        diff = {
-            k: (mine.get(k, "default"), theirs.get(k, "default"))
-            for k in sorted(set(mine) | set(theirs))
-            if mine.get(k) != theirs.get(k)
-        }
-        raise ValueError(f"the deal's flags differ from the environment's (record, env): {diff}")
+    elif rec_rules is not None:
+        require_same_rules(rec_rules, rules)
     deal = Deal.from_codes(MINCHIATE_97, rec["dealer"], rec["stream"], 4)
     actions = rec.get("actions", [])
     if isinstance(actions, str) or not isinstance(actions, Sequence):

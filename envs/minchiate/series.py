@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, Self
 
 from envs.cards.deal import Deal
+from envs.cards.sequence import DealSequence
 from envs.minchiate.config import Rules
 from envs.minchiate.rules import State
 from envs.minchiate.view import InfoView
@@ -23,7 +24,7 @@ from envs.minchiate.view import InfoView
 __all__ = ["Series"]
 
 
-class Series:
+class Series(DealSequence):
     """``n_deals`` completed deals, the dealer rotating, the net resti accumulated.
 
     The engine protocol (``to_play``, ``legal_mask``, ``apply``, ...) is delegated to the current
@@ -38,6 +39,7 @@ class Series:
     """
 
     __slots__ = ("_next_deal", "finished", "n_deals", "resti", "rules", "state")
+    state: State
 
     def __init__(
         self, rules: Rules, first: Deal, next_deal: Callable[[int], Deal], n_deals: int = 4
@@ -69,27 +71,6 @@ class Series:
         """Completed (non-void) deals so far."""
         return sum(not s.is_void() for s in self.finished)
 
-    @property
-    def to_play(self) -> int:
-        """Seat on turn (-1 once the series is over)."""
-        return -1 if self.is_terminal() else self.state.to_play
-
-    def legal_mask(self) -> int:
-        """Legal actions of the current deal (0 once the series is over)."""
-        return 0 if self.is_terminal() else self.state.legal_mask()
-
-    def legal_actions(self) -> list[int]:
-        """Legal action ids of the current deal."""
-        return [] if self.is_terminal() else self.state.legal_actions()
-
-    def action_label(self, action: int) -> str:
-        """Label of ``action`` in the current deal's phase."""
-        return self.state.action_label(action)
-
-    def parse_action(self, label: str) -> int:
-        """Label -> action id in the current deal's phase."""
-        return self.state.parse_action(label)
-
     def is_terminal(self) -> bool:
         """True once ``n_deals`` deals are completed."""
         return self.deals >= self.n_deals
@@ -102,12 +83,6 @@ class Series:
     def info_view(self, seat: int) -> InfoView:
         """The current deal's view of ``seat``, with the series standing."""
         return self.state.info_view(seat, self.resti, self.deals)
-
-    def apply(self, action: int) -> None:
-        """Apply an action to the current deal; a finished deal is booked and the next dealt."""
-        self.state.apply(action)
-        if self.state.is_terminal():
-            self._end_deal()
 
     def _end_deal(self) -> None:
         s = self.state

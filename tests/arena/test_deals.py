@@ -1,0 +1,121 @@
+"""Deal sets: generate -> write -> read gives the same deals and rules; generated sets are
+prefixes of longer ones; malformed files are rejected with the line named."""
+
+import json
+
+import pytest
+
+from training.arena.deals import (
+    DealSet,
+    generate_deals,
+    read_deal_set,
+    rules_from_flags,
+    write_deal_set,
+)
+
+FLAGS = {"players": 4, "aperta": True}
+
+
+def test_round_trip_keeps_deals_rules_and_digest(tmp_path):
+    rules = rules_from_flags("calabresella", FLAGS)
+    made = generate_deals("calabresella", rules, 25, seed=3)
+    path = tmp_path / "sub" / "deals.jsonl"
+    write_deal_set(made, path)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 25
+    first = json.loads(lines[0])
+    assert first["format"] == "calabresella-deal/1"
+    assert first["rules"] == {"flags": FLAGS} and len(first["deck"]) == 40
+    assert "actions" not in first and "result" not in first
+    back = read_deal_set(path)
+    assert back.game == "calabresella" and back.rules == rules
+    assert back.deals == made.deals and back.digest() == made.digest()
+    assert back.source == str(path)
+    assert not list(tmp_path.glob("sub/.*tmp"))  # the atomic write left no temporary file
+
+
+def test_generation_is_seeded_prefix_stable_and_rotates_the_dealer():
+    rules = rules_from_flags("calabresella", {})
+    long = generate_deals("calabresella", rules, 12, seed=5)
+    assert generate_deals("calabresella", rules, 4, seed=5).deals == long.deals[:4]
+    assert generate_deals("calabresella", rules, 12, seed=6).deals != long.deals
+    assert [d.dealer for d in long.deals] == [i % 3 for i in range(12)]
+    assert len({d.order for d in long.deals}) == 12
+    assert long.head(3).deals == long.deals[:3]
+    with pytest.raises(ValueError, match="holds 12"):
+        long.head(13)
+
+
+def test_json_list_files_are_read_too(tmp_path):
+    made = generate_deals("calabresella", rules_from_flags("calabresella", {}), 3, seed=0)
+    path = tmp_path / "deals.json"
+    path.write_text(json.dumps(made.records(), indent=1))
+    assert read_deal_set(path).deals == made.deals
+
+
+def test_flags_given_on_read_must_agree(tmp_path):
+    made = generate_deals("calabresella", rules_from_flags("calabresella", FLAGS), 2, seed=0)
+    path = tmp_path / "d.jsonl"
+    write_deal_set(made, path)
+    assert read_deal_set(path, "calabresella", FLAGS).deals == made.deals
+    with pytest.raises(ValueError, match=r"line 1: the deal's flags differ"):
+        read_deal_set(path, "calabresella", {"players": 4})
+
+
+def _records(n=3):
+    return generate_deals("calabresella", rules_from_flags("calabresella", {}), n, 0).records()
+
+
+def _write_lines(path, items):
+    path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in items))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda rs: rs[:1] + ["{not json"] + rs[2:], r"line 2: not valid JSON"),
+        (lambda rs: rs[:2] + [{**rs[2], "deck": rs[2]["deck"][:39]}], r"line 3: .*40 cards"),
+        (
+            lambda rs: [{**rs[0], "deck": [rs[0]["deck"][1], *rs[0]["deck"][1:]]}, *rs[1:]],
+            r"line 1: .*appears twice",
+        ),
+        (lambda rs: [rs[0], {**rs[1], "deck": ["Zz"] * 40}, rs[2]], r"line 2: .*Zz"),
+        (lambda rs: [rs[0], {**rs[1], "dealer": 7}], r"line 2: .*dealer"),
+        (lambda rs: [{**rs[0], "colour": "red"}], r"line 1: unknown key\(s\) \['colour'\]"),
+        (lambda rs: [rs[0], {**rs[1], "format": "minchiate-deal/1"}], r"line 2: deal format"),
+        (lambda rs: [{**rs[0], "format": "skat/1"}], r"cannot tell the game from format 'skat/1'"),
+        (
+            lambda rs: [rs[0], {**rs[1], "rules": {"flags": {"players": 4}}}],
+            r"line 2: the deal's flags differ",
+        ),
+        (lambda rs: [{**rs[0], "rules": {"flags": {"colour": 1}}}], "unknown calabresella flag"),
+        (lambda rs: [], "no deals"),
+        (lambda rs: ["", "   "], "no deals"),
+    ],
+)
+def test_malformed_files_are_rejected(tmp_path, mutate, message):
+    path = _write_lines(tmp_path / "bad.jsonl", mutate(_records()))
+    with pytest.raises(ValueError, match=message):
+        read_deal_set(path)
+
+
+def test_malformed_json_list(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("[1, 2")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        read_deal_set(path)
+    path.write_text("[1]")
+    with pytest.raises(ValueError, match="record 1: "):
+        read_deal_set(path, "calabresella")
+    with pytest.raises(ValueError, match="unknown game 'whist'"):
+        read_deal_set(_write_lines(tmp_path / "ok.jsonl", _records(1)), "whist")
+
+
+def test_generation_rejects_bad_counts_and_seeds():
+    rules = rules_from_flags("calabresella", {})
+    with pytest.raises(ValueError, match="positive integer"):
+        generate_deals("calabresella", rules, 0, 1)
+    with pytest.raises(ValueError, match="non-negative integer"):
+        generate_deals("calabresella", rules, 3, -1)
+    assert isinstance(generate_deals("calabresella", rules, 1, 0), DealSet)

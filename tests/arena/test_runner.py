@@ -1,0 +1,205 @@
+"""The runner: results reproduce exactly for any number of workers, each game is the plain
+engine loop with the documented generators, pairwise payoffs are zero-sum, void deals are
+counted, and agent failures are reported with where they happened."""
+
+import dataclasses
+import pickle
+
+import pytest
+
+from agents.base import RandomAgent
+from training.arena.deals import generate_deals, rules_from_flags
+from training.arena.report import _dump, summary_json
+from training.arena.runner import ArenaError, Entrant, make_plan, parse_entrant, run_arena
+from training.arena.streams import agent_rng
+from training.arena.summary import summarize
+from training.games import game_spec
+
+from .agents import CrashAgent, FloatAgent, IllegalAgent, NotAnAgent, PassAgent
+
+
+def _deals(n=12, seed=1, **flags):
+    return generate_deals("calabresella", rules_from_flags("calabresella", flags), n, seed)
+
+
+def _strip(run):
+    """Outcomes without the measured times."""
+    return [[dataclasses.replace(o, seconds=()) for o in deal] for deal in run.outcomes]
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    plan = make_plan(_deals(10), ["random", "heuristic", "random"], "pairs", seed=4)
+    runs = [run_arena(plan, workers) for workers in (1, 2, 3)]
+    assert _strip(runs[0]) == _strip(runs[1]) == _strip(runs[2])
+    texts = {_dump(summary_json(summarize(r, bootstrap=200))) for r in runs}
+    assert len(texts) == 1
+    agents = ["random", "heuristic", "random"]
+    other_seed = run_arena(make_plan(plan.deal_set, agents, "pairs", seed=5), 1)
+    assert _strip(other_seed) != _strip(runs[0])
+
+
+def test_plans_and_outcomes_pickle():
+    """Workers started by spawn or forkserver (Python's future default) receive the plan
+    pickled and send outcomes back pickled."""
+    plan = make_plan(_deals(3, players=4, aperta=True), ["random", "heuristic"], "mixed", seed=2)
+    back = pickle.loads(pickle.dumps(plan))
+    assert back == plan and back.deal_set.rules == plan.deal_set.rules
+    run = run_arena(plan, 1)
+    assert pickle.loads(pickle.dumps(run.outcomes)) == run.outcomes
+
+
+def test_each_game_is_the_engine_loop_with_the_documented_generators():
+    plan = make_plan(_deals(4), ["random", "random"], "pairs", seed=9)
+    run = run_arena(plan, 1)
+    spec, rules = game_spec("calabresella"), plan.deal_set.rules
+    agent = RandomAgent()
+    for i, deal in enumerate(plan.deal_set.deals):
+        for r in range(len(plan.lineups)):
+            state = spec.new_state(deal, rules)
+            rngs = [agent_rng(9, i, r, s) for s in range(3)]
+            decisions = [0, 0, 0]
+            while not state.is_terminal():
+                seat = state.to_play
+                state.apply(agent.act(state.info_view(seat), rngs[seat]))
+                decisions[seat] += 1
+            got = run.outcomes[i][r]
+            assert got.payoffs == state.returns()
+            assert got.decisions == tuple(decisions)
+            result = state.result()
+            assert got.void == result["void"] and got.contract == result["contract"]
+            if not got.void:
+                assert got.soloist == result["soloist"] and got.success == result["success"]
+
+
+def test_the_stronger_agent_comes_out_on_top():
+    """Signs end to end: the heuristic baseline beats random play clearly on 30 deals."""
+    s = summarize(run_arena(make_plan(_deals(30), ["random", "heuristic"]), 2))
+    weak, strong = s.agents
+    assert strong.mean.low > 0 > weak.mean.high and strong.elo > weak.elo
+    assert strong.win_rate.mean > weak.win_rate.mean
+    (pair,) = s.pairs
+    assert (pair.a, pair.b) == ("random", "heuristic") and pair.diff.high < 0
+    assert pair.verdict == "heuristic better" and pair.b_better > pair.a_better
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pairwise_payoffs_are_zero_sum(players):
+    plan = make_plan(_deals(15, players=players), ["random", "random"], "pairs", seed=0)
+    run = run_arena(plan, 1)
+    games = [o for deal in run.outcomes for o in deal]
+    assert len(games) == 15 * len(plan.lineups)
+    assert all(len(o.payoffs) == players and sum(o.payoffs) == 0 for o in games)
+    assert any(o.payoffs != (0,) * players for o in games)
+    assert summarize(run).zero_sum
+    if players == 4:  # the idle dealer's seat gets nothing
+        assert all(
+            o.payoffs[d.dealer] == 0
+            for d, g in zip(plan.deal_set.deals, run.outcomes, strict=True)
+            for o in g
+        )
+
+
+def test_raw_rewards_are_reported_as_not_zero_sum():
+    run = run_arena(make_plan(_deals(6, reward_mode="raw"), ["random", "random"]), 1)
+    assert not summarize(run).zero_sum
+
+
+def test_void_deals_are_counted_not_dropped():
+    passers = [Entrant("p1", PassAgent), Entrant("p2", PassAgent)]
+    run = run_arena(make_plan(_deals(5), passers), 1)
+    s = summarize(run)
+    assert s.games == 5 * 6 and s.void_games == 30 and s.void_deals == 5
+    assert all(o.payoffs == (0, 0, 0) and o.contract is None for d in run.outcomes for o in d)
+    assert all(a.mean.mean == 0 and a.win_rate.mean == 0 and a.wins == 0 for a in s.agents)
+    assert s.pairs[0].equal == 5 and s.contracts == ()
+    assert s.agents[0].spec == "tests.arena.agents.PassAgent"
+    # Against a random agent some games are void, some not; every one is kept and counted.
+    mixed = run_arena(make_plan(_deals(40), [Entrant("p", PassAgent), "random"]), 2)
+    sm = summarize(mixed)
+    voids = [o for d in mixed.outcomes for o in d if o.void]
+    assert sm.games == 240 and sm.void_games == len(voids) > 0
+    assert sm.void_deals == sum(any(o.void for o in d) for d in mixed.outcomes)
+    # Under all_pass=forced_chiamo_eldest no deal is void: the eldest must play Chiamo.
+    forced = run_arena(make_plan(_deals(5, all_pass="forced_chiamo_eldest"), passers), 1)
+    assert summarize(forced).void_games == 0
+    assert all(o.contract == "chiamo" for d in forced.outcomes for o in d)
+
+
+@pytest.mark.parametrize(
+    ("factory", "message"),
+    [
+        (IllegalAgent, r"agent 'bad' in seat S\d \(deal 0, lineup 0\) chose 999: .*illegal"),
+        (FloatAgent, r"agent 'bad' in seat S\d \(deal 0, lineup 0\) chose 1.5"),
+    ],
+)
+def test_agent_failures_name_the_agent_and_the_game(factory, message):
+    # The first failing deal in deal order is reported, whatever the number of workers.
+    plan = make_plan(_deals(6), [Entrant("bad", factory), "random"])
+    for workers in (1, 2, 3):
+        with pytest.raises(ArenaError, match=message):
+            run_arena(plan, workers)
+
+
+def test_an_agent_bug_propagates_from_the_workers():
+    plan = make_plan(_deals(8), [Entrant("crash", CrashAgent), "random"])
+    for workers in (1, 2):
+        with pytest.raises(RuntimeError, match="agent bug"):
+            run_arena(plan, workers)
+
+
+class FailsOnLaterDeals:
+    """Random play, but an illegal action in the first game of any deal dealt by S2 (deals 2,
+    5, 8, ...: the generated dealer is deal index mod 3)."""
+
+    def __init__(self):
+        self.random = RandomAgent()
+
+    def act(self, view, rng):
+        if view.dealer == 2 and view.phase == 0:
+            return 999
+        return self.random.act(view, rng)
+
+
+def test_the_first_failing_deal_is_reported_for_any_worker_count():
+    plan = make_plan(_deals(30), [Entrant("late", FailsOnLaterDeals), "random"])
+    for workers in (1, 2):
+        with pytest.raises(ArenaError, match=r"\(deal 2, lineup 0\)"):
+            run_arena(plan, workers)
+
+
+def test_plan_checks_agents_and_labels():
+    deals = _deals(2)
+    plan = make_plan(deals, ["random", "random", "mine=random"])
+    assert plan.labels == ("random", "random#2", "mine")
+    assert plan.n_games == 2 * len(plan.lineups) == 2 * 18
+    with pytest.raises(ValueError, match="unknown agent 'nobody' for calabresella"):
+        make_plan(deals, ["random", "nobody"])
+    with pytest.raises(ValueError, match="bad parameters for agent 'random:depth=3'"):
+        make_plan(deals, ["random", "random:depth=3"])
+    with pytest.raises(ValueError, match="at least 2 agents"):
+        make_plan(deals, ["random"])
+    with pytest.raises(ValueError, match="did not return an agent"):
+        make_plan(deals, ["random", Entrant("x", NotAnAgent)])
+    with pytest.raises(ValueError, match="empty label"):
+        parse_entrant("=random")
+    assert parse_entrant("fast=random:x=1") == Entrant("fast", "random:x=1")
+    assert parse_entrant("random:x=1") == Entrant("random:x=1", "random:x=1")
+    with pytest.raises(ValueError, match="workers"):
+        run_arena(plan, 0)
+
+
+def test_progress_is_reported_per_deal():
+    class Count:
+        def __init__(self):
+            self.total, self.done = None, 0
+
+        def start(self, total):
+            self.total = total
+
+        def advance(self, n):
+            self.done += n
+
+    for workers in (1, 2):
+        count = Count()
+        run_arena(make_plan(_deals(7), ["random", "random"]), workers, count)
+        assert (count.total, count.done) == (7, 7)

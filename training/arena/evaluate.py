@@ -1,0 +1,113 @@
+"""One evaluation from a config: load or generate the deals, lay out the lineups, play, and
+compute the statistics. The CLI's ``mazzo eval`` and the trainers' periodic evaluations both
+come through here.
+
+Owns ``EvalConfig`` (a dataclass; unknown keys in a config mapping are errors) and
+``evaluate``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from training.arena.deals import DealSet, generate_deals, read_deal_set, rules_from_flags
+from training.arena.runner import ArenaRun, Entrant, Progress, make_plan, run_arena
+from training.arena.seating import SCHEMES
+from training.arena.summary import Summary, summarize
+
+__all__ = ["DEFAULT_DEALS", "EvalConfig", "evaluate", "load_deals"]
+
+DEFAULT_DEALS = 1000  # deals generated when neither a file nor a count is given
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """What to evaluate and how.
+
+    Attributes:
+        agents: agent specs (``random``, ``heuristic@1``, ``label=pimc:samples=64``) or
+            entrants; at least two.
+        game: the game; by default the deal file's, else ``calabresella``.
+        deals: a deal set file; without one, deals are generated from ``seed``.
+        n: number of deals (the first ``n`` of the file; default: all of it, or
+            ``DEFAULT_DEALS`` generated).
+        seed: seeds the generated deals and every agent's generator.
+        flags: rule flags (with a deal file, the file's flags must agree).
+        seating: the seating scheme (``pairs`` or ``mixed``; see ``seating``).
+        workers: worker processes (default: ``os.cpu_count()``).
+        confidence: level of every interval.
+        bootstrap: bootstrap resamples for additional percentile intervals (0: none).
+        anchor: the agent label rated 0 Elo (default: ratings centred on their mean).
+    """
+
+    agents: tuple[str | Entrant, ...] = ()
+    game: str | None = None
+    deals: str | None = None
+    n: int | None = None
+    seed: int = 0
+    flags: Mapping[str, Any] = field(default_factory=dict)
+    seating: str = "pairs"
+    workers: int | None = None
+    confidence: float = 0.95
+    bootstrap: int = 0
+    anchor: str | None = None
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> EvalConfig:
+        """Build from a mapping (a config file). Raises ValueError naming unknown keys."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown eval config key(s) {unknown}; known: {sorted(known)}")
+        values = dict(data)
+        if "agents" in values:
+            values["agents"] = tuple(values["agents"])
+        return cls(**values)
+
+    def check(self) -> None:
+        """Cheap checks before anything is loaded. Raises ValueError naming the problem."""
+        if len(self.agents) < 2:
+            raise ValueError(f"the arena needs at least two agents, got {len(self.agents)}")
+        if self.seating not in SCHEMES:
+            raise ValueError(f"unknown seating {self.seating!r}; known: {', '.join(SCHEMES)}")
+        if not 0.0 < self.confidence < 1.0:
+            raise ValueError(f"confidence must lie strictly between 0 and 1, got {self.confidence}")
+        if self.bootstrap < 0:
+            raise ValueError(f"bootstrap resamples must be >= 0, got {self.bootstrap}")
+        if self.workers is not None and self.workers < 1:
+            raise ValueError(f"workers must be >= 1, got {self.workers}")
+        if self.n is not None and self.n < 1:
+            raise ValueError(f"the number of deals must be >= 1, got {self.n}")
+
+
+def load_deals(config: EvalConfig) -> DealSet:
+    """The deal set a config asks for (read from its file or generated from its seed)."""
+    if config.deals is not None:
+        flags = config.flags or None  # no flags given: the file's
+        deal_set = read_deal_set(config.deals, config.game, flags)
+        return deal_set.head(config.n) if config.n is not None else deal_set
+    game = config.game or "calabresella"
+    rules = rules_from_flags(game, config.flags)
+    return generate_deals(game, rules, config.n or DEFAULT_DEALS, config.seed)
+
+
+def evaluate(config: EvalConfig, progress: Progress | None = None) -> tuple[ArenaRun, Summary]:
+    """Run the evaluation ``config`` describes.
+
+    Raises:
+        ValueError: a bad config, agent spec, flag or deal file, or an agent that chose an
+            illegal action (``runner.ArenaError``).
+        OSError: the deal file cannot be read.
+    """
+    config.check()
+    deal_set = load_deals(config)
+    plan = make_plan(deal_set, config.agents, config.seating, config.seed)
+    if config.anchor is not None and config.anchor not in plan.labels:
+        raise ValueError(f"unknown rating anchor {config.anchor!r}; agents: {plan.labels}")
+    workers = config.workers or os.cpu_count() or 1
+    run = run_arena(plan, workers, progress)
+    return run, summarize(run, config.confidence, config.bootstrap, config.anchor)
