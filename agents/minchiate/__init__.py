@@ -27,7 +27,6 @@ def _pimc(
     samples: int = 32,
     ms: float = 800.0,
     exact: int = 2,
-    candidates: int = 6,
     points: float = 0.1,
 ) -> AnyAgent:
     if version not in (None, 1):
@@ -36,6 +35,5 @@ def _pimc(
         samples=samples,
         ms=ms,
         exact_tricks=exact,
-        max_candidates=candidates,
         point_weight=points,
     )
