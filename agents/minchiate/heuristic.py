@@ -11,26 +11,36 @@ Before play:
 Card play (the seat's ``InfoView`` only; what other seats may hold comes from the play:
 ``knowledge.play_exclusions``):
 
-- **feed_partner**: partner winning and safe (no opponent still to play is likely to beat
-  him): give him the counter most at risk in my hand (kings and low counter trumps first; not
-  the masters, which are safe anyway).
-- **capture_safely**: otherwise win the trick with the cheapest card that no opponent still to
-  play is likely to beat; a master trump of the top five only for counters or late in the deal.
+- **feed_partner**: partner winning and safe (an opponent still to play beats him with a
+  rough chance of at most ``safe_feed``): give him the counter most at risk in my hand (kings,
+  then the trumps with the most stronger trumps still out; never one of the five 10-point
+  masters, which are safe anyway).
 - **last_to_play_wins_cheaply**: the fourth player takes the trick with his cheapest winning
-  card whenever the trick holds a counter.
+  card when the trick holds a counter or that card is a zero-value one.
+- **win_cheaply**: otherwise win the trick with the cheapest card that beats it so far, even if
+  a later player may still beat it (measured: much better than waiting for a safe win); one of
+  the five top trumps only for a trick holding ``spend_value`` points or in the last five
+  tricks.
 - **duck_cheaply**: otherwise give the cheapest card: zero-value plain cards, then low
-  zero-value trumps; never a counter while there is another choice.
-- **matto_saves_counter**: when every other legal card is a counter that would go to the
-  other team, play the Matto instead (it returns to my team; a card of little value is owed).
-- **matto_before_the_end**: play the Matto before the last trick, where it could not win.
-- **fight_for_the_last_trick**: with two cards left, keep the master trump for trick 21 (10
-  points) and lead the other card.
-- **lead_low_from_length**: otherwise lead the lowest zero-value plain card of the suit with
-  the most cards still unseen (the others must follow rather than trump), avoiding suits whose
-  king I hold; with no plain cards, the lowest trump.
+  zero-value trumps (T29, a combination card, last of those); a counter only when nothing else
+  is legal.
+- **matto_saves_counter**: when every other legal card is a counter and the trick is not
+  safely ours, play the Matto instead (it returns to my team; a card of little value is owed).
+- **matto_before_the_end**: play the Matto with two cards left (it could not win trick 21).
+- **fight_for_the_last_trick**: leading with two cards left and one master trump, lead the
+  other card and keep the master for trick 21 (10 points).
+- **cash_kings**: lead the king of a suit never led yet (it wins unless someone can trump it
+  already; later the King rule would force it out under a trump), the suit with most cards out.
+- **lead_low_from_length**: otherwise lead the lowest plain card of the suit with the most
+  cards still unseen (the others must follow rather than trump), avoiding suits whose king I
+  hold; with no plain cards, the lowest zero-value trump (a master trump if only counters
+  are left).
 - **king_rule**: the King rule forces a single card; nothing to decide.
 - **pay_least**: for the Matto payment (``matto_payment = agent``), the card of my team's pile
-  that leaves the best result (exact: the end count is public).
+  that leaves the best result (exact: the piles are public).
+
+The thresholds and the choice between rules were set by duplicate self-play (``docs/agents.md``
+lists the measurements).
 
 Versions stay loadable (``heuristic@1``) so tables stay comparable; ``heuristic`` is the latest.
 Must not import torch or training/.
