@@ -13,6 +13,14 @@ to his hand or his discards). ``SlotSampler`` draws such worlds **uniformly**:
 3. sampling walks the same recursion, choosing each group's count vector with probability
    proportional to the number of worlds it leads to, then shuffles the cards within each group.
 
+Slots that every group allows together or not at all (say the discards of two players and the
+rest of a talon, when the same cards may lie in any of them) are interchangeable: they are
+merged into one slot of their total capacity before the recursion, which multiplies the count
+by the multinomial of their capacities, and a sampled merged slot is split among them by a
+uniform shuffle. Within the recursion, groups allowed in fewer slots come first, which keeps
+the memo small, and the last group is counted together with the free cards in closed form
+(Vandermonde's identity). None of this changes any world's probability.
+
 So every consistent world has the same probability, which the tests check against full
 enumeration. Must not import torch or training/.
 """
@@ -21,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from math import factorial
+from math import comb, factorial
 
 import numpy as np
 
@@ -73,15 +81,42 @@ class SlotSampler:
                 merged.setdefault(allowed & everywhere, []).extend(cards)
         if 0 in merged:
             raise NoConsistentWorld(f"cards {merged[0]} are allowed in no slot")
-        self._free = merged.pop(everywhere, [])
-        self._groups = [(cards, allowed) for allowed, cards in sorted(merged.items())]
-        n_cards = len(self._free) + sum(len(c) for c, _ in self._groups)
+        n_cards = sum(len(c) for c in merged.values())
         if n_cards != sum(self.capacities):
             raise NoConsistentWorld(
                 f"{n_cards} unknown cards but the slots hold {sum(self.capacities)}"
             )
+        # interchangeable slots: the same set of groups allows them
+        signature: dict[tuple[int, ...], list[int]] = {}
+        for j in range(n_slots):
+            key = tuple(sorted(a for a in merged if a >> j & 1))
+            signature.setdefault(key, []).append(j)
+        self._classes = list(signature.values())
+        self._caps = tuple(sum(self.capacities[j] for j in m) for m in self._classes)
+        self._split = 1
+        for m in self._classes:
+            self._split *= _multinomial([self.capacities[j] for j in m])
+        class_of = {j: i for i, m in enumerate(self._classes) for j in m}
+        everywhere_c = (1 << len(self._classes)) - 1
+        by_class: dict[int, list[int]] = {}
+        for allowed, cards in merged.items():
+            mask = 0
+            for j in range(n_slots):
+                if allowed >> j & 1:
+                    mask |= 1 << class_of[j]
+            by_class.setdefault(mask, []).extend(cards)
+        # per-slot view of the constraints (the tests enumerate worlds from it)
+        self._free = merged.pop(everywhere, [])
+        self._groups = [(cards, allowed) for allowed, cards in sorted(merged.items())]
+        # the recursion works on the merged slots
+        self._cfree = by_class.pop(everywhere_c, [])
+        self._cgroups = sorted(
+            ((cards, allowed) for allowed, cards in by_class.items()),
+            key=lambda g: (g[1].bit_count(), len(g[0]), g[1]),
+        )
         self._slots = [
-            [j for j in range(n_slots) if allowed >> j & 1] for _, allowed in self._groups
+            [j for j in range(len(self._classes)) if allowed >> j & 1]
+            for _, allowed in self._cgroups
         ]
         self._ways = lru_cache(maxsize=None)(self._ways_uncached)
         if self.count() == 0:
@@ -89,12 +124,14 @@ class SlotSampler:
 
     def count(self) -> int:
         """The number of consistent worlds."""
-        return self._ways(0, self.capacities)
+        return self._ways(0, self._caps) * self._split
 
     def _ways_uncached(self, i: int, caps: tuple[int, ...]) -> int:
-        if i == len(self._groups):
+        if i == len(self._cgroups):
             return _multinomial(caps)  # the free cards fill what is left, in any order
-        cards, _ = self._groups[i]
+        cards, _ = self._cgroups[i]
+        if i == len(self._cgroups) - 1:  # the last group and the free cards, in closed form
+            return _last_group_ways(len(cards), [caps[j] for j in self._slots[i]], caps)
         slots = self._slots[i]
         total = 0
         for k in _compositions(len(cards), [caps[j] for j in slots]):
@@ -106,9 +143,9 @@ class SlotSampler:
 
     def sample(self, rng: np.random.Generator) -> list[int]:
         """One world, uniformly at random: a bitmask of cards per slot."""
-        out = [0] * len(self.capacities)
-        caps = self.capacities
-        for i, (cards, _) in enumerate(self._groups):
+        out = [0] * len(self._classes)
+        caps = self._caps
+        for i, (cards, _) in enumerate(self._cgroups):
             slots = self._slots[i]
             options, weights = [], []
             for k in _compositions(len(cards), [caps[j] for j in slots]):
@@ -120,19 +157,53 @@ class SlotSampler:
                     options.append((k, tuple(rest)))
                     weights.append(w)
             k, caps = options[_weighted_index(rng, weights)]
-            order = [cards[int(x)] for x in rng.permutation(len(cards))]
-            pos = 0
-            for j, kj in zip(slots, k, strict=True):
-                for c in order[pos : pos + kj]:
-                    out[j] |= 1 << c
-                pos += kj
-        free = [self._free[int(x)] for x in rng.permutation(len(self._free))]
-        pos = 0
-        for j, kj in enumerate(caps):
-            for c in free[pos : pos + kj]:
-                out[j] |= 1 << c
-            pos += kj
-        return out
+            _deal_out(rng, cards, slots, k, out)
+        _deal_out(rng, self._cfree, range(len(caps)), caps, out)
+        if len(self._classes) == len(self.capacities):
+            return [out[i] for i in sorted(range(len(out)), key=lambda i: self._classes[i][0])]
+        world = [0] * len(self.capacities)
+        for i, members in enumerate(self._classes):
+            _deal_out(rng, _bits(out[i]), members, [self.capacities[j] for j in members], world)
+        return world
+
+
+def _last_group_ways(n: int, allowed_caps: Sequence[int], caps: Sequence[int]) -> int:
+    """Ways to put ``n`` group cards into the allowed slots and the free cards anywhere, with
+    exact capacities: by Vandermonde's identity, the multinomial of the capacities times the
+    chance C(allowed capacity, n) / C(all capacity, n) that n given positions all fall in the
+    allowed slots."""
+    total, room = sum(caps), sum(allowed_caps)
+    if room < n:
+        return 0
+    out = factorial(n) * factorial(total - n) * comb(room, n)
+    for c in caps:
+        out //= factorial(c)
+    return out
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _deal_out(
+    rng: np.random.Generator,
+    cards: Sequence[int],
+    slots: Sequence[int],
+    counts: Sequence[int],
+    out: list[int],
+) -> None:
+    """Shuffle ``cards`` and give ``counts[i]`` of them to ``out[slots[i]]``."""
+    order = [cards[int(x)] for x in rng.permutation(len(cards))]
+    pos = 0
+    for j, kj in zip(slots, counts, strict=True):
+        for c in order[pos : pos + kj]:
+            out[j] |= 1 << c
+        pos += kj
 
 
 def _weighted_index(rng: np.random.Generator, weights: list[int]) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from envs import calabresella_v0
+from envs import calabresella_v0, minchiate_v0
 from envs.calabresella import actions as calabresella_actions
 from envs.calabresella import encode as calabresella_encode
 from envs.calabresella import record as calabresella_record
@@ -21,7 +21,15 @@ from envs.calabresella.render import render_view as calabresella_render_view
 from envs.calabresella.rules import State as CalabresellaState
 from envs.calabresella.view import action_is_visible as calabresella_visible
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40, Deck
+from envs.cards.deck import ITALIAN_40, MINCHIATE_97, Deck
+from envs.minchiate import encode as minchiate_encode
+from envs.minchiate import record as minchiate_record
+from envs.minchiate.actions import NUM_ACTIONS as MINCHIATE_ACTIONS
+from envs.minchiate.config import Rules as MinchiateRules
+from envs.minchiate.render import render_state as minchiate_render
+from envs.minchiate.render import render_view as minchiate_render_view
+from envs.minchiate.rules import State as MinchiateState
+from envs.minchiate.view import action_is_visible as minchiate_visible
 
 __all__ = ["GAMES", "GameSpec", "game_spec"]
 
@@ -84,6 +92,11 @@ def _calabresella_read(record: Any, rules: Any) -> tuple[Any, Deal]:
     return rules, deal
 
 
+def _minchiate_read(record: Any, rules: Any) -> tuple[Any, Deal]:
+    rules, deal, _actions, _expect = minchiate_record.read_record(record, rules)
+    return rules, deal
+
+
 GAMES: dict[str, GameSpec] = {
     "calabresella": GameSpec(
         name="calabresella",
@@ -102,6 +115,24 @@ GAMES: dict[str, GameSpec] = {
         encode=lambda s, seat: calabresella_encode.encode(s.info_view(seat), s.rules.target),
         render_view=calabresella_render_view,
         visible=calabresella_visible,
+    ),
+    "minchiate": GameSpec(
+        name="minchiate",
+        module=minchiate_v0,
+        rules_type=MinchiateRules,
+        deck=MINCHIATE_97,
+        record_format=minchiate_record.FORMAT,
+        n_players=lambda rules: 4,
+        new_state=MinchiateState.new,
+        read_record=_minchiate_read,
+        write_record=minchiate_record.write_record,
+        replay=minchiate_record.replay,
+        render=minchiate_render,
+        num_actions=MINCHIATE_ACTIONS,
+        obs_high=minchiate_encode.obs_high,
+        encode=lambda s, seat: minchiate_encode.encode(s.info_view(seat), s.rules.resti_unit),
+        render_view=minchiate_render_view,
+        visible=minchiate_visible,
     ),
 }
 

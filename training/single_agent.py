@@ -8,8 +8,7 @@ sb3-contrib's ``MaskablePPO``). The reward comes at the end of the deal: the lea
 settlement times ``reward_scale``. An illegal action ends the episode with ``illegal_penalty``
 (learners' env checkers send unmasked random actions and must survive them).
 
-Registered with Gymnasium as ``mazzo/Calabresella-v0`` (and ``mazzo/Minchiate-v0`` once that
-game is in ``training.games``)::
+Registered with Gymnasium as ``mazzo/Calabresella-v0`` and ``mazzo/Minchiate-v0``::
 
     import gymnasium as gym
     import training.single_agent  # registers the ids
@@ -107,6 +106,12 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         deal = self._deal_with_learner_active(deal)
         self.state = self.spec_.new_state(deal, self.rules)
         self._advance()
+        while self.state.is_terminal() and record is None:
+            # a void deal (Minchiate M-8.5: too few legal discards) ends before the learner
+            # acts: the same dealer redeals
+            deal = self.spec_.random_deal(rng, self.rules, self.state.deal.dealer)
+            self.state = self.spec_.new_state(deal, self.rules)
+            self._advance()
         return self._obs(), self._info()
 
     def step(

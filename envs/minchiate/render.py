@@ -1,7 +1,8 @@
 """Text rendering of a Minchiate deal: the cut and the deal, every hand (trumps and suits,
 strongest first), the declarations, the Fola, the current trick, the trick history and the score.
 
-``render_state`` shows every hand (the environment's god view, for debugging and logs).
+``render_state`` shows every hand (the environment's god view, for debugging and logs);
+``render_view`` shows one seat's table from its ``InfoView`` only (for a person at the terminal).
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
@@ -9,11 +10,13 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 from __future__ import annotations
 
 from envs.cards.deck import MINCHIATE_97
+from envs.minchiate.actions import Phase
 from envs.minchiate.combos import combo_label
 from envs.minchiate.rules import State
 from envs.minchiate.scoring import TEAM_NAMES
+from envs.minchiate.view import InfoView
 
-__all__ = ["format_cards", "format_hand", "render_state"]
+__all__ = ["format_cards", "format_hand", "render_state", "render_view"]
 
 DECK = MINCHIATE_97
 SUIT_WORDS = ("coppe", "denari", "spade", "bastoni")
@@ -53,9 +56,11 @@ def _setup_lines(s: State) -> list[str]:
     ]
 
 
-def _trick_lines(s: State, last: int = 21) -> list[str]:
+def _trick_lines(s: State | InfoView, last: int = 21) -> list[str]:
     lines = ["Tricks:"] if s.tricks else []
     first = max(0, len(s.tricks) - last)
+    if first:
+        lines[0] = f"Tricks (the last {last} of {len(s.tricks)}):"
     for i, (leader, cards, winner) in enumerate(s.tricks[first:], first + 1):
         played = "  ".join(f"S{(leader + k) % 4} {DECK.labels[c]}" for k, c in enumerate(cards))
         lines.append(f"  {i:2d}. {played}  -> S{winner}")
@@ -96,4 +101,58 @@ def render_state(s: State, series_resti: int | None = None) -> str:
         lines.append(f"Trick {len(s.tricks) + 1}: {cards}")
     lines += _trick_lines(s)
     lines += _score_lines(s, series_resti)
+    return "\n".join(lines)
+
+
+def _who(seat: int, me: int) -> str:
+    if seat == me:
+        return "you"
+    return f"S{seat}" + (" (partner)" if seat == me ^ 2 else "")
+
+
+def render_view(v: InfoView) -> str:
+    """One seat's table as text, from its view only: the deal's public cards, its own hand and
+    discards, the Fola it knows, the declarations, the last tricks, the trick in progress, the
+    score, and what it is being asked."""
+    me, team = v.seat, TEAM_NAMES[v.seat & 1]
+    lines = [
+        f"You are S{me}, team {team} with S{me ^ 2}; dealer S{v.dealer}, cutter S{v.cutter}; "
+        f"phase {v.phase.name}"
+    ]
+    faceup = ", ".join(f"S{p} {DECK.labels[c]}" for p, c in enumerate(v.faceup) if c >= 0)
+    lines.append(
+        f"Cut: robbed {format_cards(v.robbed)}; stop card {DECK.labels[v.stop_card]}; "
+        f"face up: {faceup or '-'}; dealer robbed {format_cards(v.dealer_robbed)}, took "
+        f"{format_cards(v.dealer_taken)}"
+    )
+    if v.discards:
+        lines.append(f"Your discards: {format_cards(v.discards)}")
+    if v.fola_known:
+        shown = "exposed" if v.fola_exposed else "known to you"
+        lines.append(f"Fola ({shown}): {format_cards(v.fola_known)}")
+    if v.declared:
+        lines.append("Declared: " + "; ".join(f"S{p} {combo_label(c)}" for p, c in v.declared))
+    lines.append(f"Your hand ({v.hand.bit_count()}): {format_hand(v.hand)}")
+    sizes = ", ".join(f"S{p} {n}" for p, n in enumerate(v.hand_sizes) if p != me)
+    lines.append(f"Cards in the other hands: {sizes}")
+    lines += _trick_lines(v, last=4)
+    if v.trick:
+        cards = "  ".join(f"S{(v.leader + k) % 4} {DECK.labels[c]}" for k, c in enumerate(v.trick))
+        lines.append(f"Trick {v.n_tricks + 1}: {cards}")
+    elif v.phase is Phase.PLAY:
+        who = "You lead" if v.leader == me else f"{_who(v.leader, me)} leads"
+        lines.append(f"{who} trick {v.n_tricks + 1}")
+    if v.matto_owner >= 0:
+        debt = ", its team owes a card" if v.matto_debt else ""
+        lines.append(f"The Matto was played by {_who(v.matto_owner, me)}{debt}")
+    sign = 1 if v.seat & 1 == 0 else -1
+    lines.append(
+        f"Score: D = {v.D:+d} (A - B), R = {v.R:+d}; your team {sign * v.R:+d} resti so far"
+    )
+    if v.offered is not None:
+        lines.append(f"You may declare: {combo_label(v.offered)}")
+    if v.phase is Phase.MATTO_PAY:
+        lines.append(
+            f"Your team owes a card for the Matto; your pile: {format_cards(v.piles[me & 1])}"
+        )
     return "\n".join(lines)

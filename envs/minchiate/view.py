@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import Combo
+from envs.minchiate.config import Rules
 from envs.minchiate.scoring import Event
 from envs.minchiate.tables import BIT
 
 if TYPE_CHECKING:
     from envs.minchiate.rules import State
 
-__all__ = ["InfoView", "fola_known", "info_view"]
+__all__ = ["InfoView", "action_is_visible", "fola_known", "info_view"]
 
 
 class InfoView(NamedTuple):
@@ -54,6 +55,8 @@ class InfoView(NamedTuple):
         events: the scoring events so far.
         legal_mask: the legal actions when this seat is on turn, else 0.
         void: the deal was voided; returns: the final returns (zeros before the end).
+        hand_sizes: the number of cards in each seat's hand (public: everyone can count them).
+        rules: the deal's rule flags (common knowledge).
         series_resti: in a series, team A's net resti of the finished deals (else 0).
         deals_done: in a series, the number of finished deals (else 0).
     """
@@ -90,6 +93,8 @@ class InfoView(NamedTuple):
     legal_mask: int
     void: bool
     returns: tuple[int, int, int, int]
+    hand_sizes: tuple[int, int, int, int]
+    rules: Rules
     series_resti: int = 0
     deals_done: int = 0
 
@@ -115,6 +120,7 @@ def info_view(state: State, seat: int, series_resti: int = 0, deals_done: int = 
     setup = state.setup
     on_turn = seat == state.to_play
     pb = state.played_by
+    h = state.hands
     return InfoView(
         seat=seat,
         phase=state.phase,
@@ -148,6 +154,18 @@ def info_view(state: State, seat: int, series_resti: int = 0, deals_done: int = 
         legal_mask=state.legal_mask() if on_turn else 0,
         void=state.void,
         returns=state.returns(),
+        hand_sizes=(h[0].bit_count(), h[1].bit_count(), h[2].bit_count(), h[3].bit_count()),
+        rules=state.rules,
         series_resti=series_resti,
         deals_done=deals_done,
     )
+
+
+def action_is_visible(state: State, action: int, seat: int) -> bool:
+    """Whether ``seat`` sees which card ``action`` moves when the player on turn in ``state``
+    takes it: a discard is private to the discarder until the Fola is exposed (M-8.4, M-10.1;
+    never exposed under ``fola_exposure = never``); plays, declarations, skips and the Matto
+    payment (M-13.1) are public."""
+    if state.phase in (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER):
+        return seat == state.to_play
+    return True

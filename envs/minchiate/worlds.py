@@ -1,0 +1,138 @@
+"""Determinization: a complete Minchiate ``State`` built from one seat's ``InfoView`` plus an
+assignment of the cards that seat cannot locate (the other hands, the other discarders'
+discards, the dealer's part of the Fola).
+
+Search agents sample such assignments (``agents.minchiate.sampler``) and play the resulting
+worlds out with perfect information. A world continues exactly as the real deal would if the
+hidden cards were where the assignment puts them: same phase, seat on turn, pending discards,
+declarations on offer, trick, piles, events, D and R. Its ``history`` starts empty and its
+``deal`` carries the dealer only (a world has no stream).
+
+Must not import numpy, torch, gymnasium or pettingzoo.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from envs.cards.deal import Deal
+from envs.minchiate.actions import Phase
+from envs.minchiate.combos import Combo, find_combos
+from envs.minchiate.dealing import Setup
+from envs.minchiate.rules import State
+from envs.minchiate.view import InfoView
+
+__all__ = ["Assignment", "declaring_holding", "determinize", "extra_cards", "stop_in_fola"]
+
+
+class Assignment(NamedTuple):
+    """Where every card not yet played is, in one world.
+
+    Attributes:
+        hands: each seat's current hand.
+        discards: each seat's discards so far (in the Fola).
+        orig_fola: the Fola as the dealer left it after robbing and taking (M-7), without the
+            discards (``Setup.fola``).
+    """
+
+    hands: tuple[int, int, int, int]
+    discards: tuple[int, int, int, int]
+    orig_fola: int
+
+
+def extra_cards(view: InfoView, seat: int) -> int:
+    """Cards ``seat`` received beyond its 21 (the cutter's robbed cards, the dealer's robbed and
+    taken ones): the number it must discard in all (M-8.1)."""
+    if seat == view.cutter:
+        return len(view.robbed)
+    if seat == view.dealer:
+        return len(view.dealer_robbed) + view.dealer_taken.bit_count()
+    return 0
+
+
+def stop_in_fola(view: InfoView) -> bool:
+    """Whether the stop card lies in the dealer's Fola: it is the bottom card of the pack and
+    stays in the Fola unless it was the dealer's face-up card or he robbed or took it (public)."""
+    stop = view.stop_card
+    return (
+        stop not in view.dealer_robbed
+        and not (view.dealer_taken >> stop) & 1
+        and stop not in view.faceup
+    )
+
+
+def declaring_holding(hand: int, played: int) -> int:
+    """The cards a seat declared from (M-9.1; with ``with_first_card`` also the card it had just
+    played): its current hand plus everything it has played since."""
+    return hand | played
+
+
+def determinize(view: InfoView, world: Assignment) -> State:
+    """The world of ``view`` in which the hidden cards are where ``world`` puts them.
+
+    The caller guarantees consistency (hand sizes, voids, public cards, declarations); see the
+    world sampler. Raises ValueError for a finished deal (there is nothing left to decide)."""
+    if view.phase is Phase.DONE:
+        raise ValueError("a finished deal has no world to search")
+    rules = view.rules
+    s = State.__new__(State)
+    s.rules, s.deal, s.dealer, s.cutter = rules, Deal(view.dealer, ()), view.dealer, view.cutter
+    s.setup = Setup(
+        cutter=view.cutter,
+        robbed=view.robbed,
+        stop=view.stop_card,
+        hands=world.hands,
+        faceup=view.faceup,
+        dealer_robbed=view.dealer_robbed,
+        dealer_taken=view.dealer_taken,
+        fola=world.orig_fola,
+        stop_in_fola=bool((world.orig_fola >> view.stop_card) & 1),
+        events=(),
+    )
+    s.phase, s.to_play = view.phase, view.to_play
+    d = world.discards
+    s.hands, s.discards = list(world.hands), list(d)
+    s.fola = world.orig_fola | d[0] | d[1] | d[2] | d[3]
+    s.to_discard = view.hand_sizes[view.to_play] - 21 if view.phase < Phase.DECLARE else 0
+    s.fola_exposed = view.fola_exposed
+    s.declared = list(view.declared)
+    _declaring(s, view)
+    s.leader, s.led, s.trick = view.leader, view.led, list(view.trick)
+    s.top_trump = max((c for c in view.trick if c < 40), default=-1)
+    s.suits_led, s.matto_owner, s.matto_debt = view.suits_led, view.matto_owner, view.matto_debt
+    s.matto_paid, s.matto_lost, s.void = -1, False, False
+    s.D, s.R = view.D, view.R
+    s.last_winner = view.tricks[-1][2] if len(view.tricks) == 21 else -1
+    s.end_counts, s.r_play, s.end_resti, s.d_final = None, 0, 0, 0
+    s.king_rule, s.overtrump = rules.king_rule, rules.must_overtrump
+    s.capture = rules.capture_bonus
+    s.trick1_declare = rules.declare_timing == "with_first_card"
+    s.cached_hand = s.cached_mask = -1
+    s.played_by, s.piles = list(view.played_by), list(view.piles)
+    s.tricks, s.events, s.history = list(view.tricks), list(view.events), []
+    return s
+
+
+def _declaring(s: State, view: InfoView) -> None:
+    """The declaration bookkeeping: the declarer's offers and how far he is through them, his
+    running total, and (``declaration_score_timing = end``) the totals of finished declarers."""
+    declarer = view.to_play if view.phase is Phase.DECLARE else -1
+    s.decl_k = (declarer - view.dealer - 1) & 3 if declarer >= 0 else 0
+    decl_end = [0, 0]
+    if view.rules.declaration_score_timing == "end":
+        for seat, combo in view.declared:
+            if seat != declarer:
+                decl_end[seat & 1] += combo.score
+    s.decl_end = decl_end
+    s.offers, s.offer_i, s.decl_sum = (), 0, 0
+    if declarer < 0:
+        return
+    rules = view.rules
+    holding = declaring_holding(s.hands[declarer], view.played_by[declarer])
+    offers = find_combos(holding, rules.diecine, True, rules.matto_bonus_in_own_combo)
+    mine: list[Combo] = [c for seat, c in view.declared if seat == declarer]
+    if view.offered is not None:
+        offer_i = offers.index(view.offered)
+    else:  # another seat's view: the declarer is just past his last declared combination
+        offer_i = offers.index(mine[-1]) + 1 if mine else 0
+    s.offers, s.offer_i, s.decl_sum = offers, offer_i, sum(c.score for c in mine)
