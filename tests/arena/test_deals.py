@@ -119,3 +119,24 @@ def test_generation_rejects_bad_counts_and_seeds():
     with pytest.raises(ValueError, match="non-negative integer"):
         generate_deals("calabresella", rules, 3, -1)
     assert isinstance(generate_deals("calabresella", rules, 1, 0), DealSet)
+
+
+@pytest.mark.parametrize(
+    ("game", "digest"),
+    [
+        ("calabresella", "7e68768f9aa90b01e5f658b046e14efdbd715d300451ffd920875bb9344b9f95"),
+        ("minchiate", "a22d7409baac53c76609412e818846ba573e6bb4461bb938434143b9e7140271"),
+    ],
+)
+def test_committed_deal_sets_are_the_seed_1_sets(game, digest):
+    """configs/deals/ holds the deal sets of the README's strength table: the file reads back to
+    the deals that seed 1 generates, byte for byte."""
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "configs" / "deals" / f"{game}-2000-s1.jsonl"
+    on_disk = read_deal_set(path)
+    assert on_disk.game == game and len(on_disk.deals) == 2000
+    assert on_disk.digest() == digest
+    assert path.read_text() == on_disk.to_jsonl()
+    generated = generate_deals(game, on_disk.rules, 2000, seed=1)
+    assert generated.digest() == digest
