@@ -23,6 +23,6 @@ def test_heuristic_beats_random():
 
 @pytest.mark.slow
 def test_pimc_beats_the_heuristic():
-    """About 25 minutes on two cores."""
+    """About 12 minutes on two cores (2,000 deals took 81)."""
     pair = _pair(("pimc", "heuristic"), 300, 11)
     assert pair.diff.low > 0 and pair.verdict == "pimc better"
