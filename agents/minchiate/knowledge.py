@@ -30,6 +30,7 @@ from envs.minchiate.tables import (
     QUALIFYING,
     SUIT_MASK,
     T29_BIT,
+    TRUMP,
     TRUMPS,
     VALUE,
     WIN_KEY,
@@ -59,14 +60,12 @@ __all__ = [
     "WIN_KEY",
     "card_value_sum",
     "gone_cards",
-    "legal_plays",
     "play_exclusions",
     "trick_state",
 ]
 
 SUIT = MINCHIATE_97.suit  # 0..3 plain suits, 4 trumps, 5 the Matto
 STRENGTH = MINCHIATE_97.strength
-TRUMP = 4
 PLAIN = SUIT_MASK[0] | SUIT_MASK[1] | SUIT_MASK[2] | SUIT_MASK[3]
 KING_CARD = tuple(k.bit_length() - 1 for k in KING)
 NON_QUALIFYING = ((1 << 97) - 1) & ~QUALIFYING
@@ -109,30 +108,6 @@ def trick_state(trick: Sequence[int]) -> tuple[int, int, int]:
         if c < 40 and c > top:
             top = c
     return led, best, top
-
-
-def legal_plays(
-    hand: int, led: int, top_trump: int, suits_led: int, king_rule: bool, overtrump: bool
-) -> int:
-    """M-11.3: the legal plays of ``hand`` in a trick with led suit ``led`` (-1: leading, or
-    only the Matto played) and highest trump ``top_trump`` (-1: none), given the plain suits
-    already led in earlier tricks (the same rule as ``State._play_mask``)."""
-    if led < 0:
-        return hand
-    if led != TRUMP:
-        if king_rule and top_trump >= 0 and hand & KING[led] and not (suits_led >> led) & 1:
-            return KING[led]
-        follow = hand & SUIT_MASK[led]
-        if follow:
-            return follow | (hand & MATTO_BIT)
-    trumps = hand & TRUMPS
-    if not trumps:
-        return hand
-    if overtrump and top_trump >= 0:
-        higher = trumps & ABOVE_TRUMP[top_trump]
-        if higher:
-            trumps = higher
-    return trumps | (hand & MATTO_BIT)
 
 
 def play_exclusions(view: InfoView) -> list[int]:

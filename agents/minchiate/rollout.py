@@ -36,12 +36,13 @@ from agents.minchiate.knowledge import (
     TRUMPS,
     VALUE,
     WIN_KEY,
-    legal_plays,
 )
 from envs.cards.bits import bit_list
+from envs.cards.tricks import trick_winner
 from envs.minchiate.actions import DECLARE, Phase
 from envs.minchiate.combos import find_combos
 from envs.minchiate.config import Rules
+from envs.minchiate.legality import play_mask
 from envs.minchiate.rules import CAPTURE_VALUE, State
 from envs.minchiate.scoring import auto_payment, end_count, end_rounding, ratchet
 from envs.minchiate.tables import SUIT_BASE, card_points
@@ -138,7 +139,7 @@ def _beaten(s: State, seat: int, key: int, top: int) -> bool:
         q = (seat + k) & 3
         if q & 1 == team:
             continue
-        m = legal_plays(s.hands[q], s.led, top, s.suits_led, s.king_rule, s.overtrump)
+        m = play_mask(s.hands[q], s.led, top, s.suits_led, s.king_rule, s.overtrump)
         if max_key(m, s.led) > key:
             return True
     return False
@@ -265,7 +266,7 @@ class _Search:
     ) -> float:  # fmt: skip
         seat = (leader + len(trick)) & 3
         hands = self.hands
-        moves = legal_plays(hands[seat], led, top, suits, self.king_rule, self.overtrump)
+        moves = play_mask(hands[seat], led, top, suits, self.king_rule, self.overtrump)
         order = bit_list(moves)
         if len(order) > 1:
             order.sort(key=lambda c: -(c if c < 41 else 41 + STRENGTH[c]))
@@ -306,13 +307,7 @@ class _Search:
         self, trick: list[int], leader: int, led: int, suits: int, pa: int, pb: int, d: int,
         r: int, mo: int, debt: bool, done: int, alpha: float, beta: float,
     ) -> float:  # fmt: skip
-        keys = WIN_KEY[led]
-        best, best_key = 0, keys[trick[0]]
-        for i in (1, 2, 3):
-            k = keys[trick[i]]
-            if k > best_key:
-                best, best_key = i, k
-        winner = (leader + best) & 3
+        winner = (leader + trick_winner(trick, WIN_KEY[led])) & 3
         team = winner & 1
         cards = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
         won = cards & ~MATTO_BIT

@@ -21,11 +21,13 @@ from typing import Any, NoReturn, Self
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 from envs.cards.errors import IllegalAction
+from envs.cards.tricks import trick_winner
 from envs.minchiate.actions import NUM_ACTIONS, Phase, action_label, parse_label
 from envs.minchiate.combos import Combo
 from envs.minchiate.config import Rules
 from envs.minchiate.dealing import Setup, cut_and_deal
 from envs.minchiate.explain import why_illegal
+from envs.minchiate.legality import play_mask
 from envs.minchiate.pregame import (
     apply_declare,
     apply_discard,
@@ -40,14 +42,12 @@ from envs.minchiate.settle import deal_result, end_of_play, final, lose_matto, p
 from envs.minchiate.tables import (
     BIT,
     FULL,
-    KING,
     MATTO,
     MATTO_BIT,
     SUIT,
     SUIT_BASE,
     SUIT_CARDS,
-    SUIT_MASK,
-    TRUMPS,
+    TRUMP,
     VALUE,
     WIN_KEY,
     cards_of,
@@ -56,7 +56,6 @@ from envs.minchiate.view import InfoView, info_view
 
 __all__ = ["State"]
 
-TRUMP = 4  # led-suit value of a trump lead
 DECLARE_MASK = (1 << 97) | (1 << 98)
 # Value of a card for the capture bonus (M-12.1): the Matto never counts.
 CAPTURE_VALUE = tuple(0 if c == MATTO else VALUE[c] for c in range(97))
@@ -255,28 +254,9 @@ class State:
 
     def _play_mask(self, hand: int) -> int:
         """M-11.3: the legal plays from ``hand`` for the player on turn."""
-        led = self.led
-        if led < 0:  # leading, or only the Matto played so far
-            return hand
-        if led != TRUMP:
-            if (
-                self.king_rule
-                and self.top_trump >= 0
-                and hand & KING[led]
-                and not (self.suits_led >> led) & 1
-            ):
-                return KING[led]
-            follow = hand & SUIT_MASK[led]
-            if follow:
-                return follow | (hand & MATTO_BIT)
-        trumps = hand & TRUMPS
-        if not trumps:
-            return hand
-        if self.overtrump and self.top_trump >= 0:
-            higher = trumps >> (self.top_trump + 1) << (self.top_trump + 1)
-            if higher:
-                trumps = higher
-        return trumps | (hand & MATTO_BIT)
+        return play_mask(
+            hand, self.led, self.top_trump, self.suits_led, self.king_rule, self.overtrump
+        )
 
     def action_label(self, action: int) -> str:
         """Label of ``action`` in the current phase (D.3 vocabulary)."""
@@ -382,13 +362,7 @@ class State:
     def _finish_trick(self) -> None:
         """M-11.4, M-11.5, M-12.1: winner, piles, the Matto and the capture event."""
         trick, leader = self.trick, self.leader
-        keys = WIN_KEY[self.led]
-        best, best_key = 0, keys[trick[0]]
-        for i in (1, 2, 3):
-            k = keys[trick[i]]
-            if k > best_key:
-                best, best_key = i, k
-        winner = (leader + best) & 3
+        winner = (leader + trick_winner(trick, WIN_KEY[self.led])) & 3
         team = winner & 1
         n = len(self.tricks) + 1
         cards = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]

@@ -31,6 +31,7 @@ __all__ = [
     "SUIT_MASK",
     "T29",
     "T29_BIT",
+    "TRUMP",
     "TRUMPS",
     "VALUE",
     "WIN_KEY",
@@ -50,6 +51,7 @@ T29 = 28
 T29_BIT = 1 << T29
 MATTO_BIT = 1 << MATTO
 TRUMPS = (1 << 40) - 1
+TRUMP = TRUMP_SUIT  # the trumps' suit id, and the led-suit value of a trump lead
 SUIT_BASE = (41, 55, 69, 83)
 SUIT_MASK = DECK.suit_mask  # 0..3 plain suits, 4 trumps, 5 the Matto
 KING = tuple(1 << (base + 13) for base in SUIT_BASE)

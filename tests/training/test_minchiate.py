@@ -1,6 +1,7 @@
 """Minchiate through the training tools: the single-agent Gymnasium env (env checker, masks,
 rewards, void deals redealt), ``mazzo play`` driven end to end through a pseudo-terminal
-(pexpect: wrong input, help, quit, a whole deal, private discards), ``mazzo demo``, ``replay``
+(pexpect: private discards, quit, a bad seat; the whole deal with wrong inputs is in
+test_play.py), ``mazzo demo``, ``replay``
 and ``rules``, and the per-seat text view."""
 
 from __future__ import annotations
@@ -143,31 +144,6 @@ def spawn(tmp_path, *args):
     cmd = [sys.executable, "-m", "training.cli", "play", "--game", "minchiate",
            "--save", str(tmp_path / "deal.json"), *args]  # fmt: skip
     return pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60)
-
-
-def test_play_a_whole_deal_with_wrong_inputs(tmp_path):
-    child = spawn(tmp_path, "--seed", "3", "--opponents", "heuristic", "--seat", "2")
-    child.expect("Your options: ")
-    child.expect("> ")
-    child.sendline("banana")
-    child.expect("'banana' is not one of your options")
-    child.sendline("help")
-    child.expect("'quit' ends the session")
-    child.sendline("0")
-    child.expect("not one of your options")
-    moves = 0
-    while True:
-        i = child.expect(["> ", r"Final result \(JSON\): ([^\r\n]*)\r\n"])
-        if i == 1:
-            result = json.loads(child.match.group(1))
-            break
-        child.sendline("1")
-        moves += 1
-    child.expect("saved 1 deal")
-    child.expect(pexpect.EOF)
-    assert moves >= 21  # at least one card per trick
-    record = json.loads((tmp_path / "deal.json").read_text())
-    assert game_spec("minchiate").replay(record).result() == result
 
 
 def test_other_seats_discards_are_hidden_in_play(tmp_path):

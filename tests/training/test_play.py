@@ -5,6 +5,7 @@ import json
 import sys
 
 import pexpect
+import pytest
 
 from training.games import game_spec
 from training.play import parse_choice
@@ -23,28 +24,28 @@ def test_parse_choice():
     assert parse_choice("ac", cards) == 0 and parse_choice("2C", cards) == 1
 
 
-def spawn(tmp_path, *args):
-    cmd = [
-        sys.executable,
-        "-m",
-        "training.cli",
-        "play",
-        "--save",
-        str(tmp_path / "deal.json"),
-        *args,
-    ]
-    return pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60, cwd=None)
+def spawn(tmp_path, *args, game="calabresella"):
+    cmd = [sys.executable, "-m", "training.cli", "play", "--game", game,
+           "--save", str(tmp_path / "deal.json"), *args]  # fmt: skip
+    return pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60)
 
 
-def test_play_a_whole_deal_with_wrong_inputs(tmp_path):
-    child = spawn(tmp_path, "--seed", "2", "--opponents", "heuristic")  # S2 bids solo
+@pytest.mark.parametrize(
+    ("game", "args", "bad_number", "tricks"),
+    [
+        ("calabresella", ("--seed", "2"), "99", 12),  # S2 bids solo
+        ("minchiate", ("--seed", "3", "--seat", "2"), "0", 21),
+    ],
+)
+def test_play_a_whole_deal_with_wrong_inputs(tmp_path, game, args, bad_number, tricks):
+    child = spawn(tmp_path, *args, "--opponents", "heuristic", game=game)
     child.expect("Your options: ")
     child.expect("> ")
     child.sendline("banana")
     child.expect("'banana' is not one of your options")
     child.sendline("help")
     child.expect("'quit' ends the session")
-    child.sendline("99")
+    child.sendline(bad_number)
     child.expect("not one of your options")
     moves = 0
     while True:
@@ -56,9 +57,9 @@ def test_play_a_whole_deal_with_wrong_inputs(tmp_path):
         moves += 1
     child.expect("saved 1 deal")
     child.expect(pexpect.EOF)
-    assert moves >= 12  # at least one card per trick
+    assert moves >= tricks  # at least one card per trick
     record = json.loads((tmp_path / "deal.json").read_text())
-    assert game_spec("calabresella").replay(record).result() == result
+    assert game_spec(game).replay(record).result() == result
 
 
 def test_quit_and_end_of_input(tmp_path):
