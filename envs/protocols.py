@@ -1,0 +1,88 @@
+"""The contracts between the layers, as ``typing.Protocol``s checked by mypy: what every game's
+rules (``RulesLike``), engine state (``GameState``), per-seat view (``InfoView``) and encoder
+(``Encoder``) offer to the layers above (agents, the vector runner, the arena, the trainers).
+
+A game's own classes satisfy these structurally; nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, Self
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Encoder", "GameState", "InfoView", "RulesLike"]
+
+
+class RulesLike(Protocol):
+    """A game's frozen rule flags (validated on construction)."""
+
+    def to_flags(self) -> dict[str, Any]:
+        """The flags that differ from the defaults, JSON-ready."""
+        ...
+
+
+class InfoView(Protocol):
+    """Everything one seat may know at one point of a deal, nothing more (immutable)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def to_play(self) -> int: ...
+    @property
+    def legal_mask(self) -> int: ...
+    @property
+    def rules(self) -> Any: ...
+
+
+class GameState(Protocol):
+    """One deal of a game (or a layer chaining deals): the DESIGN engine contract."""
+
+    @property
+    def to_play(self) -> int:
+        """The seat on turn, -1 at the end."""
+        ...
+
+    @property
+    def rules(self) -> Any: ...
+
+    def legal_mask(self) -> int: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply(self, action: int) -> None: ...
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> tuple[int, ...]: ...
+    def clone(self) -> Self: ...
+    def info_view(self, seat: int) -> Any: ...
+    def action_label(self, action: int) -> str: ...
+    def parse_action(self, label: str) -> int: ...
+    def result(self) -> Mapping[str, Any]: ...
+
+
+class Encoder(Protocol):
+    """Observation vectors and action masks from views (seat-relative, versioned)."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def obs_size(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+
+    def obs_high(self) -> npt.NDArray[np.float32]:
+        """Upper bounds of the observation (its shape is the observation's)."""
+        ...
+
+    def encode(self, view: Any) -> npt.NDArray[np.float32]:
+        """One view -> a fresh ``float32[obs_size]`` row."""
+        ...
+
+    def encode_batch(
+        self,
+        views: Sequence[Any],
+        obs: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8] | None = None,
+    ) -> None:
+        """Write ``len(views)`` rows into ``obs[:B]`` (and the legal masks into ``masks[:B]``)."""
+        ...
