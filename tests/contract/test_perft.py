@@ -7,11 +7,10 @@ How the numbers were computed: once, with the code of commit 202f21f (the regist
 ``perft(position(game, flags, seed, prefix), d)`` for each row and pinning the output. Checks
 by hand: Calabresella from the start, 6 = pass + 5 bids; then 21 = 6 + 5 + 4 + 3 + 2 + 1 (each
 player speaks once, strictly higher or pass); 56 = the 3-step multisets of that ladder (C(8, 3)).
-Minchiate from the start: 16 legal discards for the cutter (zero-value cards but T29), then the
-dealer's 17, 16, 15 (272 = 16 x 17, 4352 = 272 x 16, 65280 = 4352 x 15). The King-rule and
-overtrump rows start from the same position as a default row and differ where the flag bites
-(``king_rule = false`` frees 90 - 36 = 54 third-level sequences; ``must_overtrump`` takes
-224 -> 262 because it changes who wins the trick and hence who leads).
+Minchiate from the start (seed 1): the cutter robbed one card and holds 16 legal discards
+(zero-value cards but T29); then the dealer holds 17, 16, 15 (272 = 16 x 17, 4352 = 272 x 16,
+65280 = 4352 x 15). The King-rule and overtrump rows start from the same position as a default
+row (the prefix is legal under both flags) and differ from it from depth 3 on.
 
 A new game adds its rows here (``test_every_game_has_a_perft_table`` fails until it does).
 """
