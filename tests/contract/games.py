@@ -29,9 +29,9 @@ from envs.registry import Game, all_games
 
 __all__ = [
     "CASES",
+    "DEFAULT_CASES",
     "ENV_CASES",
     "GAMES",
-    "DEFAULT_CASES",
     "is_zero_sum",
     "play_random",
     "random_deal",

@@ -108,7 +108,9 @@ def resample(
     for _ in range(proposals if len(free) > 1 else 0):
         i, j = rng.sample(free, 2)
         x, y = order[i], order[j]
-        if not (oracle.may_hold(rules, world.deal, i, y) and oracle.may_hold(rules, world.deal, j, x)):
+        if not (
+            oracle.may_hold(rules, world.deal, i, y) and oracle.may_hold(rules, world.deal, j, x)
+        ):
             continue
         swap = {x: y, y: x}
         new_order = order[:]

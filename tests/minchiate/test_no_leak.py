@@ -1,25 +1,33 @@
-"""No leak at the view level: resampling every card a seat cannot see, consistently with what it
-has seen, leaves that seat's ``InfoView`` unchanged; changing what it can see changes it.
+"""No leak at the view level, by surgery on the current state: moving cards a seat cannot see
+between the hidden slots leaves that seat's ``InfoView`` unchanged; changing what it can see
+changes it. (The general test, by resampling the deal and replaying, runs for every variant in
+``tests/contract/test_no_leak.py``.)
 
+What the seat knows comes from the contract suite's Minchiate oracle
+(``tests/contract/oracles/minchiate.py``: the public record and the rules text, not the view).
 The resampler moves cards between the hidden slots (other seats' hands, the Fola cards the seat
-does not know) by random transpositions that keep what the seat has seen true: public cards stay
-put (face-up cards, declared cards, robbed and taken cards that cannot be discarded), robbed and
-taken cards stay with their owner or in the Fola, the Fola holds only dead cards, and no seat
-receives a card of a suit it has shown void in, nor a king the King rule showed it lacks.
+does not know) by random transpositions that keep what the seat has seen true: known cards stay
+put, the Fola holds only dead cards, and no seat receives a card of a suit it has shown void in,
+nor a king the King rule showed it lacks.
 """
 
 import random
 
 import pytest
 
+from envs.cards.deal import Deal
 from envs.minchiate import Phase, Rules, State
 from envs.minchiate.tables import DISCARDABLE, MATTO, SUIT
+from envs.registry import get_game
+from tests.contract.no_leak import steps_of
+from tests.contract.oracles import minchiate as oracle
 
 from .helpers import random_deal
 
 TRUMP = 4
 FOLA = -1
 KING_OF = {s: 41 + 14 * s + 13 for s in range(4)}
+GAME = get_game("minchiate")
 
 
 def led_suit(cards) -> int:
@@ -58,23 +66,18 @@ def owner_of_public(s: State) -> dict[int, int]:
     return owners
 
 
-def slots(s: State, seat: int) -> list[tuple[int, int]]:
+def slots(s: State, seat: int, deal: Deal, actions: list[int]) -> list[tuple[int, int]]:
     """(card, location) of every card ``seat`` cannot locate; location = a seat or FOLA."""
-    view = s.info_view(seat)
-    pinned = {c for c in view.faceup if c >= 0}
-    for _, combo in view.declared:
-        pinned |= {c for c in range(97) if (combo.members >> c) & 1}
-    for c in owner_of_public(s):
-        if not (DISCARDABLE >> c) & 1:
-            pinned.add(c)
+    steps = steps_of(GAME, s.rules, deal, actions, seat)
+    known = oracle.known_cards(s.rules, deal, steps, s, seat)
     out = [
         (c, q)
         for q in range(4)
         if q != seat
         for c in range(97)
-        if (s.hands[q] >> c) & 1 and c not in pinned
+        if (s.hands[q] >> c) & 1 and not (known >> c) & 1
     ]
-    hidden_fola = s.fola & ~view.fola_known
+    hidden_fola = s.fola & ~known
     out += [(c, FOLA) for c in range(97) if (hidden_fola >> c) & 1]
     return out
 
@@ -107,11 +110,13 @@ def move(s: State, card: int, src: int, dst_card: int, dst: int) -> None:
             s.hands[to] |= 1 << c
 
 
-def resample(s: State, seat: int, rng: random.Random, tries: int = 300) -> int:
+def resample(
+    s: State, seat: int, rng: random.Random, deal: Deal, actions: list[int], tries: int = 300
+) -> int:
     """Random consistent transpositions of hidden cards; returns how many were made."""
     void, no_king = shown(s)
     owners = owner_of_public(s)
-    hidden = slots(s, seat)
+    hidden = slots(s, seat, deal, actions)
     done = 0
     for _ in range(tries if len(hidden) > 1 else 0):
         i, j = rng.sample(range(len(hidden)), 2)
@@ -128,11 +133,14 @@ def resample(s: State, seat: int, rng: random.Random, tries: int = 300) -> int:
 def random_states(n: int, seed: int, rules: Rules):
     rng = random.Random(seed)
     for _ in range(n):
-        s = State.new(random_deal(rng), rules)
+        deal = random_deal(rng)
+        s = State.new(deal, rules)
         stop = rng.randrange(0, 100)
-        while not s.is_terminal() and len(s.history) < stop:
-            s.apply(rng.choice(s.legal_actions()))
-        yield s, rng
+        actions: list[int] = []
+        while not s.is_terminal() and len(actions) < stop:
+            actions.append(rng.choice(s.legal_actions()))
+            s.apply(actions[-1])
+        yield s, rng, deal, actions
 
 
 @pytest.mark.parametrize(
@@ -145,12 +153,12 @@ def random_states(n: int, seed: int, rules: Rules):
 def test_resampling_hidden_cards_keeps_every_view(rules):
     moved = 0
     phases = set()
-    for s, rng in random_states(250, 17, rules):
+    for s, rng, deal, actions in random_states(250, 17, rules):
         phases.add(s.phase)
         for seat in range(4):
             before = s.info_view(seat)
             world = s.clone()
-            moved += resample(world, seat, rng)
+            moved += resample(world, seat, rng, deal, actions)
             assert world.info_view(seat) == before, (seat, s.phase)
     assert moved > 10_000 and {Phase.DISCARD_CUTTER, Phase.DECLARE, Phase.PLAY} <= phases
 
@@ -158,7 +166,7 @@ def test_resampling_hidden_cards_keeps_every_view(rules):
 def test_changing_a_seen_card_changes_the_view():
     """The test has teeth: a swap between the seat's own hand and a hidden card shows."""
     changed = 0
-    for s, _ in random_states(100, 5, Rules()):
+    for s, _, _, _ in random_states(100, 5, Rules()):
         if s.is_terminal():
             continue
         for seat in range(4):

@@ -81,16 +81,14 @@ def known_cards(rules: Any, deal: Deal, steps: list[Any], state: Any, seat: int)
     contract, soloist = _auction(steps, seat_of)
     after_auction = bool(verbs - {"pass", "bid"})
     took_monte = bool(verbs & {"discard", "play"})
-    monte = False
-    if contract == "scegliete" and after_auction:
-        monte = True
-    elif contract == "chiamo" and rules.chiamo_monte_exposed and took_monte:
-        monte = True
-    elif contract == "solissimo" and rules.solissimo_view_monte and soloist in mine:
-        monte = after_auction
-    elif contract in ("chiamo", "solo") and soloist in mine and took_monte:
-        monte = True
-    if monte:
+    exposed = (contract == "scegliete" and after_auction) or (
+        contract == "chiamo" and rules.chiamo_monte_exposed and took_monte
+    )
+    seen_by_soloist = soloist in mine and (
+        (contract == "solissimo" and rules.solissimo_view_monte and after_auction)
+        or (contract in ("chiamo", "solo") and took_monte)
+    )
+    if exposed or seen_by_soloist:
         known_slots.update(MONTE)
     defenders = [p for p in range(3) if p != soloist] if soloist >= 0 else []
     if contract == "dividete" and after_auction:

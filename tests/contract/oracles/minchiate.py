@@ -39,9 +39,7 @@ QUALIFYING = frozenset(
     + [f"T{n}" for n in range(20, 41)]
 )  # M-5.1: 33 cards
 T29 = DECK.parse("T29")
-DEAD = frozenset(
-    c for c in range(CARDS) if DECK.value[c] == 0 and c not in QUALIFYING and c != T29
-)
+DEAD = frozenset(c for c in range(CARDS) if DECK.value[c] == 0 and c not in QUALIFYING and c != T29)
 
 
 def robbed(rules: Any, deal: Deal) -> int:
