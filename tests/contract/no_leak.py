@@ -11,9 +11,9 @@ Resampling proposes random transpositions of two hidden cards in the deal order,
 and across hands and hidden piles alike; the actions the seat did not see are mapped through
 the same transposition. A proposal is kept only if the new world replays (every action legal,
 the same seat acting at every step: hand sizes, voids, the King rule, forced plays follow),
-with the same seat on turn after it, and the oracle's ``public`` facts (what the rules
-announce, such as declared combinations) come out the same. The view of the seat in the kept world must equal the real one, and so must
-its encoding.
+leaves the same seat on turn for the same kind of decision, and gives the same ``public``
+facts of the oracle (what the rules announce, such as declared combinations). The seat's view
+in the kept world must equal the real one, and so must its encoding.
 """
 
 from __future__ import annotations
@@ -89,6 +89,13 @@ def replay(game: Game, rules: Any, deal: Deal, actions: Sequence[int], actors: l
     return state
 
 
+def pending(state: Any) -> tuple[int, str]:
+    """Who is on turn and the verb of the decision (its phase, public): ``(-1, "")`` at the end."""
+    if state.is_terminal():
+        return -1, ""
+    return state.to_play, state.action_label(state.legal_actions()[0]).split()[0]
+
+
 def resample(
     game: Game, world: World, seat: int, rng: random.Random, proposals: int
 ) -> tuple[World, Outcome]:
@@ -99,7 +106,7 @@ def resample(
     owners = oracle.holders(rules, world.deal)
     order = list(world.deal.order)
     free = [i for i, c in enumerate(order) if not (known >> c) & 1]
-    public = oracle.public(world.state)
+    public, turn = oracle.public(world.state), pending(world.state)
     actors = [s.actor for s in steps]
     hidden = [not s.visible for s in steps]
     actions, state = list(world.actions), world.state
@@ -120,7 +127,7 @@ def resample(
         ]
         deal = Deal(world.deal.dealer, tuple(new_order))
         got = replay(game, rules, deal, new_actions, actors)
-        if got is None or got.to_play != world.state.to_play or oracle.public(got) != public:
+        if got is None or pending(got) != turn or oracle.public(got) != public:
             continue
         order, actions, state = new_order, new_actions, got
         moves += 1

@@ -24,7 +24,7 @@ from envs.cards.bits import bit_list
 from envs.cards.errors import IllegalAction
 from envs.registry import Game
 
-from .games import CASES, is_zero_sum, random_deal, snapshot
+from .games import CASES, is_zero_sum, random_deal, snapshot, stable_seed
 
 PROBE_RATE = 0.08  # share of the steps probed with illegal actions and a clone (and the first)
 
@@ -85,10 +85,11 @@ def check_end(
 
 
 @pytest.mark.parametrize(("game", "flags"), CASES)
-@settings(max_examples=6)
+@settings(max_examples=12)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_deals_keep_the_contract(game: Game, flags: dict[str, Any], seed: int) -> None:
     rules = game.rules(flags)
+    seed ^= stable_seed(game, flags)  # derandomized examples repeat across the cases: mix them
     deal = random_deal(game, rules, seed)
     state = game.new_state(deal, rules)
     rng = random.Random(seed)

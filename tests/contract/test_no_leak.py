@@ -16,7 +16,7 @@ from envs.registry import Game
 from .games import CASES, DEFAULT_CASES, GAMES, stable_seed
 from .no_leak import check_no_leak, oracle_for, plain_view, random_world
 
-STATES = 6  # random positions per variant
+STATES = 10  # random positions per variant
 PROPOSALS = 30  # transpositions proposed per seat and position
 
 
