@@ -15,7 +15,6 @@ import random
 
 import pytest
 
-from envs.cards.deal import Deal
 from envs.minchiate import Phase, Rules, State
 from envs.minchiate.tables import DISCARDABLE, MATTO, SUIT
 from envs.registry import get_game
@@ -66,10 +65,10 @@ def owner_of_public(s: State) -> dict[int, int]:
     return owners
 
 
-def slots(s: State, seat: int, deal: Deal, actions: list[int]) -> list[tuple[int, int]]:
+def slots(s: State, seat: int) -> list[tuple[int, int]]:
     """(card, location) of every card ``seat`` cannot locate; location = a seat or FOLA."""
-    steps = steps_of(GAME, s.rules, deal, actions, seat)
-    known = oracle.known_cards(s.rules, deal, steps, s, seat)
+    steps = steps_of(GAME, s.rules, s.deal, [a for _, a in s.history], seat)
+    known = oracle.known_cards(s.rules, s.deal, steps, s, seat)
     out = [
         (c, q)
         for q in range(4)
@@ -110,13 +109,11 @@ def move(s: State, card: int, src: int, dst_card: int, dst: int) -> None:
             s.hands[to] |= 1 << c
 
 
-def resample(
-    s: State, seat: int, rng: random.Random, deal: Deal, actions: list[int], tries: int = 300
-) -> int:
+def resample(s: State, seat: int, rng: random.Random, tries: int = 300) -> int:
     """Random consistent transpositions of hidden cards; returns how many were made."""
     void, no_king = shown(s)
     owners = owner_of_public(s)
-    hidden = slots(s, seat, deal, actions)
+    hidden = slots(s, seat)
     done = 0
     for _ in range(tries if len(hidden) > 1 else 0):
         i, j = rng.sample(range(len(hidden)), 2)
@@ -133,14 +130,11 @@ def resample(
 def random_states(n: int, seed: int, rules: Rules):
     rng = random.Random(seed)
     for _ in range(n):
-        deal = random_deal(rng)
-        s = State.new(deal, rules)
+        s = State.new(random_deal(rng), rules)
         stop = rng.randrange(0, 100)
-        actions: list[int] = []
-        while not s.is_terminal() and len(actions) < stop:
-            actions.append(rng.choice(s.legal_actions()))
-            s.apply(actions[-1])
-        yield s, rng, deal, actions
+        while not s.is_terminal() and len(s.history) < stop:
+            s.apply(rng.choice(s.legal_actions()))
+        yield s, rng
 
 
 @pytest.mark.parametrize(
@@ -153,12 +147,12 @@ def random_states(n: int, seed: int, rules: Rules):
 def test_resampling_hidden_cards_keeps_every_view(rules):
     moved = 0
     phases = set()
-    for s, rng, deal, actions in random_states(250, 17, rules):
+    for s, rng in random_states(250, 17, rules):
         phases.add(s.phase)
         for seat in range(4):
             before = s.info_view(seat)
             world = s.clone()
-            moved += resample(world, seat, rng, deal, actions)
+            moved += resample(world, seat, rng)
             assert world.info_view(seat) == before, (seat, s.phase)
     assert moved > 10_000 and {Phase.DISCARD_CUTTER, Phase.DECLARE, Phase.PLAY} <= phases
 
@@ -166,7 +160,7 @@ def test_resampling_hidden_cards_keeps_every_view(rules):
 def test_changing_a_seen_card_changes_the_view():
     """The test has teeth: a swap between the seat's own hand and a hidden card shows."""
     changed = 0
-    for s, _, _, _ in random_states(100, 5, Rules()):
+    for s, _ in random_states(100, 5, Rules()):
         if s.is_terminal():
             continue
         for seat in range(4):
