@@ -30,7 +30,17 @@ from envs.calabresella.actions import (
     parse_label,
 )
 from envs.calabresella.config import Rules
-from envs.calabresella.scoring import Settlement, pile_thirds, settle
+from envs.calabresella.kernel import (
+    BIT,
+    FULL40,
+    SUIT,
+    TRICKS,
+    close_trick,
+    legal_play_list,
+    legal_plays,
+    pile_thirds,
+)
+from envs.calabresella.scoring import Settlement, settle
 from envs.calabresella.view import InfoView, info_view
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
@@ -39,16 +49,6 @@ from envs.cards.errors import IllegalAction
 
 __all__ = ["GIVER_MONTE", "GIVER_NONE", "GIVER_OWN", "State"]
 
-SUIT = ITALIAN_40.suit
-STRENGTH = ITALIAN_40.strength
-SUIT_MASK = ITALIAN_40.suit_mask
-BIT = tuple(1 << c for c in range(40))
-FULL40 = (1 << 40) - 1
-# SUIT_CARDS[s][m]: the card ids of suit s whose rank bits (10-bit) are set in m.
-SUIT_CARDS = tuple(
-    tuple(tuple(10 * s + r for r in range(10) if (m >> r) & 1) for m in range(1024))
-    for s in range(4)
-)
 ALL_SPLITS = sum(1 << (SPLIT_BASE + m) for m in range(16))
 SPLITS_2_2 = sum(1 << (SPLIT_BASE + m) for m in range(16) if m.bit_count() == 2)
 
@@ -235,10 +235,7 @@ class State:
         """Bitmask over the 62 action ids of the legal actions (0 when the deal is over)."""
         phase = self.phase
         if phase is Phase.PLAY:
-            hand = self.hands[self.pos]
-            if self.trick:
-                return (hand & SUIT_MASK[SUIT[self.trick[0]]]) or hand
-            return hand
+            return legal_plays(self.hands[self.pos], SUIT[self.trick[0]] if self.trick else -1)
         if phase is Phase.BID:
             return self._bid_mask()
         if phase is Phase.CALL:
@@ -253,13 +250,8 @@ class State:
     def legal_actions(self) -> list[int]:
         """The legal action ids in increasing order."""
         if self.phase is Phase.PLAY:
-            hand = self.hands[self.pos]
-            if self.trick:
-                led = SUIT[self.trick[0]]
-                follow = (hand >> (10 * led)) & 1023
-                if follow:
-                    return list(SUIT_CARDS[led][follow])
-            return bit_list(hand)
+            trick = self.trick
+            return legal_play_list(self.hands[self.pos], SUIT[trick[0]] if trick else -1)
         return bit_list(self.legal_mask())
 
     def _bid_mask(self) -> int:
@@ -317,16 +309,9 @@ class State:
             return self.apply(self._as_int(action))
         phase = self.phase
         if phase is Phase.PLAY:
-            hand = self.hands[self.pos]
-            if (
-                type(action) is int
-                and 0 <= action < 40
-                and (hand >> action) & 1
-                and (
-                    not self.trick
-                    or SUIT[action] == SUIT[self.trick[0]]
-                    or not hand & SUIT_MASK[SUIT[self.trick[0]]]
-                )
+            trick = self.trick
+            if 0 <= action < 40 and (
+                legal_plays(self.hands[self.pos], SUIT[trick[0]] if trick else -1) >> action & 1
             ):
                 self.history.append((self.pos, action))
                 self._apply_play(action)
@@ -532,21 +517,13 @@ class State:
         self._finish_trick()
 
     def _finish_trick(self) -> None:
-        trick = self.trick
-        led = SUIT[trick[0]]
-        best = 0
-        for i in (1, 2):
-            c = trick[i]
-            if SUIT[c] == led and STRENGTH[c] > STRENGTH[trick[best]]:
-                best = i
-        winner = (self.leader + best) % 3
-        side = 0 if winner == self.soloist else 1
-        self.piles[side] |= BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]]
+        trick, last = self.trick, len(self.tricks) == TRICKS - 1
+        winner, side, gain = close_trick(trick, self.leader, self.soloist, last, self.set_aside)
+        self.piles[side] |= gain
         self.tricks_won[side] += 1
         self.tricks.append((self.leader, tuple(trick), winner))
         self.trick = []
-        if len(self.tricks) == 12:
-            self.piles[side] |= self.set_aside
+        if last:
             self._settle(side)
         else:
             self.leader = winner
