@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from envs.calabresella.actions import CONTRACTS, PASS, Phase
-from envs.calabresella.rules import GIVER_MONTE, GIVER_OWN, State
+from envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
+from envs.calabresella.rules import State
 from envs.calabresella.scoring import pile_thirds
 from envs.calabresella.view import InfoView
 from envs.cards.bits import bit_list

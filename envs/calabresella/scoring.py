@@ -1,18 +1,22 @@
-"""Calabresella settlement records (RULES.md B.7 to B.9): the ``Settlement`` of a played deal,
-built from the kernel's scoring rules (``envs.calabresella.kernel``: thirds, truncation per side,
-the last-trick point, success at 6 of 11, cappotto and stramazzo, contract values, the raw and
-pairwise payments), all in integers. The rules themselves live in the kernel, not here.
+"""Calabresella settlement (RULES.md B.7 to B.9): the ``Settlement`` of a played deal, built
+from the kernel's scoring rules (``envs.calabresella.kernel``: thirds, truncation per side, the
+last-trick point, success at 6 of 11, cappotto and stramazzo, contract values, the raw and
+pairwise payments), its per-seat form, and the JSON-ready result of a deal. The rules
+themselves live in the kernel, not here.
 
-Positions here are the three active positions A0..A2 (the engine maps them to seats).
+Positions here are the three active positions A0..A2; ``per_seat`` maps them to player seats.
 
-Must not import numpy, torch, gymnasium or pettingzoo.
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State imports this).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from envs.calabresella.actions import CONTRACTS
 from envs.calabresella.config import Rules
+from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
 from envs.calabresella.kernel import (
     TOTAL_THIRDS,
     TRICKS,
@@ -23,8 +27,17 @@ from envs.calabresella.kernel import (
     success,
     unit,
 )
+from envs.cards.deck import ITALIAN_40
 
-__all__ = ["TOTAL_THIRDS", "Settlement", "pile_thirds", "settle"]
+__all__ = [
+    "TOTAL_THIRDS",
+    "Settlement",
+    "deal_result",
+    "per_seat",
+    "pile_thirds",
+    "seat_returns",
+    "settle",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +85,67 @@ def settle(
         raw=raw,
         pairwise=pairwise,
     )
+
+
+def per_seat(
+    per_pos: tuple[int, int, int], seat_of: tuple[int, int, int], players: int
+) -> tuple[int, ...]:
+    """Per-position amounts summed per player seat (a due: the dealer's two positions add up;
+    with 4 players the idle dealer gets 0)."""
+    out = [0] * players
+    for pos in range(3):
+        out[seat_of[pos]] += per_pos[pos]
+    return tuple(out)
+
+
+def seat_returns(
+    st: Settlement | None, rules: Rules, seat_of: tuple[int, int, int]
+) -> tuple[int, ...]:
+    """Per seat: the settlement of C-9.5 under ``reward_mode`` (zeros for no settlement)."""
+    if st is None:
+        return (0,) * rules.players
+    return per_seat(
+        st.pairwise if rules.reward_mode == "pairwise" else st.raw, seat_of, rules.players
+    )
+
+
+def deal_result(
+    st: Settlement | None,
+    rules: Rules,
+    dealer: int,
+    seat_of: tuple[int, int, int],
+    called: int,
+    giver: int,
+) -> dict[str, Any]:
+    """The full result of a finished deal, JSON-ready (``State.result``).
+
+    Keys: ``void``, ``dealer``, ``contract``, ``soloist``, ``defenders`` (seats),
+    ``called`` and ``called_from`` (Chiamo), ``thirds``/``points``/``tricks`` per side,
+    ``last_trick`` (side), ``success``, ``multiplier``, ``bonus`` (cappotto/stramazzo),
+    ``value`` (V), ``unit`` (what one defender's share is worth), ``raw`` (C-9.1 total
+    increments per seat), ``pairwise`` (C-9.5 per seat) and ``returns`` (per reward_mode).
+    """
+    out: dict[str, Any] = {"void": st is None, "dealer": dealer}
+    if st is None:
+        return out | {"contract": None, "returns": list(seat_returns(st, rules, seat_of))}
+    sol, sides = st.soloist, ("soloist", "defenders")
+    called_from = {GIVER_MONTE: "monte", GIVER_OWN: "own", GIVER_NONE: None}
+    return out | {
+        "contract": CONTRACTS[st.contract],
+        "soloist": seat_of[sol],
+        "defenders": [seat_of[(sol + 1) % 3], seat_of[(sol + 2) % 3]],
+        "called": ITALIAN_40.labels[called] if called >= 0 else None,
+        "called_from": called_from.get(giver, f"S{seat_of[giver]}"),
+        "thirds": dict(zip(sides, st.thirds, strict=True)),
+        "points": dict(zip(sides, st.points, strict=True)),
+        "tricks": dict(zip(sides, st.tricks, strict=True)),
+        "last_trick": sides[st.last_trick_side],
+        "success": st.success,
+        "multiplier": st.multiplier,
+        "bonus": st.bonus or None,
+        "value": st.value,
+        "unit": st.unit,
+        "raw": list(per_seat(st.raw, seat_of, rules.players)),
+        "pairwise": list(per_seat(st.pairwise, seat_of, rules.players)),
+        "returns": list(seat_returns(st, rules, seat_of)),
+    }

@@ -7,20 +7,61 @@ own hand, the monte cards the seat has held, its own discards, the returned card
 players of the exchange, the partner's hand under ``aperta`` or *a due*) only for the seat
 entitled to it.
 
-Must not import numpy, torch, gymnasium or pettingzoo.
+The view is built from any ``DealState`` (the fields and queries of a deal it reads, a
+``Protocol`` that ``rules.State`` satisfies), so this module does not import the engine: the
+imports go one way, ``rules`` -> ``view``.
+
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from envs.calabresella.actions import Contract, Phase
 from envs.calabresella.config import Rules
+from envs.cards.deal import Deal
 
-if TYPE_CHECKING:
-    from envs.calabresella.rules import State
+__all__ = ["DealState", "InfoView", "action_is_visible", "info_view"]
 
-__all__ = ["InfoView", "action_is_visible", "info_view"]
+
+class DealState(Protocol):
+    """What the view reads of a deal (``rules.State`` has all of it; see there)."""
+
+    rules: Rules
+    deal: Deal
+    seat_of: tuple[int, int, int]
+    phase: Phase
+    pos: int
+    to_play: int
+    hands: list[int]
+    bids: list[tuple[int, int]]
+    no_chiamo: bool
+    contract: int
+    soloist: int
+    called: int
+    giver: int
+    returned: int
+    received: list[int]
+    discarded: list[int]
+    split: int
+    trick: list[int]
+    leader: int
+    tricks: list[tuple[int, tuple[int, ...], int]]
+    tricks_won: list[int]
+    piles: list[int]
+    played_by: list[int]
+    void: list[int]
+
+    @property
+    def d1(self) -> int: ...
+
+    @property
+    def d2(self) -> int: ...
+
+    def legal_mask(self) -> int: ...
+
+    def monte_mask(self) -> int: ...
 
 
 class InfoView(NamedTuple):
@@ -107,7 +148,7 @@ _POSITIONS: dict[tuple[tuple[int, int, int], int], tuple[int, ...]] = {}
 _ZERO_TOTALS = {n: (0.0,) * n for n in (2, 3, 4)}
 
 
-def _positions_of(s: State, seat: int) -> tuple[int, ...]:
+def _positions_of(s: DealState, seat: int) -> tuple[int, ...]:
     key = (s.seat_of, seat)
     mine = _POSITIONS.get(key)
     if mine is None:
@@ -115,7 +156,7 @@ def _positions_of(s: State, seat: int) -> tuple[int, ...]:
     return mine
 
 
-def info_view(s: State, seat: int, totals: tuple[float, ...] | None = None) -> InfoView:
+def info_view(s: DealState, seat: int, totals: tuple[float, ...] | None = None) -> InfoView:
     """The view of player ``seat`` of state ``s`` (``totals``: match game points, if any)."""
     mine = _positions_of(s, seat)
     done = s.phase is Phase.DONE
@@ -168,7 +209,7 @@ def info_view(s: State, seat: int, totals: tuple[float, ...] | None = None) -> I
     )  # positional, in field order (measurably cheaper than keywords on every env step)
 
 
-def _received(s: State, mine: tuple[int, ...], split: bool) -> tuple[int, int, int]:
+def _received(s: DealState, mine: tuple[int, ...], split: bool) -> tuple[int, int, int]:
     r = s.received
     return (
         r[0] if split or 0 in mine else 0,
@@ -184,7 +225,7 @@ def _union(masks: list[int], positions: tuple[int, ...]) -> int:
     return out
 
 
-def _partner_hand(s: State, pos: int, mine: tuple[int, ...]) -> int:
+def _partner_hand(s: DealState, pos: int, mine: tuple[int, ...]) -> int:
     if pos < 0 or pos == s.soloist:
         return 0
     other = s.d2 if pos == s.d1 else s.d1
@@ -193,7 +234,7 @@ def _partner_hand(s: State, pos: int, mine: tuple[int, ...]) -> int:
     return 0
 
 
-def _known_monte(s: State, mine: tuple[int, ...]) -> int:
+def _known_monte(s: DealState, mine: tuple[int, ...]) -> int:
     """Monte cards this seat has seen (C-5 procedures and the exposure flags)."""
     c, rules = s.contract, s.rules
     if c == Contract.SCEGLIETE:
@@ -205,7 +246,7 @@ def _known_monte(s: State, mine: tuple[int, ...]) -> int:
     return _union(s.received, mine)  # received cards only ever come from the monte
 
 
-def action_is_visible(s: State, action: int, seat: int) -> bool:
+def action_is_visible(s: DealState, action: int, seat: int) -> bool:
     """Whether player ``seat`` sees which card ``action`` moves, when the player on turn in ``s``
     takes it: discards are private to the discarder, the returned card to the soloist and the
     giver (public with ``chiamo_return_public``); everything else is public."""
