@@ -58,7 +58,8 @@ class State:
     __slots__ = (
         "bids", "called", "contract", "deal", "discarded", "giver", "hands", "high_bid",
         "high_pos", "history", "leader", "left", "monte", "no_chiamo", "passed", "phase",
-        "piles", "played_by", "pos", "received", "returned", "rules", "seat_of", "set_aside",
+        "piles", "played_by", "pos", "position_tricks", "received", "returned", "rules",
+        "seat_of", "set_aside",
         "settlement", "soloist", "split", "to_play", "trick", "tricks", "tricks_won", "void",
     )  # fmt: skip
 
@@ -88,6 +89,7 @@ class State:
     trick: list[int]
     leader: int
     tricks: list[tuple[int, tuple[int, ...], int]]
+    position_tricks: list[tuple[int, tuple[int, ...], int]]
     tricks_won: list[int]
     piles: list[int]
     played_by: list[int]
@@ -121,7 +123,7 @@ class State:
         s.hands, s.monte = dealt_hands(deal.order), monte_cards(deal.order)
         s.no_chiamo = no_chiamo
         s.set_aside = s.passed = 0
-        s.bids, s.history, s.trick, s.tricks = [], [], [], []
+        s.bids, s.history, s.trick, s.tricks, s.position_tricks = [], [], [], [], []
         s.high_bid = s.high_pos = s.contract = s.soloist = -1
         s.called = s.returned = s.split = -1
         s.giver = GIVER_NONE
@@ -159,6 +161,7 @@ class State:
             self.trick[:], self.tricks[:], self.tricks_won[:], self.piles[:],
         )  # fmt: skip
         c.played_by, c.void, c.history = self.played_by[:], self.void[:], self.history[:]
+        c.position_tricks = self.position_tricks[:]
         return c
 
     # ------------------------------------------------------------------ queries
@@ -415,7 +418,9 @@ class State:
         winner, side, gain = close_trick(trick, self.leader, self.soloist, last, self.set_aside)
         self.piles[side] |= gain
         self.tricks_won[side] += 1
-        self.tricks.append((self.leader, tuple(trick), winner))
+        cards, leader, seat_of = tuple(trick), self.leader, self.seat_of
+        self.tricks.append((seat_of[leader], cards, seat_of[winner]))
+        self.position_tricks.append((leader, cards, winner))
         self.trick = []
         if last:
             self._settle(side)
@@ -436,9 +441,10 @@ class State:
         self.to_play = -1
 
     # ------------------------------------------------------------------ views and results
-    def info_view(self, seat: int, totals: tuple[float, ...] | None = None) -> InfoView:
-        """What player ``seat`` may know (see ``envs.calabresella.view``)."""
-        return info_view(self, seat, totals)
+    def info_view(self, seat: int) -> InfoView:
+        """What player ``seat`` may know (see ``envs.calabresella.view``); its ``totals`` are
+        zeros (a match supplies its own)."""
+        return info_view(self, seat)
 
     def contract_name(self) -> str:
         """Name of the contract being played ('' before the auction ends or when void)."""

@@ -48,6 +48,7 @@ class DealState(Protocol):
     trick: list[int]
     leader: int
     tricks: list[tuple[int, tuple[int, ...], int]]
+    position_tricks: list[tuple[int, tuple[int, ...], int]]
     tricks_won: list[int]
     piles: list[int]
     played_by: list[int]
@@ -101,8 +102,13 @@ class InfoView(NamedTuple):
         piles: cards won in tricks by the soloist side and by the defenders.
         tricks_won: tricks won by the soloist side and by the defenders.
         n_tricks: completed tricks.
-        tricks: the completed tricks as (leader position, cards in play order, winner).
-        totals: match game-point totals per seat (zeros outside a match).
+        tricks: the completed tricks as (leader seat, cards in play order, winner seat), the
+            form Minchiate's views use. A due (2 players) the dealer's seat stands for both A1
+            and A2, so who played which card needs ``position_tricks``.
+        position_tricks: the same tricks by position: (leader position, cards, winner
+            position); the k-th card was played by position (leader + k) % 3.
+        totals: match game-point totals per seat (zeros outside a match: ``Match.info_view``
+            puts its totals in).
         hand_sizes: the number of cards in each position's hand (public: anyone can count).
         received: the monte cards each position received, where this seat knows them (its own
             positions; both defenders after an open scegliete split), else 0.
@@ -138,6 +144,7 @@ class InfoView(NamedTuple):
     tricks_won: tuple[int, int]
     n_tricks: int
     tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    position_tricks: tuple[tuple[int, tuple[int, ...], int], ...]
     totals: tuple[float, ...]
     hand_sizes: tuple[int, int, int]
     received: tuple[int, int, int]
@@ -156,8 +163,8 @@ def _positions_of(s: DealState, seat: int) -> tuple[int, ...]:
     return mine
 
 
-def info_view(s: DealState, seat: int, totals: tuple[float, ...] | None = None) -> InfoView:
-    """The view of player ``seat`` of state ``s`` (``totals``: match game points, if any)."""
+def info_view(s: DealState, seat: int) -> InfoView:
+    """The view of player ``seat`` of state ``s`` (zero match totals)."""
     mine = _positions_of(s, seat)
     done = s.phase is Phase.DONE
     if len(mine) == 1:
@@ -202,7 +209,8 @@ def info_view(s: DealState, seat: int, totals: tuple[float, ...] | None = None) 
         (s.tricks_won[0], s.tricks_won[1]),
         len(s.tricks),
         tuple(s.tricks),
-        totals if totals is not None else _ZERO_TOTALS[s.rules.players],
+        tuple(s.position_tricks),
+        _ZERO_TOTALS[s.rules.players],
         (s.hands[0].bit_count(), s.hands[1].bit_count(), s.hands[2].bit_count()),
         _received(s, mine, split),
         s.rules,

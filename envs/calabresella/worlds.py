@@ -61,7 +61,8 @@ def determinize(view: InfoView, hands: tuple[int, int, int], rest: int) -> State
         "returned": view.returned, "received": received, "discarded": discarded,
         "split": _split_code(view) if view.split_d1 or view.split_d2 else -1,
         "left": _left(view), "trick": list(view.trick), "leader": view.leader,
-        "tricks": list(view.tricks), "tricks_won": list(view.tricks_won),
+        "tricks": list(view.tricks), "position_tricks": list(view.position_tricks),
+        "tricks_won": list(view.tricks_won),
         "piles": list(view.piles), "played_by": list(view.played_by), "void": list(view.void),
         "history": [], "settlement": None,
     })  # fmt: skip
