@@ -45,6 +45,7 @@ from envs.cards.deal import Deal
 
 __all__ = ["GIVER_MONTE", "GIVER_NONE", "GIVER_OWN", "State"]
 
+_DEFAULT_RULES = Rules()  # frozen: one shared instance (building one checks every field)
 _CLONE_SHARED = (
     "rules", "deal", "seat_of", "phase", "pos", "to_play", "monte", "set_aside", "passed",
     "high_bid", "high_pos", "no_chiamo", "contract", "soloist", "called", "giver", "returned",
@@ -112,7 +113,7 @@ class State:
             ValueError: the dealer is not a seat of ``rules.players`` players, or the deal does
                 not hold 40 cards.
         """
-        rules = rules or Rules()
+        rules = rules or _DEFAULT_RULES
         n = rules.players
         if not 0 <= deal.dealer < n:
             raise ValueError(f"dealer must be a seat 0..{n - 1} for {n} players, got {deal.dealer}")
