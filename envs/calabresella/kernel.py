@@ -27,6 +27,7 @@ __all__ = [
     "COUNTERS",
     "DEFENDERS",
     "FULL40",
+    "MAX_POINTS",
     "SOLOIST",
     "STRENGTH",
     "SUIT",
@@ -55,6 +56,7 @@ THIRDS = ITALIAN_40.value  # card value in thirds of a point (ace 3; 3, 2, K, N,
 BIT = tuple(1 << c for c in range(40))
 FULL40 = (1 << 40) - 1
 TOTAL_THIRDS = 32
+MAX_POINTS = TOTAL_THIRDS // 3 + 1  # 11: the card points and the last trick (C-7.2)
 TRICKS = 12
 SOLOIST, DEFENDERS = 0, 1
 ACES = sum(1 << c for c in range(40) if THIRDS[c] == 3)

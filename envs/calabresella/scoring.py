@@ -11,6 +11,7 @@ Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from envs.calabresella.actions import CONTRACTS
 from envs.calabresella.config import Rules
 from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
 from envs.calabresella.kernel import (
+    MAX_POINTS,
     TOTAL_THIRDS,
     TRICKS,
     deal_points,
@@ -33,6 +35,7 @@ __all__ = [
     "TOTAL_THIRDS",
     "Settlement",
     "deal_result",
+    "payoff_bound",
     "per_seat",
     "pile_thirds",
     "seat_returns",
@@ -149,3 +152,30 @@ def deal_result(
         "pairwise": list(per_seat(st.pairwise, seat_of, rules.players)),
         "returns": list(seat_returns(st, rules, seat_of)),
     }
+
+
+def payoff_bound(rules: Rules) -> int:
+    """The largest |return| one seat can get from one deal under ``rules``: from
+    ``State.returns()`` and from a ``Match`` (which scales by ``aperta_payout_factor``).
+
+    A defender's share is worth at most ``U = V * m * d``: V the highest value of an allowed
+    contract, m the highest multiplier (1, ``cappotto_mult``, ``stramazzo_mult`` if
+    ``stramazzo``), d = 11 under ``payout_mode = difference`` (the points always sum to 11, and
+    both cappotto and stramazzo can end 11-0), else 1. Pairwise the soloist settles with two
+    defenders, so he gets +-2U; raw a seat gains U, except a due where the dealer's seat holds
+    both defender positions (2U). Under ``aperta`` a match multiplies by the factor; the bound
+    is ``ceil(bound * max(1, factor))``, since a single deal's ``returns()`` is unscaled.
+
+    The bound is tight: it is attained by the soloist bidding the highest contract and taking
+    every trick (cappotto) or all tricks but one and all thirds but at most 2 (stramazzo),
+    whichever multiplier is higher; ``tests/calabresella/test_payoff_bound.py`` plays such
+    deals for 3, 4 and 2 players, fixed and difference payouts, pairwise and raw. (Raw a due,
+    the dealer's 2U needs the defenders to make it, symmetrically.) Under ``aperta`` with a
+    factor above 1 a match attains it exactly when ``bound * factor`` is a whole number.
+    """
+    value = max(rules.contract_values[CONTRACTS.index(c)] for c in rules.allowed_contracts)
+    mult = max(1, rules.cappotto_mult, rules.stramazzo_mult if rules.stramazzo else 1)
+    unit_max = value * mult * (MAX_POINTS if rules.payout_mode == "difference" else 1)
+    shares = 2 if rules.reward_mode == "pairwise" or rules.players == 2 else 1
+    factor = rules.aperta_payout_factor if rules.aperta else 1.0
+    return math.ceil(shares * unit_max * max(1.0, factor))
