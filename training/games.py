@@ -16,12 +16,13 @@ from envs.calabresella import actions as calabresella_actions
 from envs.calabresella import encode as calabresella_encode
 from envs.calabresella import record as calabresella_record
 from envs.calabresella.config import Rules as CalabresellaRules
+from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.render import render_state as calabresella_render
 from envs.calabresella.render import render_view as calabresella_render_view
 from envs.calabresella.rules import State as CalabresellaState
 from envs.calabresella.view import action_is_visible as calabresella_visible
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40, MINCHIATE_97, Deck
+from envs.cards.deck import MINCHIATE_97, Deck
 from envs.minchiate import encode as minchiate_encode
 from envs.minchiate import record as minchiate_record
 from envs.minchiate.actions import NUM_ACTIONS as MINCHIATE_ACTIONS

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from envs.calabresella.config import Rules
-from envs.cards.deck import ITALIAN_40
+from envs.calabresella.deck import ITALIAN_40
 
 __all__ = [
     "ACES",

@@ -17,6 +17,7 @@ from typing import Any
 
 from envs.calabresella.actions import CONTRACTS
 from envs.calabresella.config import Rules
+from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
 from envs.calabresella.kernel import (
     MAX_POINTS,
@@ -29,7 +30,6 @@ from envs.calabresella.kernel import (
     success,
     unit,
 )
-from envs.cards.deck import ITALIAN_40
 
 __all__ = [
     "TOTAL_THIRDS",

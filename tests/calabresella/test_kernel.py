@@ -10,11 +10,11 @@ from agents.calabresella.rollout import _Search, leaf_index, leaf_table
 from envs.calabresella import kernel
 from envs.calabresella.actions import Phase
 from envs.calabresella.config import Rules
+from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.rules import State
 from envs.calabresella.scoring import settle
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40
 
 FLAGS = [{}, {"payout_mode": "difference"}, {"stramazzo_def": "raw_zero"}, {"stramazzo": False},
          {"aperta": True, "aperta_payout_factor": 0.5}, {"players": 2}, {"players": 4},

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from envs.calabresella.config import Rules
+from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.encode import encode
 from envs.calabresella.rules import State
 from envs.calabresella.view import info_view
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40
 
 
 def known_cards(s: State, seat: int) -> int:
