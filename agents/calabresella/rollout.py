@@ -38,12 +38,14 @@ from envs.cards.bits import bit_list
 
 __all__ = ["playout", "rollout_action", "solve"]
 
+_PLAY = Phase.PLAY  # bound once: an enum attribute costs a lookup per use
+
 
 def rollout_action(s: State) -> int:
     """The greedy perfect-information choice of the player on turn in ``s``."""
     phase = s.phase
     hand = s.hands[s.pos]
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         return _play(s, hand)
     if phase is Phase.BID:
         return choose_bid(hand, s.legal_mask())

@@ -64,7 +64,7 @@ class Rules:
     aperta_payout_factor: float = 1.0
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
+        for f in _FIELDS:
             value = _checked(f, getattr(self, f.name))
             if value is not getattr(self, f.name):
                 object.__setattr__(self, f.name, value)  # a list as a tuple, an int as a float
@@ -113,6 +113,9 @@ class Rules:
     def allowed_bits(self) -> int:
         """Bitmask over contract indices 0..4 of the allowed contracts."""
         return sum(1 << CONTRACTS.index(c) for c in self.allowed_contracts)
+
+
+_FIELDS = dataclasses.fields(Rules)
 
 
 def _checked(f: dataclasses.Field[Any], value: Any) -> Any:

@@ -11,7 +11,7 @@ point, success, cappotto and stramazzo, contract values, the raw and pairwise pa
 The per-card tables come from ``envs.calabresella.deck`` and are re-exported for the callers.
 
 Must not import numpy, torch, gymnasium or pettingzoo, nor any other Calabresella module but
-``deck`` and ``config``.
+``deck`` and ``config`` (and of the card core only ``envs.cards.bits``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from envs.calabresella.config import Rules
 from envs.calabresella.deck import ITALIAN_40
+from envs.cards.bits import bit_list
 
 __all__ = [
     "ACES",
@@ -84,12 +85,7 @@ def legal_play_list(hand: int, led_suit: int) -> list[int]:
         follow = (hand >> (10 * led_suit)) & 1023
         if follow:
             return list(SUIT_CARDS[led_suit][follow])
-    out = []
-    while hand:
-        low = hand & -hand
-        out.append(low.bit_length() - 1)
-        hand ^= low
-    return out
+    return bit_list(hand)
 
 
 def trick_winner(cards: Sequence[int]) -> int:
@@ -112,8 +108,12 @@ def close_trick(
     Returns ``(winner position, winning side, pile gain)``: the gain is the trick's cards, plus
     the set-aside cards when this is the last trick (C-6.5).
     """
-    winner = (leader + trick_winner(cards)) % 3
-    gain = BIT[cards[0]] | BIT[cards[1]] | BIT[cards[2]]
+    a, b, c = cards
+    w = 1 if SUIT[b] == SUIT[a] and STRENGTH[b] > STRENGTH[a] else 0
+    if SUIT[c] == SUIT[a] and STRENGTH[c] > STRENGTH[cards[w]]:
+        w = 2
+    winner = (leader + w) % 3  # w = trick_winner(cards), unrolled for three cards
+    gain = BIT[a] | BIT[b] | BIT[c]
     if last:
         gain |= set_aside
     return winner, SOLOIST if winner == soloist else DEFENDERS, gain

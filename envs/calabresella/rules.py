@@ -45,6 +45,8 @@ from envs.cards.deal import Deal
 
 __all__ = ["GIVER_MONTE", "GIVER_NONE", "GIVER_OWN", "State"]
 
+_PLAY, _DONE = Phase.PLAY, Phase.DONE  # bound once: an enum attribute costs a lookup per use
+
 _DEFAULT_RULES = Rules()  # frozen: one shared instance (building one checks every field)
 _CLONE_SHARED = (
     "rules", "deal", "seat_of", "phase", "pos", "to_play", "monte", "set_aside", "passed",
@@ -178,11 +180,11 @@ class State:
 
     def is_terminal(self) -> bool:
         """True once the deal is settled or void (all passed)."""
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     def is_void(self) -> bool:
         """True for a deal that ended with every player passing (C-4.4)."""
-        return self.phase is Phase.DONE and self.contract < 0
+        return self.phase is _DONE and self.contract < 0
 
     def side_of(self, pos: int) -> int:
         """0 for the soloist's position, 1 for a defender's."""
@@ -201,7 +203,7 @@ class State:
     def legal_mask(self) -> int:
         """Bitmask over the 62 action ids of the legal actions (0 when the deal is over)."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             return legal_plays(self.hands[self.pos], SUIT[self.trick[0]] if self.trick else -1)
         if phase is Phase.BID:
             return auction.bid_mask(self.rules, self.no_chiamo, self.high_bid)
@@ -215,7 +217,7 @@ class State:
 
     def legal_actions(self) -> list[int]:
         """The legal action ids in increasing order."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             trick = self.trick
             return legal_play_list(self.hands[self.pos], SUIT[trick[0]] if trick else -1)
         return bit_list(self.legal_mask())
@@ -259,7 +261,7 @@ class State:
             as_id = as_action_id(action)
             return self._reject(action) if as_id is None else self.apply(as_id)
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             trick = self.trick
             if 0 <= action < 40 and (
                 legal_plays(self.hands[self.pos], SUIT[trick[0]] if trick else -1) >> action & 1

@@ -153,6 +153,7 @@ class InfoView(NamedTuple):
 
 _POSITIONS: dict[tuple[tuple[int, int, int], int], tuple[int, ...]] = {}
 _ZERO_TOTALS = {n: (0.0,) * n for n in (2, 3, 4)}
+_DONE = Phase.DONE  # bound once: an enum attribute costs a lookup per use
 
 
 def _positions_of(s: DealState, seat: int) -> tuple[int, ...]:
@@ -166,7 +167,7 @@ def _positions_of(s: DealState, seat: int) -> tuple[int, ...]:
 def info_view(s: DealState, seat: int) -> InfoView:
     """The view of player ``seat`` of state ``s`` (zero match totals)."""
     mine = _positions_of(s, seat)
-    done = s.phase is Phase.DONE
+    done = s.phase is _DONE
     if len(mine) == 1:
         pos = mine[0]
     elif not mine:
