@@ -28,6 +28,7 @@ from envs.calabresella.kernel import (
     SOLOIST,
     TOTAL_THIRDS,
     TRICKS,
+    legal_play_list,
     legal_plays,
     pile_thirds,
     soloist_pairwise,
@@ -39,6 +40,7 @@ from envs.cards.bits import bit_list
 __all__ = ["playout", "rollout_action", "solve"]
 
 _PLAY = Phase.PLAY  # bound once: an enum attribute costs a lookup per use
+_WEAKNESS = tuple(-s for s in STRENGTH).__getitem__  # sort key: the strongest card first
 
 
 def rollout_action(s: State) -> int:
@@ -149,9 +151,9 @@ class _Search:
         self, hands: list[int], trick: list[int], leader: int, pos: int, thirds: int,
         tricks: int, done: int, alpha: float, beta: float,
     ) -> float:  # fmt: skip
-        moves = bit_list(legal_plays(hands[pos], SUIT[trick[0]] if trick else -1))
+        moves = legal_play_list(hands[pos], SUIT[trick[0]] if trick else -1)
         if len(moves) > 1:  # strong cards first: better cut-offs
-            moves.sort(key=lambda c: -STRENGTH[c])
+            moves.sort(key=_WEAKNESS)
         maximise = pos == self.soloist
         best = -1e9 if maximise else 1e9
         for c in moves:

@@ -144,7 +144,7 @@ class State:
         """A state from the values of all its fields (every name of ``State.__slots__``), as
         determinization (``envs.calabresella.worlds``) builds them; the caller guarantees that
         they are consistent. Raises ValueError naming a missing or unknown field."""
-        if set(fields) != set(cls.__slots__):
+        if fields.keys() != _SLOTS:
             missing, unknown = set(cls.__slots__) - set(fields), set(fields) - set(cls.__slots__)
             raise ValueError(f"State.restore: missing {sorted(missing)}, unknown {sorted(unknown)}")
         s = cls.__new__(cls)
@@ -465,3 +465,6 @@ class State:
         return deal_result(
             self.settlement, self.rules, self.deal.dealer, self.seat_of, self.called, self.giver
         )
+
+
+_SLOTS = frozenset(State.__slots__)
