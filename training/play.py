@@ -126,10 +126,4 @@ def _play_deal(
         print(f"  {who}: {label}", file=out)
         tricks = state.tricks
         if len(tricks) > done:
-            print(f"  -> trick {len(tricks)} to S{_winner_seat(state, tricks[-1][2])}", file=out)
-
-
-def _winner_seat(state: Any, winner: int) -> int:
-    """Trick winners are positions in Calabresella (``seat_of`` maps them), seats in Minchiate."""
-    seat_of = getattr(state, "seat_of", None)
-    return int(seat_of[winner]) if seat_of is not None else winner
+            print(f"  -> trick {len(tricks)} to S{tricks[-1][2]}", file=out)  # the winner seat

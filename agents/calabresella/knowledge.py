@@ -1,14 +1,22 @@
 """Card knowledge for Calabresella agents: what is out of play, which cards are masters, how a
 trick stands, and a hand's strength for bidding. Pure functions over bitmasks, shared by the
-heuristic, the rollout policy and the search agent.
+heuristic, the rollout policy and the search agent. The card tables (``SUIT``, ``STRENGTH``,
+``SUIT_MASK``, ``THIRDS``) and the trick winner are the engine kernel's, re-exported, never
+recomputed; ``BY_STRENGTH`` and ``ABOVE`` are agent tables derived from them.
 
 Must not import torch or training/.
 """
 
 from __future__ import annotations
 
-from envs.calabresella.scoring import pile_thirds
-from envs.cards.deck import ITALIAN_40
+from envs.calabresella.kernel import (
+    STRENGTH,
+    SUIT,
+    SUIT_MASK,
+    THIRDS,
+    pile_thirds,
+    trick_winner,
+)
 
 __all__ = [
     "ABOVE",
@@ -24,10 +32,6 @@ __all__ = [
     "trick_winner",
 ]
 
-SUIT = ITALIAN_40.suit
-SUIT_MASK = ITALIAN_40.suit_mask
-STRENGTH = ITALIAN_40.strength
-THIRDS = ITALIAN_40.value
 # BY_STRENGTH[s]: the cards of suit s from the strongest (3) to the weakest (4).
 BY_STRENGTH = tuple(
     tuple(sorted((c for c in range(40) if SUIT[c] == s), key=lambda c: -STRENGTH[c]))
@@ -97,17 +101,6 @@ def lowest(cards: int, prefer_cheap: bool = True) -> int:
     return best
 
 
-def trick_winner(trick: tuple[int, ...] | list[int]) -> int:
-    """Index in ``trick`` of the card winning it so far (highest of the led suit)."""
-    led = SUIT[trick[0]]
-    best = 0
-    for i in range(1, len(trick)):
-        c = trick[i]
-        if SUIT[c] == led and STRENGTH[c] > STRENGTH[trick[best]]:
-            best = i
-    return best
-
-
 def trick_thirds(trick: tuple[int, ...] | list[int]) -> int:
     """Thirds in the cards of a trick."""
     return sum(THIRDS[c] for c in trick)
@@ -119,5 +112,5 @@ def suit_length(hand: int, suit: int) -> int:
 
 
 def hand_thirds(hand: int) -> int:
-    """Thirds held in a hand."""
+    """Thirds held in a hand (the kernel's ``pile_thirds``)."""
     return pile_thirds(hand)

@@ -30,6 +30,7 @@ from agents.calabresella.knowledge import BY_STRENGTH
 from agents.calabresella.rollout import rollout_action, solve
 from agents.calabresella.sampler import WorldSampler
 from envs.calabresella.actions import Phase
+from envs.calabresella.kernel import TRICKS
 from envs.calabresella.rules import State
 from envs.calabresella.view import InfoView
 from envs.cards.bits import bit_list
@@ -38,6 +39,7 @@ __all__ = ["PIMC"]
 
 _HEURISTIC = HeuristicV1()
 CARD_CHOICE_PHASES = (Phase.RETURN, Phase.SOLO_DISCARD, Phase.DIV_DISCARD, Phase.SCE_DISCARD)
+_PLAY = Phase.PLAY  # bound once: an enum attribute costs a lookup per use
 
 
 @dataclass
@@ -120,7 +122,7 @@ class PIMC:
     def _value(self, w: State, seat: int) -> float:
         """Play world ``w`` out: greedy until the last ``exact_tricks`` tricks, then exactly."""
         while not w.is_terminal():
-            if w.phase is Phase.PLAY and 12 - len(w.tricks) <= self.exact_tricks:
+            if w.phase is _PLAY and TRICKS - len(w.tricks) <= self.exact_tricks:
                 return solve(w)[seat]
             w.apply(rollout_action(w))
         return float(w.returns()[seat])

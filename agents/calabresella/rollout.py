@@ -6,28 +6,48 @@ cards nobody can beat, wins a trick only when the win is certain, feeds counters
 whose card is certain to hold, and otherwise gives up the cheapest card. ``solve(state)`` plays
 the last tricks exactly: alpha-beta over the two sides, the soloist maximising his settlement.
 
+Every rule comes from the engine kernel (``envs.calabresella.kernel``): legal plays, the trick
+winner, the settlement. The solver's inner trick close (``_Search._close``) is the one inlined
+form, for speed; ``tests/calabresella/test_kernel.py`` proves it equal to ``kernel.close_trick``
+on random positions. Leaf values are the kernel's ``soloist_pairwise``, tabulated once per
+(rules, contract, set-aside thirds).
+
 Both serve the determinized search (``pimc``). Must not import torch or training/.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import lru_cache
 
 from agents.calabresella.heuristic import best_call, cheapest_to_lose, choose_bid, choose_split
 from agents.calabresella.knowledge import ABOVE, STRENGTH, SUIT, SUIT_MASK, THIRDS, lowest
 from envs.calabresella.actions import Phase
+from envs.calabresella.config import Rules
+from envs.calabresella.kernel import (
+    DEFENDERS,
+    SOLOIST,
+    TOTAL_THIRDS,
+    TRICKS,
+    legal_play_list,
+    legal_plays,
+    pile_thirds,
+    soloist_pairwise,
+    trick_winner,
+)
 from envs.calabresella.rules import State
-from envs.calabresella.scoring import pile_thirds
 from envs.cards.bits import bit_list
 
 __all__ = ["playout", "rollout_action", "solve"]
+
+_PLAY = Phase.PLAY  # bound once: an enum attribute costs a lookup per use
+_WEAKNESS = tuple(-s for s in STRENGTH).__getitem__  # sort key: the strongest card first
 
 
 def rollout_action(s: State) -> int:
     """The greedy perfect-information choice of the player on turn in ``s``."""
     phase = s.phase
     hand = s.hands[s.pos]
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         return _play(s, hand)
     if phase is Phase.BID:
         return choose_bid(hand, s.legal_mask())
@@ -49,10 +69,7 @@ def _play(s: State, hand: int) -> int:
         suit = max(range(4), key=lambda t: (hand & SUIT_MASK[t]).bit_count())
         return lowest(hand & SUIT_MASK[suit], prefer_cheap=False)
     led = SUIT[trick[0]]
-    best = 0
-    for i in range(1, len(trick)):
-        if SUIT[trick[i]] == led and STRENGTH[trick[i]] > STRENGTH[trick[best]]:
-            best = i
+    best = trick_winner(trick)
     win_card = trick[best]
     win_pos = (s.leader + best) % 3
     my_side = pos == s.soloist
@@ -62,7 +79,7 @@ def _play(s: State, hand: int) -> int:
     follow = hand & SUIT_MASK[led]
     partner = (win_pos == s.soloist) == my_side
     if partner and ABOVE[win_card] & later == 0:
-        pool = follow or hand
+        pool = legal_plays(hand, led)
         return max(bit_list(pool), key=lambda c: (THIRDS[c], -STRENGTH[c]))  # feed
     if follow:
         sure = follow & ABOVE[win_card]
@@ -83,8 +100,7 @@ def playout(s: State) -> None:
 def solve(s: State) -> tuple[float, ...]:
     """Exact returns per seat of ``s`` (in PLAY) with every side playing perfectly: the soloist
     maximises his pairwise settlement, the defenders minimise it."""
-    leaf = _leaf_function(s)
-    search = _Search(s.soloist, leaf)
+    search = _Search(s.soloist, leaf_table(s.rules, s.contract, pile_thirds(s.set_aside)))
     value = search.run(
         list(s.hands), list(s.trick), s.leader, s.pos, pile_thirds(s.piles[0]), s.tricks_won[0],
         len(s.tricks),
@@ -96,38 +112,34 @@ def solve(s: State) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _leaf_function(s: State) -> Callable[[int, int, int], float]:
-    """(soloist thirds before the set-aside, soloist tricks, last-trick side) -> the soloist's
-    pairwise settlement; the same numbers as ``scoring.settle`` (a test checks it), inlined."""
-    rules, aside = s.rules, pile_thirds(s.set_aside)
-    value = rules.contract_values[s.contract]
+def leaf_index(thirds: int, tricks: int, last_side: int) -> int:
+    """Index in a ``leaf_table`` of (soloist thirds without the set-aside, soloist tricks,
+    last-trick side)."""
+    return (thirds * (TRICKS + 1) + tricks) * 2 + last_side
+
+
+@lru_cache(maxsize=512)
+def leaf_table(rules: Rules, contract: int, aside: int) -> tuple[float, ...]:
+    """The solver's leaf values, ``table[leaf_index(thirds, tricks, last_side)]``: the kernel's
+    ``soloist_pairwise`` (times the aperta payout factor) for every soloist pile of ``thirds``
+    before the set-aside cards (``aside`` thirds, which go to the last trick's side, C-6.5)."""
     factor = rules.aperta_payout_factor if rules.aperta else 1
-    limit = 2 if rules.stramazzo_def == "truncated" else 0
-
-    def leaf(thirds: int, tricks: int, last_side: int) -> float:
-        if last_side == 0:
-            thirds += aside
-        p_sol = thirds // 3 + (last_side == 0)
-        if tricks in (0, 12):
-            m = rules.cappotto_mult
-        elif rules.stramazzo and min(thirds, 32 - thirds) <= limit:
-            m = rules.stramazzo_mult
-        else:
-            m = 1
-        unit = value * m * factor
-        if rules.payout_mode == "difference":
-            unit *= abs(2 * p_sol - 11)
-        return 2.0 * unit if p_sol >= 6 else -2.0 * unit
-
-    return leaf
+    return tuple(
+        float(soloist_pairwise(
+            rules, contract, thirds + (aside if last == SOLOIST else 0), tricks, last
+        ) * factor)
+        for thirds in range(TOTAL_THIRDS - aside + 1)
+        for tricks in range(TRICKS + 1)
+        for last in (SOLOIST, DEFENDERS)
+    )  # fmt: skip
 
 
 class _Search:
     """Alpha-beta over the remaining tricks; hands and the trick are mutated and restored."""
 
-    def __init__(self, soloist: int, leaf: Callable[[int, int, int], float]) -> None:
+    def __init__(self, soloist: int, leaves: tuple[float, ...]) -> None:
         self.soloist = soloist
-        self.leaf = leaf
+        self.leaves = leaves
 
     def run(
         self, hands: list[int], trick: list[int], leader: int, pos: int, thirds: int,
@@ -139,14 +151,9 @@ class _Search:
         self, hands: list[int], trick: list[int], leader: int, pos: int, thirds: int,
         tricks: int, done: int, alpha: float, beta: float,
     ) -> float:  # fmt: skip
-        hand = hands[pos]
-        if trick:
-            follow = hand & SUIT_MASK[SUIT[trick[0]]]
-            moves = bit_list(follow or hand)
-        else:
-            moves = bit_list(hand)
+        moves = legal_play_list(hands[pos], SUIT[trick[0]] if trick else -1)
         if len(moves) > 1:  # strong cards first: better cut-offs
-            moves.sort(key=lambda c: -STRENGTH[c])
+            moves.sort(key=_WEAKNESS)
         maximise = pos == self.soloist
         best = -1e9 if maximise else 1e9
         for c in moves:
@@ -174,6 +181,8 @@ class _Search:
         self, hands: list[int], trick: list[int], leader: int, thirds: int, tricks: int,
         done: int, alpha: float, beta: float,
     ) -> float:  # fmt: skip
+        # kernel.close_trick, inlined (test_kernel proves them equal): the trick winner, and
+        # the soloist's thirds and tricks after the trick (the set-aside is in the leaf table).
         a, b, c = trick
         w = 0
         if SUIT[b] == SUIT[a] and STRENGTH[b] > STRENGTH[a]:
@@ -184,8 +193,9 @@ class _Search:
         if winner == self.soloist:
             thirds += THIRDS[a] + THIRDS[b] + THIRDS[c]
             tricks += 1
-        if done + 1 == 12:
-            return self.leaf(thirds, tricks, 0 if winner == self.soloist else 1)
+        if done + 1 == TRICKS:
+            side = SOLOIST if winner == self.soloist else DEFENDERS
+            return self.leaves[(thirds * (TRICKS + 1) + tricks) * 2 + side]
         saved = trick[:]
         trick.clear()
         v = self._node(hands, trick, winner, winner, thirds, tricks, done + 1, alpha, beta)

@@ -23,11 +23,11 @@ import numpy as np
 
 from agents.sampling import SlotSampler
 from envs.calabresella.actions import Contract, Phase
+from envs.calabresella.kernel import SUIT
 from envs.calabresella.rules import State
 from envs.calabresella.view import InfoView
 from envs.calabresella.worlds import MONTE_PHASES, determinize, known_positions
 from envs.cards.bits import bit_list, mask_of
-from envs.cards.deck import ITALIAN_40
 
 __all__ = ["WorldSampler"]
 
@@ -96,7 +96,7 @@ class WorldSampler:
         v = self.view
         allowed = 0
         for i, slot in enumerate(self.slots):
-            if slot == REST or not (v.void[slot] >> ITALIAN_40.suit[card]) & 1:
+            if slot == REST or not (v.void[slot] >> SUIT[card]) & 1:
                 allowed |= 1 << i
         places = self._places(card)
         if places is not None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from envs.cards.deck import ITALIAN_40
+from envs.calabresella.deck import ITALIAN_40
 
 __all__ = [
     "BID_BASE",

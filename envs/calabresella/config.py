@@ -1,11 +1,19 @@
 """Calabresella rule flags: the frozen ``Rules`` dataclass with the canonical defaults of
 RULES.md Part B / C.2, one field per flag of the C.3 table. Variants are values, never subclasses.
 
+A ``Rules`` checks itself whatever builds it (``Rules(...)`` directly, ``Rules.from_flags``, a
+record): ``__post_init__`` checks every field's type and allowed values or range, then the
+cross-field rules (``validate``), and raises a ValueError naming the flag, the value as given and
+what is allowed. ``from_flags`` first coerces and checks a flags mapping (``envs.cards.flags``:
+unknown names, JSON types), with the messages it always had.
+
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +23,8 @@ from envs.cards.flags import rules_from_flags, rules_to_flags
 
 __all__ = ["Rules"]
 
+N_CONTRACTS = len(CONTRACTS)
+
 
 def _choice(default: Any, *choices: Any) -> Any:
     return field(default=default, metadata={"choices": (default, *choices)})
@@ -22,7 +32,12 @@ def _choice(default: Any, *choices: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """All Calabresella flags (RULES.md C.3). Build from a mapping with :meth:`from_flags`."""
+    """All Calabresella flags (RULES.md C.3). Build from a mapping with :meth:`from_flags`.
+
+    Raises:
+        ValueError: a field of the wrong type or outside its allowed values, or flags that do
+            not fit together (see :meth:`validate`); the message names the flag and the value.
+    """
 
     players: int = _choice(3, 2, 4)
     auction: str = _choice("single_round", "until_two_passes")
@@ -48,6 +63,13 @@ class Rules:
     aperta: bool = False
     aperta_payout_factor: float = 1.0
 
+    def __post_init__(self) -> None:
+        for f in _FIELDS:
+            value = _checked(f, getattr(self, f.name))
+            if value is not getattr(self, f.name):
+                object.__setattr__(self, f.name, value)  # a list as a tuple, an int as a float
+        self.validate()
+
     @classmethod
     def from_flags(cls, flags: Mapping[str, Any] | None = None) -> Rules:
         """Flags mapping -> Rules. Raises ValueError naming any unknown flag or bad value."""
@@ -58,21 +80,30 @@ class Rules:
         return rules_to_flags(self)
 
     def validate(self) -> None:
-        """Cross-field checks. Raises ValueError naming the problem."""
+        """Ranges and cross-field checks (run on every construction). Raises ValueError naming
+        the problem."""
         if not self.allowed_contracts:
-            raise ValueError("calabresella flag 'allowed_contracts' must name a contract")
+            raise ValueError("calabresella flag 'allowed_contracts' must name a contract, got []")
         if len(set(self.allowed_contracts)) != len(self.allowed_contracts):
-            raise ValueError("calabresella flag 'allowed_contracts' repeats a contract")
-        if len(self.contract_values) != 5 or any(v <= 0 for v in self.contract_values):
+            raise ValueError(
+                "calabresella flag 'allowed_contracts' repeats a contract, "
+                f"got {list(self.allowed_contracts)}"
+            )
+        if len(self.contract_values) != N_CONTRACTS or any(v <= 0 for v in self.contract_values):
             raise ValueError(
                 "calabresella flag 'contract_values' needs 5 positive integers "
                 f"(chiamo..scegliete), got {list(self.contract_values)}"
             )
         for name in ("cappotto_mult", "stramazzo_mult", "target"):
             if getattr(self, name) < 1:
-                raise ValueError(f"calabresella flag {name!r} must be >= 1")
-        if self.aperta_payout_factor <= 0:
-            raise ValueError("calabresella flag 'aperta_payout_factor' must be > 0")
+                raise ValueError(
+                    f"calabresella flag {name!r} must be >= 1, got {getattr(self, name)!r}"
+                )
+        if not self.aperta_payout_factor > 0 or not math.isfinite(self.aperta_payout_factor):
+            raise ValueError(
+                "calabresella flag 'aperta_payout_factor' must be > 0 (a finite number), "
+                f"got {self.aperta_payout_factor!r}"
+            )
         if self.all_pass == "forced_chiamo_eldest" and "chiamo" not in self.allowed_contracts:
             raise ValueError("all_pass='forced_chiamo_eldest' needs 'chiamo' in allowed_contracts")
         if self.all_pass == "next_deal_no_chiamo" and set(self.allowed_contracts) == {"chiamo"}:
@@ -82,3 +113,44 @@ class Rules:
     def allowed_bits(self) -> int:
         """Bitmask over contract indices 0..4 of the allowed contracts."""
         return sum(1 << CONTRACTS.index(c) for c in self.allowed_contracts)
+
+
+_FIELDS = dataclasses.fields(Rules)
+
+
+def _checked(f: dataclasses.Field[Any], value: Any) -> Any:
+    """``value`` for field ``f`` if its type and members are allowed (a list or tuple for a tuple
+    field, as a tuple; an int for a float field, as a float). Raises ValueError otherwise."""
+    default, where = f.default, f"calabresella flag {f.name!r}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"{where} must be true or false, got {value!r}")
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{where} must be an integer, got {value!r}")
+    elif isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{where} must be a number, got {value!r}")
+        value = float(value)
+    elif isinstance(default, str):
+        if not isinstance(value, str):
+            raise ValueError(f"{where} must be a string, got {value!r}")
+    elif isinstance(default, tuple):
+        value = _checked_tuple(f, value, where)
+    choices = f.metadata.get("choices")
+    if choices is not None and value not in choices:
+        raise ValueError(f"{where} must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+def _checked_tuple(f: dataclasses.Field[Any], value: Any, where: str) -> tuple[Any, ...]:
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise ValueError(f"{where} must be a list, got {value!r}")
+    items = f.metadata.get("items")
+    if items is not None:
+        bad = [v for v in value if v not in items]
+        if bad:
+            raise ValueError(f"{where}: unknown member(s) {bad}; allowed: {list(items)}")
+    elif not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise ValueError(f"{where} must be a list of int, got {value!r}")
+    return value if isinstance(value, tuple) else tuple(value)

@@ -12,11 +12,12 @@ from typing import Any
 from envs.calabresella import encode, record
 from envs.calabresella.actions import NUM_ACTIONS
 from envs.calabresella.config import Rules
+from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.render import render_state, render_view
 from envs.calabresella.rules import State
+from envs.calabresella.scoring import payoff_bound
 from envs.calabresella.view import action_is_visible
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40
 from envs.cards.record import DealRecord
 from envs.common.encoder import RowEncoder
 from envs.registry import Game, GameInfo, register
@@ -39,11 +40,7 @@ def _idle_seats(rules: object, dealer: int) -> tuple[int, ...]:
 
 
 def _payoff_bound(rules: object) -> int:
-    r = _rules(rules)  # the soloist's pairwise settlement at its largest (C-9.5)
-    unit = max(r.contract_values) * max(1, r.cappotto_mult, r.stramazzo_mult)
-    unit *= 11 if r.payout_mode == "difference" else 1
-    # The aperta factor scales only the match layer's payments (match.py), by up to itself.
-    return int(-(-2 * unit * max(1.0, r.aperta_payout_factor) // 1))
+    return payoff_bound(_rules(rules))
 
 
 def _new_state(deal: Deal, rules: object, **options: Any) -> State:

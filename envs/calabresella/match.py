@@ -70,7 +70,7 @@ class Match(DealSequence):
 
     def info_view(self, seat: int) -> InfoView:
         """The current deal's view of ``seat``, with the match totals."""
-        return self.state.info_view(seat, tuple(self.totals))
+        return self.state.info_view(seat)._replace(totals=tuple(self.totals))
 
     def _end_deal(self) -> None:
         s = self.state

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from envs.calabresella.config import Rules
+from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.rules import State
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40
 from envs.cards.flags import require_same_rules
 from envs.cards.replay import label_to_triple, load_record, parse_seat, seat_token, triple_to_label
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from envs.calabresella.actions import CONTRACTS, PASS, Phase
-from envs.calabresella.rules import GIVER_MONTE, GIVER_OWN, State
+from envs.calabresella.dealing import dealt_hands
+from envs.calabresella.deck import ITALIAN_40
+from envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
+from envs.calabresella.rules import State
 from envs.calabresella.scoring import pile_thirds
 from envs.calabresella.view import InfoView
 from envs.cards.bits import bit_list
-from envs.cards.deck import ITALIAN_40
 
 __all__ = ["dealt_hand", "format_hand", "render_state", "render_view"]
 
@@ -48,6 +50,7 @@ def _auction_line(
 def _trick_lines(
     tricks: Sequence[tuple[int, tuple[int, ...], int]], seat_of: tuple[int, ...], last: int = 12
 ) -> list[str]:
+    """The last ``last`` tricks, from their position form (who played each card)."""
     lines = ["Tricks:"] if tricks else []
     first = max(0, len(tricks) - last)
     for i, (leader, cards, winner) in enumerate(tricks[first:], first + 1):
@@ -76,8 +79,7 @@ def _call_line(called: int, giver: int, returned: int, seat_of: tuple[int, ...])
 
 def dealt_hand(s: State, pos: int) -> int:
     """The 12 cards position ``pos`` was dealt (C-3.1)."""
-    order = s.deal.order
-    return sum(1 << order[12 * j + 4 * pos + i] for j in range(3) for i in range(4))
+    return dealt_hands(s.deal.order)[pos]
 
 
 def render_state(s: State, totals: tuple[float, ...] | None = None) -> str:
@@ -102,7 +104,7 @@ def render_state(s: State, totals: tuple[float, ...] | None = None) -> str:
     if s.set_aside:
         lines.append(f"Set aside: {ITALIAN_40.format_mask(s.set_aside)}")
     lines += _play_summary(s.tricks_won, s.piles, s.soloist)
-    lines += _trick_lines(s.tricks, s.seat_of)
+    lines += _trick_lines(s.position_tricks, s.seat_of)
     if s.trick:
         lines.append(_current_trick(s.trick, s.leader, s.seat_of))
     if s.is_terminal():
@@ -162,7 +164,7 @@ def render_view(v: InfoView) -> str:
     if v.partner_hand:
         lines.append(f"Partner's hand: {format_hand(v.partner_hand)}")
     lines += _play_summary(v.tricks_won, v.piles, v.soloist)
-    lines += _trick_lines(v.tricks, v.seat_of, last=4)
+    lines += _trick_lines(v.position_tricks, v.seat_of, last=4)
     if v.trick:
         lines.append(_current_trick(v.trick, v.leader, v.seat_of))
     elif v.phase is Phase.PLAY:

@@ -1,8 +1,11 @@
 """The Calabresella rules engine: one deal, from the dealt cards to the settlement.
 
-Owns ``State``: the auction (C-4), the contract procedures and monte exchanges (C-5), trick play
-(C-6), and counting and settlement (C-7 to C-9, via ``scoring``). Pure, integer and bitmask-based,
-deterministic given a ``Deal`` and the actions; no clock, no RNG, no I/O.
+Owns ``State`` and all of its mutation: dealing (C-3.1), the auction (C-4, decided by
+``auction``), the contract procedures and monte exchanges (C-5, decided by ``exchanges``), trick
+play (C-6, decided by ``kernel``), and settlement (C-7 to C-9, by ``kernel`` via ``scoring``).
+The helper modules are pure functions returning values; only this module writes a ``State``.
+Pure, integer and bitmask-based, deterministic given a ``Deal`` and the actions; no clock, no
+RNG, no I/O.
 
 Seats and positions: the deal names player seats ``S0 ..`` (2, 3 or 4 players). The three active
 hands are *positions* A0, A1, A2 = the dealer's right and onwards (C-1.3); ``seat_of[pos]`` maps a
@@ -16,9 +19,10 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-import operator
+from collections.abc import Mapping
 from typing import Any, NoReturn, Self
 
+from envs.calabresella import auction, exchanges, kernel
 from envs.calabresella.actions import (
     BID_BASE,
     CONTRACTS,
@@ -30,71 +34,37 @@ from envs.calabresella.actions import (
     parse_label,
 )
 from envs.calabresella.config import Rules
-from envs.calabresella.scoring import Settlement, pile_thirds, settle
+from envs.calabresella.dealing import dealt_hands, monte_cards, seat_positions
+from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
+from envs.calabresella.explain import as_action_id, illegal_action
+from envs.calabresella.kernel import BIT, SUIT, TRICKS, close_trick, legal_play_list, legal_plays
+from envs.calabresella.scoring import Settlement, deal_result, per_seat, seat_returns, settle
 from envs.calabresella.view import InfoView, info_view
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40
-from envs.cards.errors import IllegalAction
 
 __all__ = ["GIVER_MONTE", "GIVER_NONE", "GIVER_OWN", "State"]
 
-SUIT = ITALIAN_40.suit
-STRENGTH = ITALIAN_40.strength
-SUIT_MASK = ITALIAN_40.suit_mask
-BIT = tuple(1 << c for c in range(40))
-FULL40 = (1 << 40) - 1
-# SUIT_CARDS[s][m]: the card ids of suit s whose rank bits (10-bit) are set in m.
-SUIT_CARDS = tuple(
-    tuple(tuple(10 * s + r for r in range(10) if (m >> r) & 1) for m in range(1024))
-    for s in range(4)
-)
-ALL_SPLITS = sum(1 << (SPLIT_BASE + m) for m in range(16))
-SPLITS_2_2 = sum(1 << (SPLIT_BASE + m) for m in range(16) if m.bit_count() == 2)
+_PLAY, _DONE = Phase.PLAY, Phase.DONE  # bound once: an enum attribute costs a lookup per use
 
-_ZEROS = {n: (0,) * n for n in (2, 3, 4)}
-GIVER_NONE = -3  # no call yet (or not Chiamo)
-GIVER_OWN = -2  # the called card was the soloist's own (only with allow_call_own_card)
-GIVER_MONTE = -1  # the called card lay in the monte (C-5.1 c)
+_DEFAULT_RULES = Rules()  # frozen: one shared instance (building one checks every field)
+_CLONE_SHARED = (
+    "rules", "deal", "seat_of", "phase", "pos", "to_play", "monte", "set_aside", "passed",
+    "high_bid", "high_pos", "no_chiamo", "contract", "soloist", "called", "giver", "returned",
+    "split", "left", "leader", "settlement",
+)  # fmt: skip
 
 
 class State:
     """One Calabresella deal. Create with :meth:`new`; drive with :meth:`apply`."""
 
     __slots__ = (
-        "bids",
-        "called",
-        "contract",
-        "deal",
-        "discarded",
-        "giver",
-        "hands",
-        "high_bid",
-        "high_pos",
-        "history",
-        "leader",
-        "left",
-        "monte",
-        "no_chiamo",
-        "passed",
-        "phase",
-        "piles",
-        "played_by",
-        "pos",
-        "received",
-        "returned",
-        "rules",
-        "seat_of",
-        "set_aside",
-        "settlement",
-        "soloist",
-        "split",
-        "to_play",
-        "trick",
-        "tricks",
-        "tricks_won",
-        "void",
-    )
+        "bids", "called", "contract", "deal", "discarded", "giver", "hands", "high_bid",
+        "high_pos", "history", "leader", "left", "monte", "no_chiamo", "passed", "phase",
+        "piles", "played_by", "pos", "position_tricks", "received", "returned", "rules",
+        "seat_of", "set_aside",
+        "settlement", "soloist", "split", "to_play", "trick", "tricks", "tricks_won", "void",
+    )  # fmt: skip
 
     rules: Rules
     deal: Deal
@@ -122,6 +92,7 @@ class State:
     trick: list[int]
     leader: int
     tricks: list[tuple[int, tuple[int, ...], int]]
+    position_tricks: list[tuple[int, tuple[int, ...], int]]
     tricks_won: list[int]
     piles: list[int]
     played_by: list[int]
@@ -144,30 +115,18 @@ class State:
             ValueError: the dealer is not a seat of ``rules.players`` players, or the deal does
                 not hold 40 cards.
         """
-        rules = rules or Rules()
+        rules = rules or _DEFAULT_RULES
         n = rules.players
         if not 0 <= deal.dealer < n:
             raise ValueError(f"dealer must be a seat 0..{n - 1} for {n} players, got {deal.dealer}")
         if len(deal.order) != 40:
             raise ValueError(f"a Calabresella deal needs 40 cards, got {len(deal.order)}")
         s = cls.__new__(cls)
-        d = deal.dealer
-        if n == 2:
-            s.seat_of = ((d + 1) % 2, d, d)
-        else:
-            s.seat_of = ((d + 1) % n, (d + 2) % n, (d + 3) % n)
-        order = deal.order
-        hands = [0, 0, 0]
-        for j in range(3):
-            for k in range(3):
-                base = 12 * j + 4 * k
-                hands[k] |= BIT[order[base]] | BIT[order[base + 1]]
-                hands[k] |= BIT[order[base + 2]] | BIT[order[base + 3]]
-        s.rules, s.deal, s.hands = rules, deal, hands
-        s.monte = (order[36], order[37], order[38], order[39])
+        s.rules, s.deal, s.seat_of = rules, deal, seat_positions(n, deal.dealer)
+        s.hands, s.monte = dealt_hands(deal.order), monte_cards(deal.order)
         s.no_chiamo = no_chiamo
         s.set_aside = s.passed = 0
-        s.bids, s.history, s.trick, s.tricks = [], [], [], []
+        s.bids, s.history, s.trick, s.tricks, s.position_tricks = [], [], [], [], []
         s.high_bid = s.high_pos = s.contract = s.soloist = -1
         s.called = s.returned = s.split = -1
         s.giver = GIVER_NONE
@@ -180,14 +139,23 @@ class State:
         s._set_pos(0)
         return s
 
+    @classmethod
+    def restore(cls, fields: Mapping[str, Any]) -> State:
+        """A state from the values of all its fields (every name of ``State.__slots__``), as
+        determinization (``envs.calabresella.worlds``) builds them; the caller guarantees that
+        they are consistent. Raises ValueError naming a missing or unknown field."""
+        if fields.keys() != _SLOTS:
+            missing, unknown = set(cls.__slots__) - set(fields), set(fields) - set(cls.__slots__)
+            raise ValueError(f"State.restore: missing {sorted(missing)}, unknown {sorted(unknown)}")
+        s = cls.__new__(cls)
+        for name, value in fields.items():
+            setattr(s, name, value)
+        return s
+
     def clone(self) -> Self:
         """An independent copy (lists copied shallowly; ints and tuples are shared)."""
         c = self.__class__.__new__(self.__class__)
-        for name in (
-            "rules", "deal", "seat_of", "phase", "pos", "to_play", "monte", "set_aside", "passed",
-            "high_bid", "high_pos", "no_chiamo", "contract", "soloist", "called", "giver",
-            "returned", "split", "left", "leader", "settlement",
-        ):  # fmt: skip
+        for name in _CLONE_SHARED:
             setattr(c, name, getattr(self, name))
         c.hands, c.bids, c.received, c.discarded = (
             self.hands[:], self.bids[:], self.received[:], self.discarded[:],
@@ -196,6 +164,7 @@ class State:
             self.trick[:], self.tricks[:], self.tricks_won[:], self.piles[:],
         )  # fmt: skip
         c.played_by, c.void, c.history = self.played_by[:], self.void[:], self.history[:]
+        c.position_tricks = self.position_tricks[:]
         return c
 
     # ------------------------------------------------------------------ queries
@@ -211,11 +180,11 @@ class State:
 
     def is_terminal(self) -> bool:
         """True once the deal is settled or void (all passed)."""
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     def is_void(self) -> bool:
         """True for a deal that ended with every player passing (C-4.4)."""
-        return self.phase is Phase.DONE and self.contract < 0
+        return self.phase is _DONE and self.contract < 0
 
     def side_of(self, pos: int) -> int:
         """0 for the soloist's position, 1 for a defender's."""
@@ -234,43 +203,28 @@ class State:
     def legal_mask(self) -> int:
         """Bitmask over the 62 action ids of the legal actions (0 when the deal is over)."""
         phase = self.phase
-        if phase is Phase.PLAY:
-            hand = self.hands[self.pos]
-            if self.trick:
-                return (hand & SUIT_MASK[SUIT[self.trick[0]]]) or hand
-            return hand
+        if phase is _PLAY:
+            return legal_plays(self.hands[self.pos], SUIT[self.trick[0]] if self.trick else -1)
         if phase is Phase.BID:
-            return self._bid_mask()
+            return auction.bid_mask(self.rules, self.no_chiamo, self.high_bid)
         if phase is Phase.CALL:
-            own = 0 if self.rules.allow_call_own_card else self.hands[self.soloist]
-            return FULL40 & ~own
+            return exchanges.call_mask(self.rules, self.hands[self.soloist])
         if phase is Phase.SPLIT:
-            return SPLITS_2_2 if self.rules.scegliete_splits == "only_2_2" else ALL_SPLITS
+            return exchanges.split_mask(self.rules)
         if phase is Phase.DONE:
             return 0
         return self.hands[self.pos]  # RETURN and the three discard phases
 
     def legal_actions(self) -> list[int]:
         """The legal action ids in increasing order."""
-        if self.phase is Phase.PLAY:
-            hand = self.hands[self.pos]
-            if self.trick:
-                led = SUIT[self.trick[0]]
-                follow = (hand >> (10 * led)) & 1023
-                if follow:
-                    return list(SUIT_CARDS[led][follow])
-            return bit_list(hand)
+        if self.phase is _PLAY:
+            trick = self.trick
+            return legal_play_list(self.hands[self.pos], SUIT[trick[0]] if trick else -1)
         return bit_list(self.legal_mask())
 
-    def _bid_mask(self) -> int:
-        rules = self.rules
-        allowed = rules.allowed_bits
-        if self.no_chiamo:
-            allowed &= ~1
-        higher = allowed & ~((1 << (self.high_bid + 1)) - 1)
-        if rules.players == 2:  # a due: the soloist names any allowed contract, no pass
-            return allowed << BID_BASE
-        return (1 << PASS) | (higher << BID_BASE)
+    def monte_mask(self) -> int:
+        """Bitmask of the four cards dealt to the monte."""
+        return exchanges.monte_mask(self.monte)
 
     def action_label(self, action: int) -> str:
         """Label of ``action`` in the current phase (D.3 vocabulary)."""
@@ -286,23 +240,13 @@ class State:
         Zero before the end and for a void deal. With 2 players the defender's two positions
         are summed; with 4 players the idle dealer gets 0.
         """
-        st = self.settlement
-        if st is None:
-            return _ZEROS[self.rules.players]
-        out = [0] * self.rules.players
-        if st is not None:
-            per_pos = st.pairwise if self.rules.reward_mode == "pairwise" else st.raw
-            for pos in range(3):
-                out[self.seat_of[pos]] += per_pos[pos]
-        return tuple(out)
+        return seat_returns(self.settlement, self.rules, self.seat_of)
 
     def raw_increments(self) -> tuple[int, ...]:
         """Per player seat: the game-point total increments of C-9.1 (never negative)."""
-        out = [0] * self.rules.players
-        if self.settlement is not None:
-            for pos in range(3):
-                out[self.seat_of[pos]] += self.settlement.raw[pos]
-        return tuple(out)
+        if self.settlement is None:
+            return (0,) * self.rules.players
+        return per_seat(self.settlement.raw, self.seat_of, self.rules.players)
 
     # ------------------------------------------------------------------ transitions
     def apply(self, action: int) -> None:
@@ -314,25 +258,19 @@ class State:
                 accepted; anything else is rejected.
         """
         if type(action) is not int:
-            return self.apply(self._as_int(action))
+            as_id = as_action_id(action)
+            return self._reject(action) if as_id is None else self.apply(as_id)
         phase = self.phase
-        if phase is Phase.PLAY:
-            hand = self.hands[self.pos]
-            if (
-                type(action) is int
-                and 0 <= action < 40
-                and (hand >> action) & 1
-                and (
-                    not self.trick
-                    or SUIT[action] == SUIT[self.trick[0]]
-                    or not hand & SUIT_MASK[SUIT[self.trick[0]]]
-                )
+        if phase is _PLAY:
+            trick = self.trick
+            if 0 <= action < 40 and (
+                legal_plays(self.hands[self.pos], SUIT[trick[0]] if trick else -1) >> action & 1
             ):
                 self.history.append((self.pos, action))
                 self._apply_play(action)
                 return
             self._reject(action)
-        if type(action) is not int or not 0 <= action < 62 or not (self.legal_mask() >> action) & 1:
+        if not 0 <= action < 62 or not (self.legal_mask() >> action) & 1:
             self._reject(action)
         self.history.append((self.pos, action))
         match phase:
@@ -347,45 +285,18 @@ class State:
             case _:
                 self._apply_discard(action)
 
-    def _as_int(self, action: object) -> int:
-        if not isinstance(action, bool):
-            try:
-                return operator.index(action)  # type: ignore[arg-type]
-            except TypeError:
-                pass
-        self._reject(action)
-
     def _reject(self, action: object) -> NoReturn:
-        legal = [self.action_label(a) for a in bit_list(self.legal_mask())]
-        if self.phase is Phase.DONE:
-            raise IllegalAction(-1, str(action), "the deal is over", legal)
-        if type(action) is not int or not 0 <= action < 62:
-            raise IllegalAction(-1, repr(action), "not an action id 0..61", legal)
-        label = self.action_label(action)
-        raise IllegalAction(action, label, self._why_illegal(action), legal)
-
-    def _why_illegal(self, action: int) -> str:
-        phase, who = self.phase, f"S{self.to_play}"
-        if phase is Phase.PLAY:
-            if action >= 40:
-                return f"{who} must play a card"
-            if not (self.hands[self.pos] >> action) & 1:
-                return f"{who} does not hold {ITALIAN_40.labels[action]}"
-            return f"{who} must follow suit ({ITALIAN_40.suit_names[SUIT[self.trick[0]]]} led)"
-        if phase is Phase.BID:
-            return f"{who} must pass or bid an allowed contract above the highest bid"
-        if phase is Phase.CALL:
-            return f"{who} (the soloist) must call a card he does not hold"
-        if phase is Phase.SPLIT:
-            return f"{who} must choose an allowed split of the monte (scegliete_splits)"
-        if action >= 40:
-            return f"{who} must choose a card ({phase.name})"
-        return f"{who} does not hold {ITALIAN_40.labels[action]}"
+        trick = self.trick
+        raise illegal_action(
+            self.phase, self.to_play, action, self.hands[self.pos],
+            SUIT[trick[0]] if trick else -1, self.legal_mask(),
+        )  # fmt: skip
 
     def _set_pos(self, pos: int) -> None:
         self.pos = pos
         self.to_play = self.seat_of[pos]
 
+    # auction (C-4)
     def _apply_bid(self, action: int) -> None:
         pos = self.pos
         self.bids.append((pos, action))
@@ -393,57 +304,38 @@ class State:
             self.passed |= 1 << pos
         else:
             self.high_bid, self.high_pos = action - BID_BASE, pos
-        if self.rules.players == 2:
-            return self._start_contract()
-        if self.rules.auction == "single_round":
-            if len(self.bids) < 3:
-                return self._set_pos(pos + 1)
-        else:  # until_two_passes: speak in turn, skipping passers, until one bidder is left
-            n_passed = self.passed.bit_count()
-            if n_passed < 2 or (n_passed == 2 and self.high_bid < 0):
-                nxt = (pos + 1) % 3
-                while (self.passed >> nxt) & 1:
-                    nxt = (nxt + 1) % 3
-                return self._set_pos(nxt)
+        nxt = auction.next_bidder(self.rules, pos, len(self.bids), self.passed, self.high_bid)
+        if nxt >= 0:
+            return self._set_pos(nxt)
         if self.high_bid < 0:
             return self._all_passed()
         self._start_contract()
 
     def _all_passed(self) -> None:
-        if self.rules.all_pass == "forced_chiamo_eldest":
-            self.high_bid, self.high_pos = Contract.CHIAMO, 0
+        forced = auction.forced_soloist(self.rules)
+        if forced >= 0:
+            self.high_bid, self.high_pos = Contract.CHIAMO, forced
             return self._start_contract()
         self.phase = Phase.DONE
         self.to_play = -1
 
+    # contract procedures and the monte (C-5)
     def _start_contract(self) -> None:
         self.contract, self.soloist = self.high_bid, self.high_pos
-        sol = self.soloist
         match self.contract:
             case Contract.CHIAMO:
                 self.phase = Phase.CALL
-                self._set_pos(sol)
+                self._set_pos(self.soloist)
             case Contract.SOLO:
                 self._take_monte()
             case Contract.SOLISSIMO:
                 self.set_aside = self.monte_mask()
                 self._start_play()
             case Contract.DIVIDETE:
-                m = self.monte
-                pairs = ((self.d1, BIT[m[0]] | BIT[m[1]]), (self.d2, BIT[m[2]] | BIT[m[3]]))
-                for pos, pair in pairs:
-                    self.hands[pos] |= pair
-                    self.received[pos] = pair
-                self.phase, self.left = Phase.DIV_DISCARD, 2
-                self._set_pos(self.d1)
+                self._give_monte(*exchanges.dividete_pairs(self.monte), Phase.DIV_DISCARD)
             case Contract.SCEGLIETE:
                 self.phase = Phase.SPLIT
                 self._set_pos(self.d1)
-
-    def monte_mask(self) -> int:
-        """Bitmask of the four cards dealt to the monte."""
-        m = self.monte
-        return BIT[m[0]] | BIT[m[1]] | BIT[m[2]] | BIT[m[3]]
 
     def _take_monte(self) -> None:
         """C-5.1 d / C-5.2: the soloist takes the monte and must discard 4."""
@@ -454,17 +346,29 @@ class State:
         self.phase, self.left = Phase.SOLO_DISCARD, 4
         self._set_pos(sol)
 
+    def _give_monte(self, to_d1: int, to_d2: int, phase: Phase) -> None:
+        """Dividete / Scegliete: the defenders take their monte cards; the first defender with
+        cards to discard starts."""
+        d1, d2 = self.d1, self.d2
+        self.hands[d1] |= to_d1
+        self.hands[d2] |= to_d2
+        self.received[d1], self.received[d2] = to_d1, to_d2
+        self.phase = phase
+        if to_d1:
+            self.left = to_d1.bit_count()
+            self._set_pos(d1)
+        else:
+            self.left = to_d2.bit_count()
+            self._set_pos(d2)
+
     def _apply_call(self, card: int) -> None:
         self.called = card
-        sol = self.soloist
-        for pos in (self.d1, self.d2):
-            if (self.hands[pos] >> card) & 1:
-                self.giver = pos
-                self.hands[pos] ^= BIT[card]
-                self.hands[sol] |= BIT[card]
-                self.phase = Phase.RETURN
-                return
-        self.giver = GIVER_OWN if (self.hands[sol] >> card) & 1 else GIVER_MONTE
+        giver = self.giver = exchanges.call_giver(self.hands, card, self.soloist)
+        if giver >= 0:
+            self.hands[giver] ^= BIT[card]
+            self.hands[self.soloist] |= BIT[card]
+            self.phase = Phase.RETURN
+            return
         self._take_monte()
 
     def _apply_return(self, card: int) -> None:
@@ -475,20 +379,7 @@ class State:
 
     def _apply_split(self, m: int) -> None:
         self.split = m
-        cards = sorted(self.monte)
-        to_d1 = sum(BIT[cards[i]] for i in range(4) if (m >> i) & 1)
-        to_d2 = self.monte_mask() ^ to_d1
-        d1, d2 = self.d1, self.d2
-        self.hands[d1] |= to_d1
-        self.hands[d2] |= to_d2
-        self.received[d1], self.received[d2] = to_d1, to_d2
-        self.phase = Phase.SCE_DISCARD
-        if to_d1:
-            self.left = to_d1.bit_count()
-            self._set_pos(d1)
-        else:
-            self.left = 4
-            self._set_pos(d2)
+        self._give_monte(*exchanges.split_cards(self.monte, m), Phase.SCE_DISCARD)
 
     def _apply_discard(self, card: int) -> None:
         pos = self.pos
@@ -504,15 +395,9 @@ class State:
                 return self._set_pos(self.d2)
         self._start_play()
 
+    # trick play (C-6) and settlement (C-7 to C-9)
     def _start_play(self) -> None:
-        lead = self.rules.first_lead
-        if lead == "soloist":
-            first = self.soloist
-        elif lead == "dealer_left":
-            n = self.rules.players
-            first = 2 if n == 2 else self.seat_of.index((self.deal.dealer - 1) % n)
-        else:
-            first = 0
+        first = exchanges.first_leader(self.rules, self.soloist, self.seat_of, self.deal.dealer)
         self.phase = Phase.PLAY
         self.leader = first
         self._set_pos(first)
@@ -532,21 +417,15 @@ class State:
         self._finish_trick()
 
     def _finish_trick(self) -> None:
-        trick = self.trick
-        led = SUIT[trick[0]]
-        best = 0
-        for i in (1, 2):
-            c = trick[i]
-            if SUIT[c] == led and STRENGTH[c] > STRENGTH[trick[best]]:
-                best = i
-        winner = (self.leader + best) % 3
-        side = 0 if winner == self.soloist else 1
-        self.piles[side] |= BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]]
+        trick, last = self.trick, len(self.tricks) == TRICKS - 1
+        winner, side, gain = close_trick(trick, self.leader, self.soloist, last, self.set_aside)
+        self.piles[side] |= gain
         self.tricks_won[side] += 1
-        self.tricks.append((self.leader, tuple(trick), winner))
+        cards, leader, seat_of = tuple(trick), self.leader, self.seat_of
+        self.tricks.append((seat_of[leader], cards, seat_of[winner]))
+        self.position_tricks.append((leader, cards, winner))
         self.trick = []
-        if len(self.tricks) == 12:
-            self.piles[side] |= self.set_aside
+        if last:
             self._settle(side)
         else:
             self.leader = winner
@@ -557,7 +436,7 @@ class State:
             self.rules,
             self.contract,
             self.soloist,
-            pile_thirds(self.piles[0]),
+            kernel.pile_thirds(self.piles[0]),
             self.tricks_won[0],
             last_side,
         )
@@ -565,54 +444,27 @@ class State:
         self.to_play = -1
 
     # ------------------------------------------------------------------ views and results
-    def info_view(self, seat: int, totals: tuple[float, ...] | None = None) -> InfoView:
-        """What player ``seat`` may know (see ``envs.calabresella.view``)."""
-        return info_view(self, seat, totals)
+    def info_view(self, seat: int) -> InfoView:
+        """What player ``seat`` may know (see ``envs.calabresella.view``); its ``totals`` are
+        zeros (a match supplies its own)."""
+        return info_view(self, seat)
 
     def contract_name(self) -> str:
         """Name of the contract being played ('' before the auction ends or when void)."""
         return CONTRACTS[self.contract] if self.contract >= 0 else ""
 
     def result(self) -> dict[str, Any]:
-        """The full result of a finished deal, JSON-ready (RULES.md C-7 to C-9).
-
-        Keys: ``void``, ``dealer``, ``contract``, ``soloist``, ``defenders`` (seats),
-        ``called`` and ``called_from`` (Chiamo), ``thirds``/``points``/``tricks`` per side,
-        ``last_trick`` (side), ``success``, ``multiplier``, ``bonus`` (cappotto/stramazzo),
-        ``value`` (V), ``unit`` (what one defender's share is worth), ``raw`` (C-9.1 total
-        increments per seat), ``pairwise`` (C-9.5 per seat) and ``returns`` (per reward_mode).
+        """The full result of a finished deal, JSON-ready (RULES.md C-7 to C-9; the keys are
+        listed in ``scoring.deal_result``).
 
         Raises:
             ValueError: the deal is not over.
         """
         if not self.is_terminal():
             raise ValueError("the deal is not over: no result yet")
-        st = self.settlement
-        out: dict[str, Any] = {"void": st is None, "dealer": self.deal.dealer}
-        if st is None:
-            return out | {"contract": None, "returns": list(self.returns())}
-        seats = self.seat_of
-        pairwise = [0] * self.rules.players
-        for pos in range(3):
-            pairwise[seats[pos]] += st.pairwise[pos]
-        sides = ("soloist", "defenders")
-        called_from = {GIVER_MONTE: "monte", GIVER_OWN: "own", GIVER_NONE: None}
-        return out | {
-            "contract": CONTRACTS[st.contract],
-            "soloist": seats[self.soloist],
-            "defenders": [seats[self.d1], seats[self.d2]],
-            "called": ITALIAN_40.labels[self.called] if self.called >= 0 else None,
-            "called_from": called_from.get(self.giver, f"S{seats[self.giver]}"),
-            "thirds": dict(zip(sides, st.thirds, strict=True)),
-            "points": dict(zip(sides, st.points, strict=True)),
-            "tricks": dict(zip(sides, st.tricks, strict=True)),
-            "last_trick": sides[st.last_trick_side],
-            "success": st.success,
-            "multiplier": st.multiplier,
-            "bonus": st.bonus or None,
-            "value": st.value,
-            "unit": st.unit,
-            "raw": list(self.raw_increments()),
-            "pairwise": pairwise,
-            "returns": list(self.returns()),
-        }
+        return deal_result(
+            self.settlement, self.rules, self.deal.dealer, self.seat_of, self.called, self.giver
+        )
+
+
+_SLOTS = frozenset(State.__slots__)

@@ -7,20 +7,62 @@ own hand, the monte cards the seat has held, its own discards, the returned card
 players of the exchange, the partner's hand under ``aperta`` or *a due*) only for the seat
 entitled to it.
 
-Must not import numpy, torch, gymnasium or pettingzoo.
+The view is built from any ``DealState`` (the fields and queries of a deal it reads, a
+``Protocol`` that ``rules.State`` satisfies), so this module does not import the engine: the
+imports go one way, ``rules`` -> ``view``.
+
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from envs.calabresella.actions import Contract, Phase
 from envs.calabresella.config import Rules
+from envs.cards.deal import Deal
 
-if TYPE_CHECKING:
-    from envs.calabresella.rules import State
+__all__ = ["DealState", "InfoView", "action_is_visible", "info_view"]
 
-__all__ = ["InfoView", "action_is_visible", "info_view"]
+
+class DealState(Protocol):
+    """What the view reads of a deal (``rules.State`` has all of it; see there)."""
+
+    rules: Rules
+    deal: Deal
+    seat_of: tuple[int, int, int]
+    phase: Phase
+    pos: int
+    to_play: int
+    hands: list[int]
+    bids: list[tuple[int, int]]
+    no_chiamo: bool
+    contract: int
+    soloist: int
+    called: int
+    giver: int
+    returned: int
+    received: list[int]
+    discarded: list[int]
+    split: int
+    trick: list[int]
+    leader: int
+    tricks: list[tuple[int, tuple[int, ...], int]]
+    position_tricks: list[tuple[int, tuple[int, ...], int]]
+    tricks_won: list[int]
+    piles: list[int]
+    played_by: list[int]
+    void: list[int]
+
+    @property
+    def d1(self) -> int: ...
+
+    @property
+    def d2(self) -> int: ...
+
+    def legal_mask(self) -> int: ...
+
+    def monte_mask(self) -> int: ...
 
 
 class InfoView(NamedTuple):
@@ -60,8 +102,13 @@ class InfoView(NamedTuple):
         piles: cards won in tricks by the soloist side and by the defenders.
         tricks_won: tricks won by the soloist side and by the defenders.
         n_tricks: completed tricks.
-        tricks: the completed tricks as (leader position, cards in play order, winner).
-        totals: match game-point totals per seat (zeros outside a match).
+        tricks: the completed tricks as (leader seat, cards in play order, winner seat), the
+            form Minchiate's views use. A due (2 players) the dealer's seat stands for both A1
+            and A2, so who played which card needs ``position_tricks``.
+        position_tricks: the same tricks by position: (leader position, cards, winner
+            position); the k-th card was played by position (leader + k) % 3.
+        totals: match game-point totals per seat (zeros outside a match: ``Match.info_view``
+            puts its totals in).
         hand_sizes: the number of cards in each position's hand (public: anyone can count).
         received: the monte cards each position received, where this seat knows them (its own
             positions; both defenders after an open scegliete split), else 0.
@@ -97,6 +144,7 @@ class InfoView(NamedTuple):
     tricks_won: tuple[int, int]
     n_tricks: int
     tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    position_tricks: tuple[tuple[int, tuple[int, ...], int], ...]
     totals: tuple[float, ...]
     hand_sizes: tuple[int, int, int]
     received: tuple[int, int, int]
@@ -105,9 +153,10 @@ class InfoView(NamedTuple):
 
 _POSITIONS: dict[tuple[tuple[int, int, int], int], tuple[int, ...]] = {}
 _ZERO_TOTALS = {n: (0.0,) * n for n in (2, 3, 4)}
+_DONE = Phase.DONE  # bound once: an enum attribute costs a lookup per use
 
 
-def _positions_of(s: State, seat: int) -> tuple[int, ...]:
+def _positions_of(s: DealState, seat: int) -> tuple[int, ...]:
     key = (s.seat_of, seat)
     mine = _POSITIONS.get(key)
     if mine is None:
@@ -115,10 +164,10 @@ def _positions_of(s: State, seat: int) -> tuple[int, ...]:
     return mine
 
 
-def info_view(s: State, seat: int, totals: tuple[float, ...] | None = None) -> InfoView:
-    """The view of player ``seat`` of state ``s`` (``totals``: match game points, if any)."""
+def info_view(s: DealState, seat: int) -> InfoView:
+    """The view of player ``seat`` of state ``s`` (zero match totals)."""
     mine = _positions_of(s, seat)
-    done = s.phase is Phase.DONE
+    done = s.phase is _DONE
     if len(mine) == 1:
         pos = mine[0]
     elif not mine:
@@ -161,14 +210,15 @@ def info_view(s: State, seat: int, totals: tuple[float, ...] | None = None) -> I
         (s.tricks_won[0], s.tricks_won[1]),
         len(s.tricks),
         tuple(s.tricks),
-        totals if totals is not None else _ZERO_TOTALS[s.rules.players],
+        tuple(s.position_tricks),
+        _ZERO_TOTALS[s.rules.players],
         (s.hands[0].bit_count(), s.hands[1].bit_count(), s.hands[2].bit_count()),
         _received(s, mine, split),
         s.rules,
     )  # positional, in field order (measurably cheaper than keywords on every env step)
 
 
-def _received(s: State, mine: tuple[int, ...], split: bool) -> tuple[int, int, int]:
+def _received(s: DealState, mine: tuple[int, ...], split: bool) -> tuple[int, int, int]:
     r = s.received
     return (
         r[0] if split or 0 in mine else 0,
@@ -184,7 +234,7 @@ def _union(masks: list[int], positions: tuple[int, ...]) -> int:
     return out
 
 
-def _partner_hand(s: State, pos: int, mine: tuple[int, ...]) -> int:
+def _partner_hand(s: DealState, pos: int, mine: tuple[int, ...]) -> int:
     if pos < 0 or pos == s.soloist:
         return 0
     other = s.d2 if pos == s.d1 else s.d1
@@ -193,7 +243,7 @@ def _partner_hand(s: State, pos: int, mine: tuple[int, ...]) -> int:
     return 0
 
 
-def _known_monte(s: State, mine: tuple[int, ...]) -> int:
+def _known_monte(s: DealState, mine: tuple[int, ...]) -> int:
     """Monte cards this seat has seen (C-5 procedures and the exposure flags)."""
     c, rules = s.contract, s.rules
     if c == Contract.SCEGLIETE:
@@ -205,7 +255,7 @@ def _known_monte(s: State, mine: tuple[int, ...]) -> int:
     return _union(s.received, mine)  # received cards only ever come from the monte
 
 
-def action_is_visible(s: State, action: int, seat: int) -> bool:
+def action_is_visible(s: DealState, action: int, seat: int) -> bool:
     """Whether player ``seat`` sees which card ``action`` moves, when the player on turn in ``s``
     takes it: discards are private to the discarder, the returned card to the soloist and the
     giver (public with ``chiamo_return_public``); everything else is public."""

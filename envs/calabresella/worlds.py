@@ -12,7 +12,7 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from envs.calabresella.actions import PASS, Contract, Phase
+from envs.calabresella.actions import BID_BASE, PASS, Contract, Phase
 from envs.calabresella.rules import State
 from envs.calabresella.view import InfoView
 from envs.cards.bits import bit_list
@@ -41,36 +41,31 @@ def determinize(view: InfoView, hands: tuple[int, int, int], rest: int) -> State
     """The world of ``view`` in which the positions hold ``hands`` and the cards neither held nor
     played are ``rest`` (the untouched monte in ``MONTE_PHASES``, else the set-aside cards).
 
-    The caller guarantees consistency (hand sizes, voids, known cards); see the sampler."""
-    s = State.__new__(State)
-    s.rules, s.deal, s.seat_of, s.phase = (
-        view.rules,
-        Deal(view.dealer, ()),
-        view.seat_of,
-        view.phase,
-    )
-    s.pos = view.to_play if view.to_play >= 0 else 0
-    s.to_play = view.seat_of[s.pos] if view.to_play >= 0 else -1
-    s.hands = list(hands)
-    s.bids = list(view.bids)
-    s.passed = sum(1 << p for p, a in view.bids if a == PASS)
-    s.high_bid = s.high_pos = -1
+    The caller guarantees consistency (hand sizes, voids, known cards); see the sampler. The
+    state is built by ``State.restore`` from the values computed here."""
+    untouched = view.phase in MONTE_PHASES
+    pos = view.to_play if view.to_play >= 0 else 0
+    high_bid = high_pos = -1
     for p, a in view.bids:
         if a != PASS:
-            s.high_bid, s.high_pos = a - 41, p
-    s.no_chiamo, s.contract, s.soloist = view.no_chiamo, view.contract, view.soloist
-    s.called, s.giver, s.returned = view.called, view.giver, view.returned
-    s.split = _split_code(view) if view.split_d1 or view.split_d2 else -1
-    untouched = view.phase in MONTE_PHASES
-    s.set_aside = 0 if untouched else rest
-    s.monte = _monte(view, rest, untouched, hands)
-    s.received, s.discarded = _exchange_bookkeeping(view, s.hands)
-    s.left = _left(view)
-    s.trick, s.leader, s.tricks = list(view.trick), view.leader, list(view.tricks)
-    s.tricks_won, s.piles = list(view.tricks_won), list(view.piles)
-    s.played_by, s.void = list(view.played_by), list(view.void)
-    s.history, s.settlement = [], None
-    return s
+            high_bid, high_pos = a - BID_BASE, p
+    received, discarded = _exchange_bookkeeping(view, list(hands))
+    return State.restore({
+        "rules": view.rules, "deal": Deal(view.dealer, ()), "seat_of": view.seat_of,
+        "phase": view.phase, "pos": pos, "to_play": view.seat_of[pos] if view.to_play >= 0 else -1,
+        "hands": list(hands), "monte": _monte(view, rest, untouched, hands),
+        "set_aside": 0 if untouched else rest, "bids": list(view.bids),
+        "passed": sum(1 << p for p, a in view.bids if a == PASS), "high_bid": high_bid,
+        "high_pos": high_pos, "no_chiamo": view.no_chiamo, "contract": view.contract,
+        "soloist": view.soloist, "called": view.called, "giver": view.giver,
+        "returned": view.returned, "received": received, "discarded": discarded,
+        "split": _split_code(view) if view.split_d1 or view.split_d2 else -1,
+        "left": _left(view), "trick": list(view.trick), "leader": view.leader,
+        "tricks": list(view.tricks), "position_tricks": list(view.position_tricks),
+        "tricks_won": list(view.tricks_won),
+        "piles": list(view.piles), "played_by": list(view.played_by), "void": list(view.void),
+        "history": [], "settlement": None,
+    })  # fmt: skip
 
 
 def _split_code(view: InfoView) -> int:

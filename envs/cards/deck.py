@@ -1,8 +1,8 @@
 """Deck tables: per-card facts as tuples indexed by card id, built once at import.
 
-Owns the two decks of mazzo and their notation (RULES.md D.1 and D.2): the 40-card Italian deck
-(Calabresella) and the 97-card Minchiate deck, each with card codes, suits, trick strength within a
-suit, card values and per-suit bitmasks, plus parsing and formatting of card codes.
+Owns the generic ``Deck`` (card codes, suits, trick strength within a suit, card values and
+per-suit bitmasks, plus parsing and formatting of card codes) and the 97-card Minchiate deck
+(RULES.md D.1). The 40-card Italian deck of Calabresella lives in ``envs.calabresella.deck``.
 
 Must not import numpy, torch, gymnasium or pettingzoo (stdlib only).
 """
@@ -14,7 +14,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
-    "ITALIAN_40",
     "MINCHIATE_97",
     "Deck",
 ]
@@ -114,32 +113,6 @@ def _suit_masks(suit: Sequence[int], n_suits: int) -> tuple[int, ...]:
     return tuple(sum(1 << c for c, s in enumerate(suit) if s == k) for k in range(n_suits))
 
 
-# --------------------------------------------------------------------------- Italian 40 (D.2)
-ITALIAN_SUITS = "cdsb"
-ITALIAN_RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "N", "K")
-ITALIAN_ORDER = ("4", "5", "6", "7", "J", "N", "K", "A", "2", "3")  # trick order, low to high
-_ITALIAN_THIRDS = {"A": 3, "2": 1, "3": 1, "J": 1, "N": 1, "K": 1}
-
-
-def _italian_40() -> Deck:
-    ids = [(s, r) for s in range(4) for r in range(10)]  # id = 10 * suit + rank
-    suit = tuple(s for s, _ in ids)
-    return Deck(
-        name="italian40",
-        labels=tuple(ITALIAN_RANKS[r] + ITALIAN_SUITS[s] for s, r in ids),
-        suit=suit,
-        strength=tuple(ITALIAN_ORDER.index(ITALIAN_RANKS[r]) for _, r in ids),
-        value=tuple(_ITALIAN_THIRDS.get(ITALIAN_RANKS[r], 0) for _, r in ids),
-        value_unit="third",
-        suit_mask=_suit_masks(suit, 4),
-        suit_names=tuple(ITALIAN_SUITS),
-        pattern="^(A|[2-7]|J|N|K)[cdsb]$, Q accepted for N",
-        aliases=tuple(("Q" + s, "N" + s) for s in ITALIAN_SUITS),
-    )
-
-
-ITALIAN_40 = _italian_40()
-
 # --------------------------------------------------------------------------- Minchiate 97 (D.1)
 MINCHIATE_SUITS = "cdsb"
 MINCHIATE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
@@ -191,7 +164,5 @@ def _minchiate_97() -> Deck:
 
 MINCHIATE_97 = _minchiate_97()
 
-_ITALIAN_RE = re.compile(r"^(A|[2-7]|J|N|K)[cdsb]$")
 _MINCHIATE_RE = re.compile(MINCHIATE_97.pattern)
-assert all(_ITALIAN_RE.match(c) for c in ITALIAN_40.labels)
 assert all(_MINCHIATE_RE.match(c) for c in MINCHIATE_97.labels)

@@ -2,9 +2,9 @@
 way C-3.1 deals them, and drive a state with action labels."""
 
 from envs.calabresella.config import Rules
+from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.rules import State
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40
 
 
 def deck_from_positions(a0: str, a1: str, a2: str, monte: str) -> list[str]:

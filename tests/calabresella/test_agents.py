@@ -1,7 +1,6 @@
 """The Calabresella agents: legal actions on 10,000 random views per variant, the heuristic's
 named rules in small situations, the exact endgame solver against brute force, and PIMC."""
 
-import itertools
 import random
 
 import numpy as np
@@ -9,12 +8,11 @@ import pytest
 
 from agents.calabresella.heuristic import HeuristicV1, best_call, choose_bid, estimated_tricks
 from agents.calabresella.pimc import PIMC
-from agents.calabresella.rollout import _leaf_function, rollout_action, solve
+from agents.calabresella.rollout import rollout_action, solve
 from agents.registry import make_agent
 from envs.calabresella.actions import BID_BASE, PASS, Phase
 from envs.calabresella.config import Rules
 from envs.calabresella.rules import State
-from envs.calabresella.scoring import pile_thirds, settle
 from envs.calabresella.view import info_view
 from envs.cards.deal import Deal
 
@@ -95,21 +93,6 @@ def test_heuristic_play_rules():
     s.apply(h.decide(v1))
     v2 = info_view(s, 2)  # S2 is void in coppe, the soloist wins: the cheapest card of the
     assert h.decide(v2) == cards("4d").bit_length() - 1  # shortest suit goes
-
-
-def test_leaf_function_matches_settle():
-    for flags in ({}, {"payout_mode": "difference"}, {"stramazzo_def": "raw_zero"}, {"stramazzo": False},
-                  {"aperta": True, "aperta_payout_factor": 0.5}):  # fmt: skip
-        rules = Rules.from_flags(flags)
-        for contract in range(5):
-            s = State.new(Deal(0, tuple(range(40))), rules)
-            s.contract, s.soloist, s.set_aside = contract, 1, cards("Ab 4b 5b Jb")
-            leaf = _leaf_function(s)
-            for thirds, tricks, last in itertools.product(range(0, 29), range(13), (0, 1)):
-                total = thirds + (pile_thirds(s.set_aside) if last == 0 else 0)
-                st = settle(rules, contract, 1, total, tricks, last)
-                factor = rules.aperta_payout_factor if rules.aperta else 1
-                assert leaf(thirds, tricks, last) == st.pairwise[1] * factor
 
 
 def brute_force_value(s: State) -> float:
