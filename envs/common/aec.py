@@ -1,11 +1,17 @@
 """The PettingZoo AEC face shared by both card games: agents, seeding, explicit-deal resets,
-observation dicts with int8 masks, zero-sum rewards from the engine's returns, terminal infos,
+observation dicts with int8 masks, zero-sum rewards from the engine's returns, step infos,
 ANSI rendering, and the illegal-move wrapper.
 
-A game env subclasses ``CardGameAEC`` and supplies four hooks: build a game from ``reset``
-options, encode one seat's observation, the terminal infos, and the text rendering. The "game"
-is an engine ``State`` (or a layer chaining several, such as a match) offering ``to_play``,
+A game env subclasses ``CardGameAEC`` and supplies its hooks: build a game from ``reset``
+options, encode one seat's observation, the finished deals and the seats' teams (for the numeric
+infos of ``envs.common.infos``), the rich terminal infos, and the text rendering. The "game" is
+an engine ``State`` (or a layer chaining several, such as a match) offering ``to_play``,
 ``legal_mask()``, ``apply()``, ``is_terminal()``, cumulative ``returns()``, ``action_label()``.
+
+Infos: by default every agent's ``infos`` holds the fixed numeric keys of
+``envs.common.infos.INFO_KEYS`` on every step; ``rich_infos=True`` gives instead the JSON-shaped
+results (empty dicts during a deal, the full result at its end). ``result()`` returns the latest
+finished deal's full result in either mode.
 
 Rewards are the change of the game's cumulative returns at each step times ``reward_scale``, so a
 single deal pays at its end and a match pays after each deal. ``raw_env.step`` raises
@@ -15,7 +21,9 @@ illegal move instead ends the episode with a penalty and a warning naming the mo
 
 from __future__ import annotations
 
+import math
 import warnings
+from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
 import numpy as np
@@ -29,8 +37,10 @@ from pettingzoo.utils.wrappers.base import BaseWrapper
 from envs.cards.bits import bit_list
 from envs.cards.errors import IllegalAction
 from envs.common.arrays import mask_to_int8
+from envs.common.infos import EndedDeal, InfoTracker
 
 __all__ = [
+    "ActionTypeError",
     "CardGameAEC",
     "Game",
     "IllegalMoveWarning",
@@ -57,6 +67,12 @@ class IllegalMoveWarning(UserWarning):
     """Warned by ``env()`` when an agent plays an illegal move and the episode ends."""
 
 
+class ActionTypeError(TypeError, ValueError):
+    """Raised by ``env()`` for an action that is not an int (a float, bool, string ...): the
+    action spaces are ``Discrete``, whose members are ints. A ``TypeError`` and, as all bad input
+    here, a ``ValueError``."""
+
+
 class CardGameAEC(AECEnv):  # type: ignore[misc]
     """Base AEC env for a card game engine. Subclasses set ``metadata`` and implement hooks."""
 
@@ -72,6 +88,7 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         obs_high: npt.NDArray[np.float32],
         render_mode: str | None,
         reward_scale: float,
+        rich_infos: bool = False,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -79,8 +96,14 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
                 f"render_mode must be one of {self.metadata['render_modes']} or None, "
                 f"got {render_mode!r}"
             )
+        if not isinstance(rich_infos, bool):
+            raise ValueError(
+                f"{self._option_owner()} option 'rich_infos' must be true or false, "
+                f"got {rich_infos!r}"
+            )
         self.render_mode = render_mode
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = self._checked_scale(reward_scale)
+        self.rich_infos = rich_infos
         self.num_actions = num_actions
         self.possible_agents = [f"player_{i}" for i in range(n_players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -97,6 +120,24 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         self._rng: np.random.Generator | None = None
         self.game: Any = None
         self._last_returns: tuple[float, ...] = (0.0,) * n_players
+        self._tracker = InfoTracker(n_players)
+        self._illegal: tuple[str, str] | None = None
+
+    def _option_owner(self) -> str:
+        return f"{str(self.metadata.get('name', 'card game')).removesuffix('_v0')} env"
+
+    def _checked_scale(self, reward_scale: Any) -> float:
+        """``reward_scale`` as a float; a finite number > 0, else a ValueError naming it."""
+        try:
+            scale = math.nan if isinstance(reward_scale, bool) else float(reward_scale)
+        except (TypeError, ValueError):
+            scale = math.nan
+        if not (math.isfinite(scale) and scale > 0.0):
+            raise ValueError(
+                f"{self._option_owner()} option 'reward_scale' must be a finite number > 0, "
+                f"got {reward_scale!r}"
+            )
+        return scale
 
     # ------------------------------------------------------------------ hooks
     def _new_game(self, options: dict[str, Any]) -> Game:
@@ -108,7 +149,15 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         raise NotImplementedError
 
     def _final_infos(self) -> list[dict[str, Any]]:
-        """Per-seat infos at the end of the episode (the full result)."""
+        """Per-seat rich infos at the end of the episode (the full result)."""
+        raise NotImplementedError
+
+    def _finished_deals(self) -> Sequence[EndedDeal]:
+        """The deals of this episode that are over, in order (void ones included)."""
+        raise NotImplementedError
+
+    def _teams(self) -> tuple[int, ...]:
+        """Per seat, its side in the current deal (``envs.common.infos``: ``team``)."""
         raise NotImplementedError
 
     def _render_text(self) -> str:
@@ -116,7 +165,7 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         raise NotImplementedError
 
     def _interim_infos(self) -> list[dict[str, Any]]:
-        """Per-seat infos when rewards are paid before the end (a deal of a match)."""
+        """Per-seat rich infos when rewards are paid before the end (a deal of a match)."""
         return [{} for _ in self.possible_agents]
 
     # ------------------------------------------------------------------ PettingZoo API
@@ -145,9 +194,14 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._last_returns = tuple(game.returns())
+        self._illegal = None
+        if not self.rich_infos:
+            self._tracker.start(self._teams(), self._last_returns, self._finished_deals())
+            self._set_infos(self._tracker.infos(self.possible_agents))
         if game.is_terminal():  # a replayed record that already ends
             self.terminations = dict.fromkeys(self.agents, True)
-            self._set_infos(self._final_infos())
+            if self.rich_infos:
+                self._set_infos(self._final_infos())
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[game.to_play]
@@ -163,32 +217,53 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         }
 
     def step(self, action: Any) -> None:
+        if self.game is None:
+            raise RuntimeError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise RuntimeError(
+                f"the {self._episode_name()} is over and every agent has left; call reset()"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(
+                    f"the {self._episode_name()} is over: {agent} is done and its only valid "
+                    f"action is None (the dead step), got {action!r}; or call reset()"
+                )
             self._was_dead_step(action)
             return
         self.game.apply(_as_action(action))  # raises IllegalAction, state unchanged
         self._after_apply(agent)
 
+    def _episode_name(self) -> str:
+        """What one episode is, for messages (``deal``, or ``match`` / ``series``)."""
+        return "deal"
+
     def _after_apply(self, agent: str) -> None:
         game = self.game
         now = game.returns()
-        if now == self._last_returns:
+        last = self._last_returns
+        if now == last:
             self.rewards = dict.fromkeys(self.possible_agents, 0.0)
         else:
-            scale, last = self.reward_scale, self._last_returns
+            scale = self.reward_scale
             self.rewards = {
                 a: (now[i] - last[i]) * scale for i, a in enumerate(self.possible_agents)
             }
             self._last_returns = tuple(now)
-            if not game.is_terminal():  # a deal inside a longer episode (a match) just paid
+            if self.rich_infos and not game.is_terminal():  # a deal of a match just paid
                 self._set_infos(self._interim_infos())
         self._cumulative_rewards[agent] = 0.0
         if game.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
-            self._set_infos(self._final_infos())
+            if self.rich_infos:
+                self._set_infos(self._final_infos())
         else:
             self.agent_selection = self.possible_agents[game.to_play]
+        if not self.rich_infos and self._tracker.after_step(
+            self._teams(), now, last, self._finished_deals()
+        ):
+            self._set_infos(self._tracker.infos(self.possible_agents))
         self._accumulate_rewards()
         if game.is_terminal():
             self._deads_step_first()
@@ -213,6 +288,25 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+    # ------------------------------------------------------------------ rich results
+    def result(self) -> dict[str, Any]:
+        """The full, JSON-ready result of the latest finished deal of this episode (the engine's
+        ``State.result()``; in a match or series, its latest deal): what ``rich_infos=True``
+        puts in the infos as ``result`` (or ``deal_result`` mid-match).
+
+        Raises:
+            ValueError: no deal of this episode has finished (or ``reset`` was not called).
+        """
+        if self.game is None:
+            raise ValueError("no result before reset(): call reset() and play a deal")
+        finished = self._finished_deals()
+        if not finished:
+            why = ""
+            if self._illegal is not None:
+                why = f" (it ended on an illegal move: {self._illegal[0]}: {self._illegal[1]})"
+            raise ValueError(f"no deal of this episode has finished yet{why}")
+        return finished[-1].result()  # type: ignore[attr-defined, no-any-return]
 
     # ------------------------------------------------------------------ labels and illegal moves
     def action_label(self, action: int) -> str:
@@ -251,8 +345,13 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = float(penalty)
         self.terminations = dict.fromkeys(self.agents, True)
-        for a in self.agents:
-            self.infos[a] = {"illegal_move": {"agent": agent, "reason": reason}}
+        self._illegal = (agent, reason)
+        if self.rich_infos:
+            for a in self.agents:
+                self.infos[a] = {"illegal_move": {"agent": agent, "reason": reason}}
+        else:
+            self._tracker.illegal(self._seat[agent])
+            self._set_infos(self._tracker.infos(self.possible_agents))
         self._accumulate_rewards()
         self._deads_step_first()
 
@@ -277,9 +376,17 @@ def warn_unknown_options(options: dict[str, Any], known: tuple[str, ...]) -> Non
 
 
 def _as_action(action: Any) -> Any:
-    if isinstance(action, np.integer | np.ndarray) and np.ndim(action) == 0:
+    """NumPy integer scalars and 0-d integer arrays -> int; anything else unchanged."""
+    if isinstance(action, np.integer):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
         return int(action)
     return action
+
+
+def _type_name(value: object) -> str:
+    kind = type(value)
+    return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
 class IllegalMoveWrapper(BaseWrapper):  # type: ignore[misc]
@@ -310,13 +417,19 @@ class IllegalMoveWrapper(BaseWrapper):  # type: ignore[misc]
     def step(self, action: Any) -> None:
         base = self._base
         agent = base.agent_selection
-        if base.terminations[agent] or base.truncations[agent]:
-            base.step(action)
+        if not base.agents or base.terminations[agent] or base.truncations[agent]:
+            base.step(action)  # the dead step, or the base's error
             return
         a = _as_action(action)
-        assert type(a) is int and 0 <= a < base.num_actions, (
-            f"action {action!r} is outside Discrete({base.num_actions})"
-        )
+        n = base.num_actions
+        if type(a) is not int:
+            hint = "; to play by label use env.unwrapped.parse_action(label)"
+            raise ActionTypeError(
+                f"{agent}: the action must be an int (an id 0..{n - 1} of Discrete({n})), "
+                f"given {action!r} (type {_type_name(action)})"
+                + (hint if isinstance(action, str) else "")
+            )
+        assert 0 <= a < n, f"action {action!r} is outside Discrete({n})"
         reason = base.illegal_reason(a)
         if reason is not None:
             base.end_by_illegal_move(action, reason, self._penalty)

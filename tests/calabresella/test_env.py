@@ -69,7 +69,7 @@ def test_reset_with_explicit_deal_and_play_to_the_end():
         for a in env.possible_agents:
             total[a] += env.rewards[a]
     assert all(env.terminations.values())
-    result = env.infos["player_1"]["result"]
+    result = env.unwrapped.result()
     assert result["contract"] == "solo" and result["points"] == {"soloist": 8, "defenders": 3}
     assert result["pairwise"] == [-2, 4, -2]
     assert total == {"player_0": -2 / 16, "player_1": 4 / 16, "player_2": -2 / 16}
@@ -89,9 +89,9 @@ def test_record_with_actions_replays_and_round_trips():
     out = env.deal_record()
     assert out["actions"] == rec["actions"] and out["deck"] == rec["deck"]
     assert out["result"]["pairwise"] == [-2, 4, -2]
-    env2 = calabresella_v0.raw_env()
+    env2 = calabresella_v0.raw_env(rich_infos=True)
     env2.reset(options={"deal": out})
-    assert env2.infos["player_0"]["result"] == out["result"]
+    assert env2.infos["player_0"]["result"] == out["result"] == env2.result()
 
 
 def test_partial_record_resumes_mid_deal():
@@ -125,7 +125,16 @@ def test_wrapped_env_ends_the_deal_on_an_illegal_move():
         env.step(0)  # a card id during the auction
     assert all(env.terminations.values())
     assert env.rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0}
-    assert env.infos["player_1"]["illegal_move"]["agent"] == "player_0"
+    assert env.infos["player_1"]["illegal_move"] == 1 and env.infos["player_1"]["offender"] == 0
+    assert env.infos["player_2"]["deal_over"] == 0
+    with pytest.raises(ValueError, match=r"ended on an illegal move: player_0: illegal action"):
+        env.unwrapped.result()
+    rich = calabresella_v0.env(rich_infos=True)
+    rich.reset(options={"deal": record_of([])})
+    with pytest.warns(IllegalMoveWarning):
+        rich.step(0)
+    assert rich.infos["player_1"]["illegal_move"]["agent"] == "player_0"
+    assert "illegal action 'card Ac'" in rich.infos["player_1"]["illegal_move"]["reason"]
 
 
 def test_errors_name_the_problem():
@@ -172,7 +181,7 @@ def test_render_ansi_shows_the_table():
 
 
 def test_match_mode_pays_each_deal_and_ends_with_a_winner():
-    env = calabresella_v0.env(match=True, target=5)
+    env = calabresella_v0.env(match=True, target=5, rich_infos=True)
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     paid = dict.fromkeys(env.possible_agents, 0.0)
@@ -192,6 +201,7 @@ def test_match_mode_pays_each_deal_and_ends_with_a_winner():
     assert max(summary["totals"]) >= 5 and summary["winners"] and summary["deals"] >= 1
     assert abs(sum(paid.values())) < 1e-9 and steps > 40
     assert deal_results >= summary["deals"] - 1 > 0 or summary["deals"] == 1
+    assert env.unwrapped.match_summary() == summary
 
 
 def test_two_player_controller_sums_the_defenders():

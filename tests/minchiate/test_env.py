@@ -65,7 +65,7 @@ def test_reset_with_explicit_deal_and_play_to_the_end():
         for a in env.possible_agents:
             total[a] += env.rewards[a]
     assert all(env.terminations.values())
-    result = env.infos["player_1"]["result"]
+    result = env.unwrapped.result()
     assert result["resti"] == 2 and result["returns"] == [2, -2, 2, -2]
     assert result["matto"] == {"owner": 1, "debt": True, "paid": "T12", "lost": False}
     assert result["end_counts"]["A"]["total"] == 168 and result["end_counts"]["B"]["total"] == 100
@@ -89,9 +89,9 @@ def test_record_with_actions_replays_and_round_trips():
     out = env.deal_record()
     assert out["actions"] == rec["actions"] and out["stream"] == rec["stream"]
     assert out["result"]["resti"] == 2
-    env2 = minchiate_v0.raw_env()
+    env2 = minchiate_v0.raw_env(rich_infos=True)
     env2.reset(options={"deal": out})
-    assert env2.infos["player_0"]["result"] == out["result"]
+    assert env2.infos["player_0"]["result"] == out["result"] == env2.result()
 
 
 def test_partial_record_resumes_mid_deal():
@@ -122,14 +122,25 @@ def test_wrapped_env_ends_the_deal_on_an_illegal_move():
         env.step(35)  # T36: a counter
     assert all(env.terminations.values())
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0, "player_2": 0.0, "player_3": -1.0}
-    assert env.infos["player_1"]["illegal_move"]["agent"] == "player_3"
+    assert env.infos["player_1"]["illegal_move"] == 1 and env.infos["player_1"]["offender"] == 3
+    rich = minchiate_v0.env(rich_infos=True)
+    rich.reset(options={"deal": record_of([])})
+    with pytest.warns(IllegalMoveWarning):
+        rich.step(35)
+    assert rich.infos["player_1"]["illegal_move"]["agent"] == "player_3"
+    assert "illegal action 'discard T36'" in rich.infos["player_1"]["illegal_move"]["reason"]
 
 
 def test_void_deal_ends_a_single_deal_episode_with_zero_rewards():
     env = minchiate_v0.raw_env()
     env.reset(options={"deal": record_of([], stream=impossible_stream())})
-    assert all(env.terminations.values()) and env.infos["player_0"]["result"]["void"]
+    assert all(env.terminations.values()) and env.result()["void"]
     assert env.rewards == dict.fromkeys(env.possible_agents, 0.0)
+    info = env.infos["player_0"]
+    assert (info["void"], info["deal_over"], info["deals"], info["deal_score"]) == (1, 1, 1, 0.0)
+    rich = minchiate_v0.raw_env(rich_infos=True)
+    rich.reset(options={"deal": record_of([], stream=impossible_stream())})
+    assert rich.infos["player_0"]["result"]["void"]
 
 
 def test_errors_name_the_problem():
@@ -176,7 +187,7 @@ def test_render_ansi_shows_the_table():
 
 
 def test_series_mode_pays_each_deal():
-    env = minchiate_v0.env(deals=3)
+    env = minchiate_v0.env(deals=3, rich_infos=True)
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     paid = dict.fromkeys(env.possible_agents, 0.0)
@@ -195,3 +206,4 @@ def test_series_mode_pays_each_deal():
     assert (
         paid["player_0"] == pytest.approx(summary["resti"] / 8) and abs(sum(paid.values())) < 1e-9
     )
+    assert env.unwrapped.series_summary() == summary
