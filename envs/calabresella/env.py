@@ -63,6 +63,8 @@ class raw_env(CardGameAEC):
         "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,
     }
+    _no_teams: tuple[int, ...]
+    _teams_of: tuple[State | None, tuple[int, ...]]
 
     def __init__(
         self,
@@ -80,7 +82,7 @@ class raw_env(CardGameAEC):
         self.match = match
         n = self.rules.players
         self._no_teams = (NO_TEAM,) * n
-        self._teams_of: tuple[State | None, tuple[int, ...]] = (None, self._no_teams)
+        self._teams_of = (None, self._no_teams)
         super().__init__(n, NUM_ACTIONS, obs_high(), render_mode, reward_scale, rich_infos)
 
     # ------------------------------------------------------------------ hooks

@@ -1,6 +1,7 @@
 """The PettingZoo AEC face shared by both card games: agents, seeding, explicit-deal resets,
 observation dicts with int8 masks, zero-sum rewards from the engine's returns, step infos,
-ANSI rendering, and the illegal-move wrapper.
+ANSI rendering, and the illegal-move path (the ``env()`` wrappers live in ``envs.common.wrappers``
+and the input checks in ``envs.common.inputs``; both are re-exported here).
 
 A game env subclasses ``CardGameAEC`` and supplies its hooks: build a game from ``reset``
 options, encode one seat's observation, the finished deals and the seats' teams (for the numeric
@@ -31,13 +32,19 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from envs.cards.bits import bit_list
 from envs.cards.errors import IllegalAction
 from envs.common.arrays import mask_to_int8
 from envs.common.infos import EndedDeal, InfoTracker
+from envs.common.inputs import (
+    ActionTypeError,
+    IllegalMoveWarning,
+    as_action,
+    rules_from_kwargs,
+    warn_unknown_options,
+)
+from envs.common.wrappers import IllegalMoveWrapper, OrderEnforcing, wrap
 
 __all__ = [
     "ActionTypeError",
@@ -45,6 +52,7 @@ __all__ = [
     "Game",
     "IllegalMoveWarning",
     "IllegalMoveWrapper",
+    "OrderEnforcing",
     "rules_from_kwargs",
     "warn_unknown_options",
     "wrap",
@@ -61,16 +69,6 @@ class Game(Protocol):
     def is_terminal(self) -> bool: ...
     def returns(self) -> tuple[float, ...]: ...
     def action_label(self, action: int) -> str: ...
-
-
-class IllegalMoveWarning(UserWarning):
-    """Warned by ``env()`` when an agent plays an illegal move and the episode ends."""
-
-
-class ActionTypeError(TypeError, ValueError):
-    """Raised by ``env()`` for an action that is not an int (a float, bool, string ...): the
-    action spaces are ``Discrete``, whose members are ints. A ``TypeError`` and, as all bad input
-    here, a ``ValueError``."""
 
 
 class CardGameAEC(AECEnv):  # type: ignore[misc]
@@ -221,7 +219,7 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
             raise RuntimeError("step() before reset(): call reset() first")
         if not self.agents:
             raise RuntimeError(
-                f"the {self._episode_name()} is over and every agent has left; call reset()"
+                f"the {self._episode_name()} is over; call reset() (every agent has left)"
             )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -232,7 +230,7 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
                 )
             self._was_dead_step(action)
             return
-        self.game.apply(_as_action(action))  # raises IllegalAction, state unchanged
+        self.game.apply(as_action(action))  # raises IllegalAction, state unchanged
         self._after_apply(agent)
 
     def _episode_name(self) -> str:
@@ -323,7 +321,7 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
 
     def illegal_reason(self, action: Any) -> str | None:
         """None if ``action`` is legal now, else the IllegalAction message for it."""
-        a = _as_action(action)
+        a = as_action(action)
         if type(a) is int and 0 <= a < self.num_actions and (self.game.legal_mask() >> a) & 1:
             return None
         probe = self.game.clone()  # only on the rare illegal path: the engine words the reason
@@ -354,131 +352,3 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
             self._set_infos(self._tracker.infos(self.possible_agents))
         self._accumulate_rewards()
         self._deads_step_first()
-
-
-def rules_from_kwargs(rules_type: Any, flags: dict[str, Any], env_options: tuple[str, ...]) -> Any:
-    """``rules_type.from_flags(flags)``; an unknown flag's error also lists the env options (the
-    keyword arguments an env takes besides the rule flags)."""
-    try:
-        return rules_type.from_flags(flags)
-    except ValueError as e:
-        raise ValueError(f"{e} (env options: {', '.join(env_options)})") from None
-
-
-def warn_unknown_options(options: dict[str, Any], known: tuple[str, ...]) -> None:
-    """Warn about reset options this env does not use (PettingZoo's api_test passes arbitrary
-    ones, so they cannot be errors; a warning still catches a misspelt ``deal``)."""
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        warnings.warn(
-            f"ignoring unknown reset option(s) {unknown}; known: {list(known)}", stacklevel=3
-        )
-
-
-def _as_action(action: Any) -> Any:
-    """NumPy integer scalars and 0-d integer arrays -> int; anything else unchanged."""
-    if isinstance(action, np.integer):
-        return int(action)
-    if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
-        return int(action)
-    return action
-
-
-def _type_name(value: object) -> str:
-    kind = type(value)
-    return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
-
-
-class IllegalMoveWrapper(BaseWrapper):  # type: ignore[misc]
-    """An illegal move ends the episode with ``penalty`` for the offender and a warning that names
-    the move and the legal ones (as PettingZoo's ``TerminateIllegalWrapper``, with the names); an
-    action outside the action space is an assertion error (as ``AssertOutOfBoundsWrapper``).
-
-    The attributes read on every step are forwarded by properties, not ``__getattr__``.
-    """
-
-    def __init__(self, env: CardGameAEC, penalty: float = -1.0) -> None:
-        super().__init__(env)
-        self._base = env
-        self._penalty = penalty
-
-    agent_selection = property(lambda self: self._base.agent_selection)
-    agents = property(lambda self: self._base.agents)
-    possible_agents = property(lambda self: self._base.possible_agents)
-    rewards = property(lambda self: self._base.rewards)
-    _cumulative_rewards = property(lambda self: self._base._cumulative_rewards)
-    terminations = property(lambda self: self._base.terminations)
-    truncations = property(lambda self: self._base.truncations)
-    infos = property(lambda self: self._base.infos)
-
-    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        return self._base.observe(agent)
-
-    def step(self, action: Any) -> None:
-        base = self._base
-        agent = base.agent_selection
-        if not base.agents or base.terminations[agent] or base.truncations[agent]:
-            base.step(action)  # the dead step, or the base's error
-            return
-        a = _as_action(action)
-        n = base.num_actions
-        if type(a) is not int:
-            hint = "; to play by label use env.unwrapped.parse_action(label)"
-            raise ActionTypeError(
-                f"{agent}: the action must be an int (an id 0..{n - 1} of Discrete({n})), "
-                f"given {action!r} (type {_type_name(action)})"
-                + (hint if isinstance(action, str) else "")
-            )
-        assert 0 <= a < n, f"action {action!r} is outside Discrete({n})"
-        reason = base.illegal_reason(a)
-        if reason is not None:
-            base.end_by_illegal_move(action, reason, self._penalty)
-            return
-        base.step(action)
-
-
-def _forward(name: str, needs_reset: bool = True) -> property:
-    def get(self: OrderEnforcing) -> Any:
-        if needs_reset and not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._base, name)
-
-    return property(get)
-
-
-class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's ``OrderEnforcingWrapper`` (same checks and errors), with the attributes and
-    ``last()`` that every step reads served directly from the base env rather than through a
-    chain of ``__getattr__`` calls."""
-
-    def __init__(self, env: IllegalMoveWrapper) -> None:
-        super().__init__(env)
-        self._base: CardGameAEC = env.unwrapped
-
-    agent_selection = _forward("agent_selection")
-    agents = _forward("agents")
-    num_agents = _forward("num_agents")
-    rewards = _forward("rewards")
-    terminations = _forward("terminations")
-    truncations = _forward("truncations")
-    infos = _forward("infos")
-    _cumulative_rewards = _forward("_cumulative_rewards", needs_reset=False)
-    possible_agents = _forward("possible_agents", needs_reset=False)
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        base = self._base
-        agent = base.agent_selection
-        obs = self.observe(agent) if observe else None
-        return (
-            obs,
-            base._cumulative_rewards[agent],
-            base.terminations[agent],
-            base.truncations[agent],
-            base.infos[agent],
-        )
-
-
-def wrap(env: CardGameAEC) -> AECEnv:
-    """The public ``env()`` stack: illegal moves end the episode (with out-of-bounds actions
-    asserted), and the AEC call order is enforced, as PettingZoo's classic environments."""
-    return OrderEnforcing(IllegalMoveWrapper(env))

@@ -130,4 +130,3 @@ class InfoTracker:
             }
             for seat in range(len(agents))
         ]
-
