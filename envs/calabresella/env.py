@@ -7,18 +7,21 @@ version in ``envs.calabresella.encode``); the mask is all zeros for an agent not
 
 Keyword arguments are the rule flags of ``envs.calabresella.config.Rules`` plus the env options
 ``match`` (False: one deal per episode; True: a whole match to the target), ``reward_scale``
-(default ``REWARD_SCALE`` = 1/16: a failed Solissimo scegliete costs the soloist -2.0) and
-``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it). An unknown keyword raises
-``ValueError``.
+(default ``REWARD_SCALE`` = 1/16: a failed Solissimo scegliete costs the soloist -2.0; a finite
+number > 0), ``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it) and
+``rich_infos`` (see Infos). An unknown keyword or a bad value raises ``ValueError``.
 
 ``reset(seed=..., options={"deal": record})`` replays a RULES.md D.3 ``calabresella-deal/1``
 record (dict or JSON text): its deck and dealer, and its actions if any. A void (all-pass) deal
 ends the episode with zero rewards in single-deal mode; in a match it is redealt.
 
 Rewards: the zero-sum settlement of C-9.5 times ``reward_scale`` at the end of each deal.
-``infos[agent]`` at the end holds ``result`` (``State.result()``), and in a match ``match``
-(totals, winners, deals); in a match, each deal's end sets ``deal_result`` and ``match`` too.
-``raw_env.step`` raises ``IllegalAction`` (state unchanged) on an
+Infos: ``infos[agent]`` holds the numeric keys of ``envs.common.infos`` on every step (``team``:
+0 soloist, 1 defender, -1 before the contract / void / idle dealer). ``result()`` gives the full
+result of the latest finished deal (``State.result()``), ``match_summary()`` the match's (totals,
+winners, deals). With ``rich_infos=True`` the infos are instead ``{}`` until the end, then
+``result`` and in a match ``match``; in a match, each deal's end sets ``deal_result`` and
+``match`` too. ``raw_env.step`` raises ``IllegalAction`` (state unchanged) on an
 illegal action; ``env()`` instead ends the episode with -1 for the offender and a warning that
 names the move and the legal ones.
 """

@@ -9,8 +9,9 @@ zeros for an agent not on turn.
 Keyword arguments are the rule flags of ``envs.minchiate.config.Rules`` plus the env options
 ``deals`` (1: one deal per episode, the default; n > 1: a series of n completed deals with the
 dealer rotating, see ``envs.minchiate.series``), ``reward_scale`` (default ``REWARD_SCALE`` =
-1/8: the net resti of a random deal lie within +-8 in 99.99% of deals) and ``render_mode``
-(``"ansi"`` returns text, ``"human"`` prints it). An unknown keyword raises ``ValueError``.
+1/8: the net resti of a random deal lie within +-8 in 99.99% of deals; a finite number > 0),
+``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it) and ``rich_infos`` (see below).
+An unknown keyword or a bad value raises ``ValueError``.
 
 ``reset(seed=..., options={"deal": record})`` replays a RULES.md D.3 ``minchiate-deal/1`` record
 (dict or JSON text): its stream and dealer, and its actions if any (its flags, if given, must
@@ -18,9 +19,12 @@ agree with the env's). A void deal (M-8.5) ends a single-deal episode with zero 
 series it is redealt by the same dealer.
 
 Rewards: +R for team A's seats and -R for team B's (M-14.4), times ``reward_scale``, at the end
-of each deal. ``infos[agent]`` at the end holds ``result`` (``State.result()``: every event, the
-end counts, the Matto settlement, the resti), and in a series ``series`` (its summary); in a
-series, each deal's end sets ``deal_result`` and ``series`` too. ``raw_env.step`` raises
+of each deal. Infos: ``infos[agent]`` holds the numeric keys of ``envs.common.infos`` on every
+step (``team`` 0 for S0/S2, 1 for S1/S3). ``result()`` gives the latest finished deal's
+``State.result()`` (every event, the end counts, the Matto settlement, the resti) and
+``series_summary()`` the series'. With ``rich_infos=True`` the infos are instead ``{}`` until the
+end, then ``result`` and in a series ``series``; in a series, each deal's end sets
+``deal_result`` and ``series`` too. ``raw_env.step`` raises
 ``IllegalAction`` (state unchanged) on an illegal action; ``env()`` instead ends the episode
 with -1 for the offender and a warning that names the move and the legal ones.
 """
