@@ -49,11 +49,19 @@ def _parse_flags(items: Sequence[str]) -> dict[str, Any]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    env = get_game(args.game).env(render_mode="ansi", **_parse_flags(args.flag))
+    flags = _parse_flags(args.flag)  # rule flags and env options (render_mode among them)
+    render_mode = flags.pop("render_mode", "ansi")
+    if render_mode not in ("ansi", "human"):
+        raise ValueError(
+            f"demo shows the table: render_mode must be 'ansi' (after each deal, the default) "
+            f"or 'human' (after every move), got {render_mode!r}"
+        )
+    env = get_game(args.game).env(render_mode=render_mode, **flags)
     rng = np.random.default_rng(args.seed)
     agent = RandomAgent()
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for deal in range(args.deals):
+        print(f"=== deal {deal + 1} of {args.deals} (seed {args.seed + deal}) ===")
         env.reset(seed=args.seed + deal)
         raw = env.unwrapped
         for name in env.agent_iter():
@@ -64,8 +72,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 continue
             view = raw.game.info_view(raw.possible_agents.index(name))
             env.step(agent.act(view, rng))
-        print(f"=== deal {deal + 1} of {args.deals} (seed {args.seed + deal}) ===")
-        print(raw.render())
+        if render_mode == "ansi":  # "human" printed the table after every move
+            print(raw.render())
         print()
     print("Total rewards: " + "  ".join(f"{a} {r:+.4g}" for a, r in totals.items()))
     return 0

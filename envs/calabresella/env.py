@@ -7,24 +7,28 @@ version in ``envs.calabresella.encode``); the mask is all zeros for an agent not
 
 Keyword arguments are the rule flags of ``envs.calabresella.config.Rules`` plus the env options
 ``match`` (False: one deal per episode; True: a whole match to the target), ``reward_scale``
-(default ``REWARD_SCALE`` = 1/16: a failed Solissimo scegliete costs the soloist -2.0) and
-``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it). An unknown keyword raises
-``ValueError``.
+(default ``REWARD_SCALE`` = 1/16: a failed Solissimo scegliete costs the soloist -2.0; a finite
+number > 0), ``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it) and
+``rich_infos`` (see Infos). An unknown keyword or a bad value raises ``ValueError``.
 
 ``reset(seed=..., options={"deal": record})`` replays a RULES.md D.3 ``calabresella-deal/1``
 record (dict or JSON text): its deck and dealer, and its actions if any. A void (all-pass) deal
 ends the episode with zero rewards in single-deal mode; in a match it is redealt.
 
 Rewards: the zero-sum settlement of C-9.5 times ``reward_scale`` at the end of each deal.
-``infos[agent]`` at the end holds ``result`` (``State.result()``), and in a match ``match``
-(totals, winners, deals); in a match, each deal's end sets ``deal_result`` and ``match`` too.
-``raw_env.step`` raises ``IllegalAction`` (state unchanged) on an
+Infos: ``infos[agent]`` holds the numeric keys of ``envs.common.infos`` on every step (``team``:
+0 soloist, 1 defender, -1 before the contract / void / idle dealer). ``result()`` gives the full
+result of the latest finished deal (``State.result()``), ``match_summary()`` the match's (totals,
+winners, deals). With ``rich_infos=True`` the infos are instead ``{}`` until the end, then
+``result`` and in a match ``match``; in a match, each deal's end sets ``deal_result`` and
+``match`` too. ``raw_env.step`` raises ``IllegalAction`` (state unchanged) on an
 illegal action; ``env()`` instead ends the episode with -1 for the offender and a warning that
 names the move and the legal ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -40,11 +44,12 @@ from envs.calabresella.render import render_state
 from envs.calabresella.rules import State
 from envs.cards.deal import Deal
 from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options, wrap
+from envs.common.infos import NO_TEAM
 
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 
 REWARD_SCALE = 1.0 / 16.0
-ENV_OPTIONS = ("match", "reward_scale", "render_mode")
+ENV_OPTIONS = ("match", "reward_scale", "render_mode", "rich_infos")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -61,12 +66,15 @@ class raw_env(CardGameAEC):
         "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,
     }
+    _no_teams: tuple[int, ...]
+    _teams_of: tuple[State | None, tuple[int, ...]]
 
     def __init__(
         self,
         match: bool = False,
         reward_scale: float = REWARD_SCALE,
         render_mode: str | None = None,
+        rich_infos: bool = False,
         **flags: Any,
     ) -> None:
         self.rules = rules_from_kwargs(Rules, flags, ENV_OPTIONS)
@@ -75,7 +83,10 @@ class raw_env(CardGameAEC):
                 f"calabresella env option 'match' must be true or false, got {match!r}"
             )
         self.match = match
-        super().__init__(self.rules.players, NUM_ACTIONS, obs_high(), render_mode, reward_scale)
+        n = self.rules.players
+        self._no_teams = (NO_TEAM,) * n
+        self._teams_of = (None, self._no_teams)
+        super().__init__(n, NUM_ACTIONS, obs_high(), render_mode, reward_scale, rich_infos)
 
     # ------------------------------------------------------------------ hooks
     def _random_deal(self, dealer: int) -> Deal:
@@ -106,6 +117,28 @@ class raw_env(CardGameAEC):
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
         return encode(self.game.info_view(seat), self.rules.target)
 
+    def _finished_deals(self) -> Sequence[State]:
+        game = self.game
+        if self.match:
+            return game.finished  # type: ignore[no-any-return]
+        return (game,) if game.is_terminal() else ()
+
+    def _teams(self) -> tuple[int, ...]:
+        """0 for the soloist's seat, 1 for a defender's, -1 before the contract, in a void deal
+        and for the idle dealer (cached per deal: the soloist never changes once known)."""
+        s = self._state()
+        if s.soloist < 0:
+            return self._no_teams
+        if self._teams_of[0] is not s:
+            teams = list(self._no_teams)
+            for pos in range(3):
+                teams[s.seat_of[pos]] = s.side_of(pos)
+            self._teams_of = (s, tuple(teams))
+        return self._teams_of[1]
+
+    def _episode_name(self) -> str:
+        return "match" if self.match else "deal"
+
     def _final_infos(self) -> list[dict[str, Any]]:
         if self.match:
             summary = self.game.result()
@@ -128,6 +161,19 @@ class raw_env(CardGameAEC):
         return render_state(self._state(), totals)
 
     # ------------------------------------------------------------------ extras
+    def match_summary(self) -> dict[str, Any]:
+        """The match so far (``match=True`` only): ``totals``, ``winners``, ``deals`` and the
+        ``last_deal``'s result; the ``match`` entry of the rich infos.
+
+        Raises:
+            ValueError: not a match env, or before ``reset``.
+        """
+        if not self.match:
+            raise ValueError("match_summary() needs the env option match=True")
+        if self.game is None:
+            raise ValueError("no match before reset(): call reset() first")
+        return self.game.result()  # type: ignore[no-any-return]
+
     def deal_record(self) -> dict[str, Any]:
         """The current deal as a D.3 record, actions so far included (and the result if over)."""
         return write_record(self._state())

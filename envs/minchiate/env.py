@@ -9,8 +9,9 @@ zeros for an agent not on turn.
 Keyword arguments are the rule flags of ``envs.minchiate.config.Rules`` plus the env options
 ``deals`` (1: one deal per episode, the default; n > 1: a series of n completed deals with the
 dealer rotating, see ``envs.minchiate.series``), ``reward_scale`` (default ``REWARD_SCALE`` =
-1/8: the net resti of a random deal lie within +-8 in 99.99% of deals) and ``render_mode``
-(``"ansi"`` returns text, ``"human"`` prints it). An unknown keyword raises ``ValueError``.
+1/8: the net resti of a random deal lie within +-8 in 99.99% of deals; a finite number > 0),
+``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it) and ``rich_infos`` (see below).
+An unknown keyword or a bad value raises ``ValueError``.
 
 ``reset(seed=..., options={"deal": record})`` replays a RULES.md D.3 ``minchiate-deal/1`` record
 (dict or JSON text): its stream and dealer, and its actions if any (its flags, if given, must
@@ -18,15 +19,19 @@ agree with the env's). A void deal (M-8.5) ends a single-deal episode with zero 
 series it is redealt by the same dealer.
 
 Rewards: +R for team A's seats and -R for team B's (M-14.4), times ``reward_scale``, at the end
-of each deal. ``infos[agent]`` at the end holds ``result`` (``State.result()``: every event, the
-end counts, the Matto settlement, the resti), and in a series ``series`` (its summary); in a
-series, each deal's end sets ``deal_result`` and ``series`` too. ``raw_env.step`` raises
+of each deal. Infos: ``infos[agent]`` holds the numeric keys of ``envs.common.infos`` on every
+step (``team`` 0 for S0/S2, 1 for S1/S3). ``result()`` gives the latest finished deal's
+``State.result()`` (every event, the end counts, the Matto settlement, the resti) and
+``series_summary()`` the series'. With ``rich_infos=True`` the infos are instead ``{}`` until the
+end, then ``result`` and in a series ``series``; in a series, each deal's end sets
+``deal_result`` and ``series`` too. ``raw_env.step`` raises
 ``IllegalAction`` (state unchanged) on an illegal action; ``env()`` instead ends the episode
 with -1 for the offender and a warning that names the move and the legal ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -46,7 +51,8 @@ from envs.minchiate.series import Series
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 
 REWARD_SCALE = 1.0 / 8.0
-ENV_OPTIONS = ("deals", "reward_scale", "render_mode")
+ENV_OPTIONS = ("deals", "reward_scale", "render_mode", "rich_infos")
+TEAMS = (0, 1, 0, 1)  # team A = S0 + S2, team B = S1 + S3
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -69,13 +75,14 @@ class raw_env(CardGameAEC):
         deals: int = 1,
         reward_scale: float = REWARD_SCALE,
         render_mode: str | None = None,
+        rich_infos: bool = False,
         **flags: Any,
     ) -> None:
         self.rules = rules_from_kwargs(Rules, flags, ENV_OPTIONS)
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
             raise ValueError(f"minchiate env option 'deals' must be an integer >= 1, got {deals!r}")
         self.deals = deals
-        super().__init__(4, NUM_ACTIONS, obs_high(), render_mode, reward_scale)
+        super().__init__(4, NUM_ACTIONS, obs_high(), render_mode, reward_scale, rich_infos)
 
     # ------------------------------------------------------------------ hooks
     def _random_deal(self, dealer: int) -> Deal:
@@ -103,6 +110,18 @@ class raw_env(CardGameAEC):
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
         return encode(self.game.info_view(seat), self.rules.resti_unit)
 
+    def _finished_deals(self) -> Sequence[State]:
+        game = self.game
+        if self.deals > 1:
+            return game.finished  # type: ignore[no-any-return]
+        return (game,) if game.is_terminal() else ()
+
+    def _teams(self) -> tuple[int, ...]:
+        return TEAMS
+
+    def _episode_name(self) -> str:
+        return "series" if self.deals > 1 else "deal"
+
     def _final_infos(self) -> list[dict[str, Any]]:
         if self.deals > 1:
             summary = self.game.result()
@@ -119,6 +138,19 @@ class raw_env(CardGameAEC):
         return render_state(self._state(), series)
 
     # ------------------------------------------------------------------ extras
+    def series_summary(self) -> dict[str, Any]:
+        """The series so far (``deals`` > 1 only): ``resti``, ``returns``, ``deals``, ``voids``,
+        ``deal_resti`` and the ``last_deal``'s result; the ``series`` entry of the rich infos.
+
+        Raises:
+            ValueError: a single-deal env, or before ``reset``.
+        """
+        if self.deals == 1:
+            raise ValueError("series_summary() needs the env option deals > 1")
+        if self.game is None:
+            raise ValueError("no series before reset(): call reset() first")
+        return self.game.result()  # type: ignore[no-any-return]
+
     def deal_record(self) -> dict[str, Any]:
         """The current deal as a D.3 record, actions so far included (and the result if over)."""
         return write_record(self._state())

@@ -10,7 +10,9 @@ from envs import calabresella_v0
 from envs.calabresella.actions import NUM_ACTIONS
 from envs.calabresella.encode import OBS_SIZE
 from envs.cards.errors import IllegalAction
-from envs.common.aec import IllegalMoveWarning
+from envs.common.aec import ActionTypeError, IllegalMoveWarning
+from envs.common.infos import INFO_KEYS
+from training import cli
 
 from .test_golden import DEAL2, SOLO2_SCRIPT
 
@@ -53,7 +55,7 @@ def test_reset_with_explicit_deal_and_play_to_the_end():
         for a in env.possible_agents:
             total[a] += env.rewards[a]
     assert all(env.terminations.values())
-    result = env.infos["player_1"]["result"]
+    result = env.unwrapped.result()
     assert result["contract"] == "solo" and result["points"] == {"soloist": 8, "defenders": 3}
     assert result["pairwise"] == [-2, 4, -2]
     assert total == {"player_0": -2 / 16, "player_1": 4 / 16, "player_2": -2 / 16}
@@ -73,9 +75,9 @@ def test_record_with_actions_replays_and_round_trips():
     out = env.deal_record()
     assert out["actions"] == rec["actions"] and out["deck"] == rec["deck"]
     assert out["result"]["pairwise"] == [-2, 4, -2]
-    env2 = calabresella_v0.raw_env()
+    env2 = calabresella_v0.raw_env(rich_infos=True)
     env2.reset(options={"deal": out})
-    assert env2.infos["player_0"]["result"] == out["result"]
+    assert env2.infos["player_0"]["result"] == out["result"] == env2.result()
 
 
 def test_partial_record_resumes_mid_deal():
@@ -109,7 +111,16 @@ def test_wrapped_env_ends_the_deal_on_an_illegal_move():
         env.step(0)  # a card id during the auction
     assert all(env.terminations.values())
     assert env.rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0}
-    assert env.infos["player_1"]["illegal_move"]["agent"] == "player_0"
+    assert env.infos["player_1"]["illegal_move"] == 1 and env.infos["player_1"]["offender"] == 0
+    assert env.infos["player_2"]["deal_over"] == 0
+    with pytest.raises(ValueError, match=r"ended on an illegal move: player_0: illegal action"):
+        env.unwrapped.result()
+    rich = calabresella_v0.env(rich_infos=True)
+    rich.reset(options={"deal": record_of([])})
+    with pytest.warns(IllegalMoveWarning):
+        rich.step(0)
+    assert rich.infos["player_1"]["illegal_move"]["agent"] == "player_0"
+    assert "illegal action 'card Ac'" in rich.infos["player_1"]["illegal_move"]["reason"]
 
 
 def test_errors_name_the_problem():
@@ -156,7 +167,7 @@ def test_render_ansi_shows_the_table():
 
 
 def test_match_mode_pays_each_deal_and_ends_with_a_winner():
-    env = calabresella_v0.env(match=True, target=5)
+    env = calabresella_v0.env(match=True, target=5, rich_infos=True)
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     paid = dict.fromkeys(env.possible_agents, 0.0)
@@ -176,6 +187,7 @@ def test_match_mode_pays_each_deal_and_ends_with_a_winner():
     assert max(summary["totals"]) >= 5 and summary["winners"] and summary["deals"] >= 1
     assert abs(sum(paid.values())) < 1e-9 and steps > 40
     assert deal_results >= summary["deals"] - 1 > 0 or summary["deals"] == 1
+    assert env.unwrapped.match_summary() == summary
 
 
 def test_two_player_controller_sums_the_defenders():
@@ -184,3 +196,183 @@ def test_two_player_controller_sums_the_defenders():
     game = env.game
     assert game.seat_of[1] == game.seat_of[2] != game.seat_of[0]
     assert "pass" not in env.legal_labels()
+
+
+def random_episode(env, seed, check):
+    """Play one seeded episode with random legal moves, calling ``check(env)`` after the reset
+    and after every step (dead steps included)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    check(env)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        check(env)
+
+
+def check_numeric_infos(env):
+    for agent, info in env.infos.items():
+        assert tuple(info) == INFO_KEYS, info
+        assert all(type(v) in (int, float) for v in info.values()), info
+        assert info["seat"] == env.possible_agents.index(agent)
+        assert info["deal_over"] in (0, 1) and info["void"] in (0, 1) and info["team"] in (-1, 0, 1)
+        assert (info["illegal_move"], info["offender"]) == (0, -1)
+
+
+@pytest.mark.parametrize("kwargs", FAMILIES, ids=str)
+def test_infos_are_fixed_numeric_keys_on_every_step(kwargs):
+    env = calabresella_v0.env(**kwargs)
+    for seed in range(3):
+        ended = {}  # the infos of the step that ended the episode, before the dead steps
+
+        def check(env, ended=ended):
+            check_numeric_infos(env)
+            if len(env.agents) == len(env.possible_agents) and all(env.terminations.values()):
+                ended.update(env.infos)
+
+        random_episode(env, seed, check)
+        last = [ended[a] for a in env.possible_agents]
+        raw = env.unwrapped
+        result = raw.result()
+        assert all(i["deal_over"] == 1 for i in last)
+        assert last[0]["deals"] == (raw.match_summary()["deals"] if raw.match else 1)
+        assert [i["deal_score"] for i in last] == result["returns"]
+        assert last[0]["void"] == int(result["void"])
+        if not result["void"]:
+            teams = [i["team"] for i in last]
+            assert teams[result["soloist"]] == 0 and all(teams[d] == 1 for d in result["defenders"])
+
+
+def test_infos_in_a_deal_follow_the_auction_and_the_settlement():
+    env = calabresella_v0.env()
+    env.reset(options={"deal": record_of([])})
+    assert env.infos["player_1"] == dict(
+        zip(INFO_KEYS, (1, -1, 0, 0.0, 0.0, 0, 0, 0, -1), strict=True)
+    )
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for step, (_seat, label) in enumerate(SOLO2_SCRIPT):
+        env.step(env.unwrapped.parse_action(label))
+        for a in env.possible_agents:
+            total[a] += env.rewards[a]
+        if step == 2:  # S1 bid solo, the others passed: the sides are known
+            assert [env.infos[a]["team"] for a in env.possible_agents] == [1, 0, 1]
+    scores = [env.infos[a]["deal_score"] for a in env.possible_agents]
+    assert scores == [-2.0, 4.0, -2.0] == [total[a] * 16 for a in env.possible_agents]
+    assert all(env.infos[a]["deal_over"] == 1 and env.infos[a]["deals"] == 1 for a in env.agents)
+
+
+def test_match_infos_count_the_deals_and_flag_each_deal_end():
+    env = calabresella_v0.env(match=True, target=5)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    ends, totals = [], dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, _reward, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        for a in env.possible_agents:
+            totals[a] += env.rewards[a]
+        info = env.infos[agent]
+        if info["deal_over"]:
+            ends.append(info["deals"])
+            assert info["total_score"] == pytest.approx(totals[agent] * 16)
+    summary = env.unwrapped.match_summary()
+    assert ends == list(range(1, summary["deals"] + 1))
+
+
+def test_rich_infos_are_the_json_results():
+    env = calabresella_v0.env(rich_infos=True)
+    env.reset(options={"deal": record_of([])})
+    for _seat, label in SOLO2_SCRIPT:
+        assert env.infos == {a: {} for a in env.possible_agents}
+        env.step(env.unwrapped.parse_action(label))
+    assert env.infos == {a: {"result": env.unwrapped.result()} for a in env.possible_agents}
+    with pytest.raises(ValueError, match="'rich_infos' must be true or false, got 'yes'"):
+        calabresella_v0.env(rich_infos="yes")
+    with pytest.raises(ValueError, match=r"match_summary\(\) needs the env option match=True"):
+        env.unwrapped.match_summary()
+    with pytest.raises(ValueError, match="no deal of this episode has finished yet"):
+        env.reset(seed=0)
+        env.unwrapped.result()
+
+
+@pytest.mark.parametrize("scale", ["abc", 0, -1, -0.5, float("nan"), float("inf"), True, None])
+def test_reward_scale_must_be_a_finite_positive_number(scale):
+    with pytest.raises(
+        ValueError, match=r"calabresella env option 'reward_scale' must be a finite number > 0, got"
+    ):
+        calabresella_v0.env(reward_scale=scale)
+    assert calabresella_v0.raw_env(reward_scale="0.5").reward_scale == 0.5
+
+
+@pytest.mark.parametrize(
+    "action", [40.0, np.float64(40.0), np.array(40.0), True, np.bool_(True), "play Ac", None]
+)
+def test_env_step_wants_an_int_action(action):
+    env = calabresella_v0.env()
+    env.reset(options={"deal": record_of(SOLO2_SCRIPT[:10])})  # S0 to play
+    with pytest.raises(
+        ActionTypeError,
+        match=r"player_0: the action must be an int \(an id 0..61 of Discrete\(62\)\), given .*\(type ",
+    ):
+        env.step(action)
+    assert isinstance(ActionTypeError("x"), TypeError | ValueError)
+    assert env.agent_selection == "player_0" and not any(env.terminations.values())
+    env.step(np.int64(env.unwrapped.parse_action("play 2b")))  # NumPy ints are ints
+    assert env.agent_selection == "player_1"
+
+
+def test_int_action_errors_name_the_type():
+    env = calabresella_v0.env()
+    env.reset(seed=0)
+    with pytest.raises(ActionTypeError, match=r"given 40.0 \(type float\)$"):
+        env.step(40.0)
+    with pytest.raises(ActionTypeError, match=r"given np.float64\(40.0\) \(type numpy.float64\)"):
+        env.step(np.float64(40.0))
+    with pytest.raises(
+        ActionTypeError, match=r"\(type str\); to play by label use env.unwrapped.parse_action"
+    ):
+        env.step("pass")
+
+
+def test_steps_after_the_end_say_the_deal_is_over():
+    env = calabresella_v0.raw_env()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        env.step(0)
+    env.reset(options={"deal": record_of(SOLO2_SCRIPT)})  # a record that ends
+    with pytest.raises(
+        ValueError,
+        match=r"the deal is over: player_0 is done and its only valid action is None \(the dead step\), got 5",
+    ):
+        env.step(5)
+    for _ in env.possible_agents:
+        env.step(None)
+    assert env.agents == []
+    with pytest.raises(RuntimeError, match=r"the deal is over; call reset\(\)"):
+        env.step(5)
+    with pytest.raises(RuntimeError, match=r"the deal is over; call reset\(\)"):
+        env.step(None)
+    match = calabresella_v0.raw_env(match=True, target=1)
+    match.reset(options={"deal": record_of(SOLO2_SCRIPT, flags={"target": 1})})
+    assert all(match.terminations.values())  # one deal reaches the target
+    for _ in match.possible_agents:
+        match.step(None)
+    with pytest.raises(RuntimeError, match=r"the match is over; call reset\(\)"):
+        match.step(0)
+
+
+def test_cli_demo_takes_render_mode_as_a_flag(capsys):
+    assert cli.main(["demo", "--deals", "1", "--flag", "render_mode=human"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("=== deal 1 of 1") and out.count("Auction:") > 10  # after every move
+    assert cli.main(["demo", "--deals", "1", "--flag", "render_mode=ansi"]) == 0
+    assert capsys.readouterr().out.count("Auction:") == 1
+    assert cli.main(["demo", "--flag", "render_mode=rgb"]) == 2
+    assert (
+        "render_mode must be 'ansi' (after each deal, the default) or 'human'"
+        in capsys.readouterr().err
+    )
+    assert cli.main(["demo", "--flag", "reward_scale=abc"]) == 2
+    assert "option 'reward_scale' must be a finite number > 0, got 'abc'" in capsys.readouterr().err
