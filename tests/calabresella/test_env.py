@@ -16,6 +16,9 @@ from training import cli
 
 from .test_golden import DEAL2, SOLO2_SCRIPT
 
+# The env families (the contract suite runs api_test and seed_test over the registry's variants).
+FAMILIES = [{}, {"players": 4}, {"players": 2}, {"match": True}, {"aperta": True}]
+
 
 def record_of(script, dealer=2, deck=DEAL2, flags=None):
     actions = []

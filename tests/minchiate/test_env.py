@@ -16,6 +16,13 @@ from envs.minchiate.encode import OBS_SIZE
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY, impossible_stream
 
 SCRIPT = DEAL1_DECISIONS + DEAL1_PLAY
+# The env families (the contract suite runs api_test and seed_test over the registry's variants).
+FAMILIES = [
+    {},
+    {"deals": 3},
+    {"matto_payment": "agent", "declare_timing": "with_first_card"},
+    {"declarations": "auto_all", "must_overtrump": True, "fola_exposure": "never"},
+]
 
 
 def record_of(script, dealer=0, stream=DEAL1, flags=None):
