@@ -70,7 +70,7 @@ def test_dealset_then_eval_plays_the_same_deals(tmp_path):
     ("args", "message"),
     [
         (["random", "nobody"], "unknown agent 'nobody' for calabresella"),
-        (["random", "random:depth=2"], "bad parameters for agent"),
+        (["random", "random:depth=2"], "calabresella agent 'random': unknown parameter 'depth'"),
         (["random"], "at least two agents"),
         (["random", "random", "--flag", "colour=red"], "unknown calabresella flag 'colour'"),
         (["random", "random", "--flag", "players"], "--flag expects key=value"),

@@ -174,7 +174,7 @@ def test_plan_checks_agents_and_labels():
     assert plan.n_games == 2 * len(plan.lineups) == 2 * 18
     with pytest.raises(ValueError, match="unknown agent 'nobody' for calabresella"):
         make_plan(deals, ["random", "nobody"])
-    with pytest.raises(ValueError, match="bad parameters for agent 'random:depth=3'"):
+    with pytest.raises(ValueError, match="calabresella agent 'random': unknown parameter 'depth'"):
         make_plan(deals, ["random", "random:depth=3"])
     with pytest.raises(ValueError, match="at least 2 agents"):
         make_plan(deals, ["random"])
