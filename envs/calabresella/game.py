@@ -11,6 +11,7 @@ from typing import Any
 from envs.calabresella import encode, record
 from envs.calabresella.actions import NUM_ACTIONS
 from envs.calabresella.config import Rules
+from envs.calabresella.flag_help import FLAG_HELP
 from envs.calabresella.render import render_state, render_view
 from envs.calabresella.rules import State
 from envs.calabresella.view import action_is_visible
@@ -86,6 +87,7 @@ GAME = register(
             gym_id="mazzo/Calabresella-v0",
             peers={"engine": "os:skat:raw", "encoded": "os:skat:obsbuf"},
             score_unit="game points",
+            flag_help=FLAG_HELP,
         ),
         seats=lambda rules: _rules(rules).players,
         teams=_teams,
