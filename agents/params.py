@@ -96,7 +96,9 @@ class Param:
             raise ValueError(f"not {_article(self.type)}")
         if self.type in (int, float) and not math.isfinite(value):
             raise ValueError("not a finite number")
-        if self.low is not None and value < self.low or self.high is not None and value > self.high:
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
             raise ValueError("out of range")
         if self.choices and value not in self.choices:
             raise ValueError("not an allowed choice")

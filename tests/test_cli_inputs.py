@@ -114,12 +114,15 @@ def test_the_schema_serves_path_and_named_agents(tmp_path, monkeypatch):
         lambda version: make_agent("heuristic", "calabresella")
     )
     checkpoint = tmp_path / "model.pt"
-    with pytest.raises(ValueError, match=r"test-nn': '/.*/model.pt': no such file; allowed: path \(path, required\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"test-nn': '/.*/model.pt': no such file; allowed: path \(path, required\)",
+    ):
         make_agent(f"test-nn:{checkpoint}", "calabresella")
     checkpoint.write_text("weights")
     make_agent(f"test-nn:{checkpoint},temperature=0.5", "calabresella")
     assert made == [(checkpoint, 0.5)]
-    with pytest.raises(ValueError, match="test-nn'. path is required"):
+    with pytest.raises(ValueError, match="test-nn': path is required"):
         make_agent("test-nn", "calabresella")
     assert make_agent("test-bot-2026", "calabresella").name.startswith("heuristic")
     with pytest.raises(ValueError, match="it takes no parameters"):

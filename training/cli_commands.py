@@ -113,7 +113,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _demo_deal(env: Any, seed: int, agent: RandomAgent, rng: np.random.Generator) -> dict[str, float]:
+def _demo_deal(
+    env: Any, seed: int, agent: RandomAgent, rng: np.random.Generator
+) -> dict[str, float]:
     env.reset(seed=seed)
     raw = env.unwrapped
     totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -199,31 +201,69 @@ def add_eval(sub: Any) -> None:
         epilog=agents_text(game_names()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("agents", nargs="+", metavar="AGENT",
-                   help="agent spec (random, heuristic@1, pimc:samples=64) or label=spec")  # fmt: skip
-    p.add_argument("--game", choices=game_names(),
-                   help=f"default: the deal file's game, else {game_names()[0]}")  # fmt: skip
-    p.add_argument("--deals", metavar="FILE",
-                   help="deal set (JSON Lines of D.3 records); default: generate from --seed")  # fmt: skip
-    p.add_argument("--n", type=count(1), metavar="N",
-                   help="number of deals: the first N of the file (default all), "
-                   "or N generated (default 1000)")  # fmt: skip
-    p.add_argument("--seed", type=count(0), default=0,
-                   help="seed of generated deals and of every agent's generator (default 0)")  # fmt: skip
+    p.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help="agent spec (random, heuristic@1, pimc:samples=64) or label=spec",
+    )
+    p.add_argument(
+        "--game",
+        choices=game_names(),
+        help=f"default: the deal file's game, else {game_names()[0]}",
+    )
+    p.add_argument(
+        "--deals",
+        metavar="FILE",
+        help="deal set (JSON Lines of D.3 records); default: generate from --seed",
+    )
+    p.add_argument(
+        "--n",
+        type=count(1),
+        metavar="N",
+        help="number of deals: the first N of the file (default all), "
+        "or N generated (default 1000)",
+    )
+    p.add_argument(
+        "--seed",
+        type=count(0),
+        default=0,
+        help="seed of generated deals and of every agent's generator (default 0)",
+    )
     _flag_option(p, "a rule flag, e.g. --flag players=4 (repeatable; see mazzo rules)")
-    p.add_argument("--seating", default="pairs", choices=("pairs", "mixed"),
-                   help="rotation scheme (default pairs: every pair head to head)")  # fmt: skip
-    p.add_argument("--workers", type=count(1), default=None,
-                   help=f"worker processes (default: all cores, {os.cpu_count()} here)")  # fmt: skip
-    p.add_argument("--confidence", type=float, default=0.95,
-                   help="confidence level of the intervals, in (0, 1) (default 0.95)")  # fmt: skip
-    p.add_argument("--bootstrap", type=count(0), default=0, metavar="B",
-                   help="also give percentile bootstrap intervals from B resamples")  # fmt: skip
+    p.add_argument(
+        "--seating",
+        default="pairs",
+        choices=("pairs", "mixed"),
+        help="rotation scheme (default pairs: every pair head to head)",
+    )
+    p.add_argument(
+        "--workers",
+        type=count(1),
+        default=None,
+        help=f"worker processes (default: all cores, {os.cpu_count()} here)",
+    )
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=0.95,
+        help="confidence level of the intervals, in (0, 1) (default 0.95)",
+    )
+    p.add_argument(
+        "--bootstrap",
+        type=count(0),
+        default=0,
+        metavar="B",
+        help="also give percentile bootstrap intervals from B resamples",
+    )
     p.add_argument("--anchor", metavar="LABEL", help="agent rated 0 Elo (default: mean 0)")
     p.add_argument("--out", metavar="DIR", help="write summary.json and CSV files here")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar with the time left, on stderr "
-                   "(default: when stderr is a terminal)")  # fmt: skip
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar with the time left, on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(func=cmd_eval)
 
 

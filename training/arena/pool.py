@@ -16,6 +16,7 @@ their answers collected; a second interrupt while waiting terminates them.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -174,17 +175,15 @@ def _stop_workers(
     second interrupt, terminate them."""
     for future in running:
         future.cancel()
-    processes = list(pool._processes.values())  # noqa: SLF001 (no public access to the workers)
+    processes = list(pool._processes.values())  # no public access to the workers
     try:
         for p in processes:
             if p.pid is not None and p.is_alive():
                 os.kill(p.pid, signal.SIGINT)
         for future in list(running):
             if not future.cancelled():
-                try:
+                with contextlib.suppress(Exception):  # an agent bug after the interrupt
                     finish(future)
-                except Exception:  # noqa: BLE001 (an agent bug after the interrupt: ignored)
-                    pass
         pool.shutdown(wait=True)
     except KeyboardInterrupt:
         for p in processes:

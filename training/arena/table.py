@@ -32,7 +32,7 @@ class ArenaError(ValueError):
     """A game could not be played: an agent failed or chose an illegal action."""
 
 
-class Stopped(Exception):  # noqa: N818 (a signal, not an error)
+class Stopped(Exception):
     """Raised inside a game when the table's ``should_stop`` says so (an interrupt)."""
 
 
@@ -82,8 +82,7 @@ class Table:
         self.rules = plan.deal_set.rules
         self.n_seats = len(plan.lineups[0])
         self.agents = [
-            [build_agent(e, plan.deal_set.game) for _ in range(self.n_seats)]
-            for e in plan.entrants
+            [build_agent(e, plan.deal_set.game) for _ in range(self.n_seats)] for e in plan.entrants
         ]
         self.should_stop = should_stop
 
