@@ -257,3 +257,37 @@ def test_rules_prints_defaults_as_json_with_choices():
     out = mazzo("rules", "--game", "calabresella").stdout
     assert "players = 3  (choices: 3, 2, 4)" in out
     assert "aperta = false\n" in out and '"chiamo", "solo"' in out
+
+
+# ---------------------------------------------------------------- the README
+README = (ROOT / "README.md").read_text()
+
+
+def test_readme_engine_example_shows_a_played_deal():
+    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+    (example,) = [b for b in blocks if "State.new" in b]
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    printed = out.stdout.strip()
+    assert printed == "S1 played dividete and made it; returns (-8, 16, -8)"
+    assert f"# {printed}" in example  # the comment shows what it prints
+
+
+def test_readme_commands_parse_as_written():
+    """Every ``mazzo`` line of the README's shell blocks is accepted by the parser, and the
+    README says to activate the venv before using bare ``mazzo``."""
+    import shlex
+
+    from training.cli import build_parser
+
+    assert "source .venv/bin/activate" in README
+    lines = [
+        line.split("#")[0].strip()
+        for block in re.findall(r"```bash\n(.*?)```", README, re.S)
+        for line in block.splitlines()
+        if line.startswith("mazzo ")
+    ]
+    assert len(lines) >= 4
+    for line in lines:
+        build_parser().parse_args(shlex.split(line)[1:])
