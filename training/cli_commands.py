@@ -106,10 +106,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print()
     except KeyboardInterrupt:
         print(f"\ninterrupted after {finished} of {args.deals} deals")
-        _print_totals(totals, finished)
+        _print_totals(totals, f" of the {finished} finished deals")
         print(f"mazzo demo: interrupted after {finished} of {args.deals} deals", file=sys.stderr)
         return EXIT_INTERRUPTED
-    _print_totals(totals, finished)
+    _print_totals(totals, "")
     return 0
 
 
@@ -130,9 +130,8 @@ def _demo_deal(
     return totals
 
 
-def _print_totals(totals: dict[str, float], deals: int) -> None:
-    text = "  ".join(f"{a} {r:+.4g}" for a, r in totals.items())
-    print(f"Total rewards ({deals} deal{'s' if deals != 1 else ''}): {text}")
+def _print_totals(totals: dict[str, float], which: str) -> None:
+    print(f"Total rewards{which}: " + "  ".join(f"{a} {r:+.4g}" for a, r in totals.items()))
 
 
 # ---------------------------------------------------------------- rules, agents
@@ -146,12 +145,12 @@ def add_rules(sub: Any) -> None:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     info = get_game(args.game).info
-    print(f"{info.title} rule flags (--flag NAME=VALUE, values as JSON; RULES.md sections in [ ]):")
+    print(f"{info.title} rule flags (--flag NAME=VALUE; RULES.md sections in [ ]):")
     for f in dataclasses.fields(info.rules_type):
         choices = f.metadata.get("choices") or f.metadata.get("items")
         kind = "subset of" if "items" in f.metadata else "choices"
         extra = f"  ({kind}: {', '.join(map(str, choices))})" if choices else ""
-        print(f"{f.name} = {json.dumps(_default(f))}{extra}")
+        print(f"{f.name} = {_default(f)!r}{extra}")
         meaning, section = info.flag_help.get(f.name, ("(no description)", "RULES.md C.3"))
         print(f"    {meaning}  [{section}]")
     return 0

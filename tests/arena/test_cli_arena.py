@@ -76,7 +76,7 @@ def test_dealset_then_eval_plays_the_same_deals(tmp_path):
         (["random", "random", "--flag", "players"], "--flag expects key=value"),
         (["random", "random", "--anchor", "zz", "--n", "2"], "unknown rating anchor 'zz'"),
         (["random", "random", "--deals", "/nonexistent/deals.jsonl"], "No such file"),
-        (["random", "random", "--n", "0"], "must be >= 1"),
+        (["random", "random", "--n", "0"], "argument --n: '0': must be an integer >= 1"),
     ],
 )
 def test_eval_bad_input_exits_2(args, message):
