@@ -129,7 +129,8 @@ def play_parallel(plan: ArenaPlan, workers: int, done: Done, progress: Progress 
     ctx = multiprocessing.get_context()
     pool = ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan,))
     running: dict[Future[_Played], int] = {}
-    sizer, errors = _Sizer(len(deals)), dict[int, str]()
+    sizer = _Sizer(len(deals))
+    errors: dict[int, str] = {}  # first failing deal -> message
 
     def finish(future: Future[_Played]) -> None:
         start, played, error, seconds = future.result()
@@ -164,6 +165,8 @@ def play_parallel(plan: ArenaPlan, workers: int, done: Done, progress: Progress 
     pool.shutdown(wait=True)
     if errors:
         raise ArenaError(errors[min(errors)])
+    if len(done) < len(deals):  # a worker was sent SIGINT on its own: stopped all the same
+        raise KeyboardInterrupt
 
 
 def _stop_workers(
