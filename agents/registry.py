@@ -1,109 +1,240 @@
 """Agents by name: the spec strings the CLI, the configs and the arena use.
 
-A spec is ``name`` or ``name:key=value,key=value`` (``random``, ``heuristic``, ``heuristic@1``,
-``pimc:samples=64,ms=500``); values are parsed as int, float, bool or string. ``name@N`` asks
-for version N of a versioned agent (the latest when omitted). A factory is registered per game
-and name; unknown names, games and parameters raise ``ValueError`` naming them. The games are
-those of ``envs.registry``; a game's built-in agents live in the package ``agents.<game>``,
-imported on first use (it registers them), and ``random`` is registered for every game.
+A spec is ``name[@version][:item,item,...]``: ``random``, ``heuristic@1``,
+``pimc:samples=64,ms=500``, and for an agent that declares a positional parameter, a bare
+first item, ``nn:runs/model.pt,temperature=0.5``. Each agent is registered per game and name
+with its declared parameters (``agents.params.Param``: type, default, range, meaning) and its
+versions; ``make_agent`` checks the spec against them, so every bad input (an unknown game,
+agent, version or key, a value not of its declared type or range) is a ``ValueError`` that
+names the agent, the item as typed and what is allowed, before any factory runs. ``name@N``
+asks for version N (the latest when omitted). A named shipped bot is one more registration
+(a name, no parameters, its own factory).
+
+The games are those of ``envs.registry``; a game's built-in agents live in the package
+``agents.<game>``, imported on first use (it registers them), and ``random`` is registered
+for every game.
 
 Must not import torch or training/.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from agents.base import AnyAgent, RandomAgent
+from agents.params import Param, describe_params, parse_params
 from envs.registry import game_names
 
-__all__ = ["AgentSpec", "known_agents", "make_agent", "parse_spec", "register"]
+__all__ = [
+    "AgentInfo",
+    "AgentSpec",
+    "agent_info",
+    "agents_of",
+    "known_agents",
+    "make_agent",
+    "parse_spec",
+    "register",
+]
 
 Factory = Callable[..., AnyAgent]
-_REGISTRY: dict[tuple[str, str], Factory] = {}
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """A registered agent.
+
+    Attributes:
+        game: the game it plays.
+        name: its name in specs.
+        factory: ``factory(version=N, **values) -> agent``, called with every declared
+            parameter's checked value.
+        params: its declared parameters.
+        versions: the versions that can be built (the latest is the default).
+        help: what it is, in one line.
+        positional: the parameter a bare first item of the spec gives (``nn:PATH``), if any.
+    """
+
+    game: str
+    name: str
+    factory: Factory
+    params: tuple[Param, ...] = ()
+    versions: tuple[int, ...] = (1,)
+    help: str = ""
+    positional: str | None = None
+
+    @property
+    def where(self) -> str:
+        """How messages name it: ``calabresella agent 'pimc'``."""
+        return f"{self.game} agent {self.name!r}"
+
+    def usage(self) -> str:
+        """The spec's shape: ``pimc[@1][:samples=24,ms=800,...]``."""
+        version = f"[@{'|'.join(map(str, self.versions))}]"
+        items = [f"{p.name}={_plain(p.default)}" for p in self.params if p.name != self.positional]
+        if self.positional is not None:
+            items.insert(0, self.positional.upper())
+        return self.name + version + (f"[:{','.join(items)}]" if items else "")
+
+
+_REGISTRY: dict[tuple[str, str], AgentInfo] = {}
 
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """A parsed agent spec."""
+    """A parsed agent spec: the values are kept as typed (strings) until ``make_agent``
+    checks them against the agent's declared parameters.
+
+    Attributes:
+        name: the agent's name.
+        version: the version asked for (None: the latest).
+        params: key -> value (a string as typed, or an already typed value).
+        positional: the bare first item, if any (``nn:PATH``).
+        text: the spec as given (for messages).
+    """
 
     name: str
     version: int | None = None
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
+    positional: str | None = None
+    text: str = ""
 
     def __str__(self) -> str:
+        if self.text:
+            return self.text
         text = self.name + (f"@{self.version}" if self.version is not None else "")
-        if self.params:
-            text += ":" + ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
-        return text
-
-
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+        items = [self.positional] if self.positional is not None else []
+        items += [f"{k}={v}" for k, v in sorted(self.params.items())]
+        return text + (":" + ",".join(items) if items else "")
 
 
 def parse_spec(spec: str) -> AgentSpec:
-    """``'pimc@1:samples=64'`` -> AgentSpec('pimc', 1, {'samples': 64}). Raises ValueError."""
+    """``'pimc@1:samples=64'`` -> AgentSpec('pimc', 1, {'samples': '64'}).
+
+    Only the shape is checked here (the values are checked by ``make_agent``).
+
+    Raises:
+        ValueError: an empty spec or name, a version that is not a number, an item without
+            ``=`` after the first, a key given twice.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent spec must be a non-empty string, got {spec!r}")
-    head, _, tail = spec.strip().partition(":")
-    name, _, version = head.partition("@")
-    if version and not version.isdigit():
+    text = spec.strip()
+    head, _, tail = text.partition(":")
+    name, at, version = head.partition("@")
+    if not name.strip():
+        raise ValueError(f"agent spec {spec!r} has no agent name (expected name[@N][:key=value])")
+    if at and not version.strip().isdigit():
         raise ValueError(f"bad version {version!r} in agent spec {spec!r} (expected name@N)")
-    params: dict[str, Any] = {}
-    for item in filter(None, tail.split(",")):
+    params: dict[str, object] = {}
+    positional: str | None = None
+    for i, item in enumerate(tail.split(",") if tail else []):
         key, sep, value = item.partition("=")
+        if not sep and i == 0 and item.strip():
+            positional = item.strip()
+            continue
         if not sep or not key.strip():
-            raise ValueError(f"bad parameter {item!r} in agent spec {spec!r} (expected key=value)")
-        params[key.strip()] = _value(value.strip())
-    return AgentSpec(name.strip(), int(version) if version else None, params)
+            raise ValueError(f"bad item {item!r} in agent spec {spec!r} (expected key=value)")
+        if key.strip() in params:
+            raise ValueError(f"agent spec {spec!r} gives {key.strip()!r} twice")
+        params[key.strip()] = value.strip()
+    return AgentSpec(name.strip(), int(version) if at else None, params, positional, text)
 
 
-def register(game: str, name: str) -> Callable[[Factory], Factory]:
-    """Decorator: register ``factory(version=None, **params) -> Agent`` for ``game``/``name``."""
+def register(
+    game: str,
+    name: str,
+    *,
+    params: Sequence[Param] = (),
+    versions: Sequence[int] = (1,),
+    help: str = "",
+    positional: str | None = None,
+) -> Callable[[Factory], Factory]:
+    """Decorator: register ``factory(version=N, **values) -> agent`` as ``name`` for ``game``.
+
+    Raises:
+        ValueError: repeated parameter names, no versions, or a positional parameter that is
+            not declared.
+    """
+    names = [p.name for p in params]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{game} agent {name!r}: parameter names repeat: {names}")
+    if not versions:
+        raise ValueError(f"{game} agent {name!r}: needs at least one version")
+    if positional is not None and positional not in names:
+        raise ValueError(f"{game} agent {name!r}: positional {positional!r} is not a parameter")
 
     def deco(factory: Factory) -> Factory:
-        _REGISTRY[(game, name)] = factory
+        _REGISTRY[(game, name)] = AgentInfo(
+            game, name, factory, tuple(params), tuple(sorted(versions)), help, positional
+        )
         return factory
 
     return deco
 
 
+def agents_of(game: str) -> list[AgentInfo]:
+    """The agents registered for ``game``, by name. Raises ValueError for an unknown game."""
+    _check_game(game)
+    _load_builtin()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY) if k[0] == game]
+
+
 def known_agents(game: str) -> list[str]:
     """Names of the agents registered for ``game``."""
+    return [a.name for a in agents_of(game)]
+
+
+def agent_info(name: str, game: str) -> AgentInfo:
+    """The registration of agent ``name`` for ``game``. Raises ValueError naming both."""
+    _check_game(game)
     _load_builtin()
-    return sorted(name for g, name in _REGISTRY if g == game)
+    info = _REGISTRY.get((game, name))
+    if info is None:
+        raise ValueError(
+            f"unknown agent {name!r} for {game}; known: {', '.join(known_agents(game))}"
+        )
+    return info
 
 
 def make_agent(spec: str | AgentSpec, game: str) -> AnyAgent:
-    """Build the agent named by ``spec`` for ``game``.
+    """Build the agent named by ``spec`` for ``game``, its parameters checked first.
 
     Raises:
-        ValueError: unknown game or agent name, a bad spec, or parameters the agent rejects.
+        ValueError: unknown game, agent, version or parameter; a value not of its declared type
+            or range; a bad spec; or parameters the agent's constructor rejects.
     """
+    parsed = parse_spec(spec) if isinstance(spec, str) else spec
+    info = agent_info(parsed.name, game)
+    given = dict(parsed.params)
+    typed = {k: f"{k}={v}" for k, v in parsed.params.items()}
+    if parsed.positional is not None:
+        if info.positional is None:
+            raise ValueError(
+                f"{info.where}: bad item {parsed.positional!r} in {str(parsed)!r} (expected "
+                f"key=value); {describe_params(info.params)}"
+            )
+        given[info.positional] = parsed.positional
+        typed[info.positional] = parsed.positional
+    values = parse_params(info.where, info.params, given, typed)
+    version = parsed.version if parsed.version is not None else max(info.versions)
+    if version not in info.versions:
+        raise ValueError(
+            f"{info.where} has no version {version} (in {str(parsed)!r}); versions: "
+            f"{', '.join(map(str, info.versions))}"
+        )
+    return info.factory(version=version, **values)
+
+
+def _check_game(game: str) -> None:
     if game not in game_names():
         raise ValueError(f"unknown game {game!r}; known: {', '.join(game_names())}")
-    parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    _load_builtin()
-    factory = _REGISTRY.get((game, parsed.name))
-    if factory is None:
-        raise ValueError(
-            f"unknown agent {parsed.name!r} for {game}; known: {', '.join(known_agents(game))}"
-        )
-    try:
-        return factory(version=parsed.version, **parsed.params)
-    except TypeError as e:
-        raise ValueError(f"bad parameters for agent {str(parsed)!r}: {e}") from None
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 _loaded = False
@@ -118,7 +249,7 @@ def _load_builtin() -> None:
     import importlib
 
     for game in game_names():
-        register(game, "random")(_random_factory)
+        register(game, "random", help="uniformly random legal actions")(_random_factory)
         module = f"agents.{game}"
         try:
             importlib.import_module(module)
@@ -127,7 +258,5 @@ def _load_builtin() -> None:
                 raise
 
 
-def _random_factory(version: int | None = None) -> AnyAgent:
-    if version not in (None, 1):
-        raise ValueError(f"agent 'random' has only version 1, not {version}")
+def _random_factory(version: int) -> AnyAgent:
     return RandomAgent()

@@ -56,6 +56,8 @@ class GameInfo:
         peers: ids of the comparable peer benchmarks (``../shared/bench/peers.py``): the bare
             engine's peer and the encoded one's.
         score_unit: what a return counts (``game points``, ``resti``).
+        flag_help: rule flag -> (its meaning in one line, its RULES.md sections), for
+            ``mazzo rules`` (``envs/<game>/flag_help.py``).
     """
 
     name: str
@@ -71,6 +73,7 @@ class GameInfo:
     gym_id: str
     peers: Mapping[str, str] = field(default_factory=dict)
     score_unit: str = "points"
+    flag_help: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

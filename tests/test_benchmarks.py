@@ -27,3 +27,31 @@ def test_bench_agents_reports_percentiles():
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["decisions"] > 0 and report["median_ms"] <= report["p95_ms"] <= report["max_ms"]
+
+
+# Run a script as a Python without numpy would: a meta-path hook refuses to import it.
+WITHOUT_NUMPY = """
+import runpy, sys
+
+class NoNumpy:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy" or name.startswith("numpy."):
+            raise ImportError(f"No module named {name!r} (refused by the test)")
+        return None
+
+sys.meta_path.insert(0, NoNumpy())
+sys.argv = [sys.argv[1], *sys.argv[2:]]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def test_bench_envs_without_the_project_says_how_to_run_it():
+    script = str(ROOT / "benchmarks" / "bench_envs.py")
+    out = subprocess.run(
+        [sys.executable, "-c", WITHOUT_NUMPY, script, "--no-peers"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert out.returncode != 0
+    assert "bench_envs: cannot import the project" in out.stderr, out.stderr
+    assert ".venv/bin/python benchmarks/bench_envs.py" in out.stderr
+    assert "Traceback" not in out.stderr

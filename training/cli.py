@@ -3,80 +3,32 @@
 Subcommands (more arrive with later work): ``demo`` plays a few deals between agents and shows
 the table; ``play`` lets a person play in the terminal against agents; ``replay`` replays a
 RULES.md D.3 record and prints its result; ``rules`` lists a game's rule flags with their
-defaults and choices; ``eval`` benchmarks agents against each other on a fixed deal set,
-duplicate style (``training.arena``); ``dealset`` writes a deal set file.
+defaults, choices, meanings and RULES.md sections; ``agents`` lists the agents with their
+parameters; ``eval`` benchmarks agents against each other on a fixed deal set, duplicate style
+(``training.arena``); ``dealset`` writes a deal set file. ``demo``, ``rules``, ``agents`` and
+``eval`` live in ``training.cli_commands``.
 
 Bad input (an unknown agent, flag or game, a malformed deal file) ends with a message on stderr
-and exit status 2.
+and exit status 2; Ctrl-C with a line saying so and exit status 130, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from agents.base import RandomAgent
 from agents.registry import make_agent
 from envs.registry import Game, game_for_format, game_names, get_game
 from training.arena.deals import generate_deals, rules_from_flags, write_deal_set
-from training.arena.evaluate import EvalConfig, evaluate
-from training.arena.progress import ProgressBar
-from training.arena.report import format_table, write_outputs
+from training.cli_commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
+from training.cli_commands import parse_flags as _parse_flags
 from training.play import HumanQuit, play_session
 
 __all__ = ["main"]
-
-
-def _parse_flags(items: Sequence[str]) -> dict[str, Any]:
-    flags: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--flag expects key=value, got {item!r}")
-        try:
-            flags[key] = json.loads(value)
-        except json.JSONDecodeError:
-            flags[key] = value
-    return flags
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    flags = _parse_flags(args.flag)  # rule flags and env options (render_mode among them)
-    render_mode = flags.pop("render_mode", "ansi")
-    if render_mode not in ("ansi", "human"):
-        raise ValueError(
-            f"demo shows the table: render_mode must be 'ansi' (after each deal, the default) "
-            f"or 'human' (after every move), got {render_mode!r}"
-        )
-    env = get_game(args.game).env(render_mode=render_mode, **flags)
-    rng = np.random.default_rng(args.seed)
-    agent = RandomAgent()
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for deal in range(args.deals):
-        print(f"=== deal {deal + 1} of {args.deals} (seed {args.seed + deal}) ===")
-        env.reset(seed=args.seed + deal)
-        raw = env.unwrapped
-        for name in env.agent_iter():
-            _, reward, term, trunc, _ = env.last()
-            totals[name] += reward
-            if term or trunc:
-                env.step(None)
-                continue
-            view = raw.game.info_view(raw.possible_agents.index(name))
-            env.step(agent.act(view, rng))
-        if render_mode == "ansi":  # "human" printed the table after every move
-            print(raw.render())
-        print()
-    print("Total rewards: " + "  ".join(f"{a} {r:+.4g}" for a, r in totals.items()))
-    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -121,43 +73,6 @@ def _game_of_record(record: Any) -> Game:
         raise SystemExit(f"mazzo: {e}; pass --game") from None
 
 
-def cmd_rules(args: argparse.Namespace) -> int:
-    for f in dataclasses.fields(get_game(args.game).info.rules_type):
-        choices = f.metadata.get("choices") or f.metadata.get("items")
-        extra = f"  choices: {list(choices)}" if choices else ""
-        print(f"{f.name} = {f.default!r}{extra}")
-    return 0
-
-
-def cmd_eval(args: argparse.Namespace) -> int:
-    config = EvalConfig(
-        agents=tuple(args.agents),
-        game=args.game,
-        deals=args.deals,
-        n=args.n,
-        seed=args.seed,
-        flags=_parse_flags(args.flag),
-        seating=args.seating,
-        workers=args.workers,
-        confidence=args.confidence,
-        bootstrap=args.bootstrap,
-        anchor=args.anchor,
-    )
-    config.check()
-    show = sys.stderr.isatty() if args.progress is None else args.progress
-    bar = ProgressBar(label="eval", unit="deals") if show else None
-    try:
-        run, summary = evaluate(config, bar)
-    finally:
-        if bar is not None:
-            bar.close()
-    print(format_table(summary), end="")
-    if args.out:
-        paths = write_outputs(summary, run, args.out)
-        print(f"wrote {', '.join(str(p) for p in paths)}")
-    return 0
-
-
 def cmd_dealset(args: argparse.Namespace) -> int:
     rules = rules_from_flags(args.game, _parse_flags(args.flag))
     deal_set = generate_deals(args.game, rules, args.n, args.seed)
@@ -181,13 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"({', '.join(game_names())}).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="play a few deals between random agents and show them")
-    demo.add_argument("--game", default=game_names()[0], choices=game_names())
-    demo.add_argument("--deals", type=int, default=2, help="number of deals (default 2)")
-    demo.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
-    demo.add_argument("--flag", action="append", default=[], metavar="KEY=VALUE",
-                      help="a rule flag, e.g. --flag players=4 (repeatable)")  # fmt: skip
-    demo.set_defaults(func=cmd_demo)
+    add_demo(sub)
     play = sub.add_parser("play", help="play in the terminal against agents")
     play.add_argument("--game", default=game_names()[0], choices=game_names())
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
@@ -202,92 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="path to the JSON record")
     replay.add_argument("--game", choices=game_names(), help="default: from the record's format")
     replay.set_defaults(func=cmd_replay)
-    rules = sub.add_parser("rules", help="list a game's rule flags, defaults and choices")
-    rules.add_argument("--game", default=game_names()[0], choices=game_names())
-    rules.set_defaults(func=cmd_rules)
-    _add_eval(sub)
+    add_rules(sub)
+    add_agents(sub)
+    add_eval(sub)
     _add_dealset(sub)
     return parser
-
-
-def _add_eval(sub: Any) -> None:
-    p = sub.add_parser(
-        "eval",
-        help="benchmark agents against each other on fixed deals, duplicate style",
-        description="Play every agent in every seat of every deal (seats rotated duplicate "
-        "style) and report mean payoffs and win rates with confidence intervals, paired "
-        "differences, Elo ratings and, in games with contracts, the contracts. See docs/arena.md.",
-    )
-    p.add_argument(
-        "agents",
-        nargs="+",
-        metavar="AGENT",
-        help="agent spec (random, heuristic@1, pimc:samples=64) or label=spec",
-    )
-    p.add_argument(
-        "--game",
-        choices=game_names(),
-        help=f"default: the deal file's game, else {game_names()[0]}",
-    )
-    p.add_argument(
-        "--deals",
-        metavar="FILE",
-        help="deal set (JSON Lines of D.3 records); default: generate from --seed",
-    )
-    p.add_argument(
-        "--n",
-        type=int,
-        metavar="N",
-        help="number of deals: the first N of the file (default all), "
-        "or N generated (default 1000)",
-    )
-    p.add_argument(
-        "--seed",
-        type=int,
-        default=0,
-        help="seed of generated deals and of every agent's generator (default 0)",
-    )
-    p.add_argument(
-        "--flag",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a rule flag, e.g. --flag players=4 (repeatable)",
-    )
-    p.add_argument(
-        "--seating",
-        default="pairs",
-        choices=("pairs", "mixed"),
-        help="rotation scheme (default pairs: every pair head to head)",
-    )
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help=f"worker processes (default: all cores, {os.cpu_count()} here)",
-    )
-    p.add_argument(
-        "--confidence",
-        type=float,
-        default=0.95,
-        help="confidence level of the intervals (default 0.95)",
-    )
-    p.add_argument(
-        "--bootstrap",
-        type=int,
-        default=0,
-        metavar="B",
-        help="also give percentile bootstrap intervals from B resamples",
-    )
-    p.add_argument("--anchor", metavar="LABEL", help="agent rated 0 Elo (default: mean 0)")
-    p.add_argument("--out", metavar="DIR", help="write summary.json and CSV files here")
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
-    p.set_defaults(func=cmd_eval)
 
 
 def _add_dealset(sub: Any) -> None:
@@ -317,6 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as e:
         print(f"mazzo {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\nmazzo {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -1,34 +1,41 @@
 """Calabresella agents: the heuristic baseline (versioned) and the determinized search agent.
-Importing this package registers them with ``agents.registry``."""
+Importing this package registers them, with their declared parameters, in ``agents.registry``."""
 
 from __future__ import annotations
 
 from agents.base import AnyAgent
 from agents.calabresella.heuristic import HeuristicV1
 from agents.calabresella.pimc import PIMC
+from agents.params import Param
 from agents.registry import register
 
 __all__ = ["PIMC", "HeuristicV1"]
 
 HEURISTICS: dict[int, type[HeuristicV1]] = {1: HeuristicV1}
 
+PIMC_PARAMS = (
+    Param("samples", int, 24, "worlds sampled per decision (at most)", low=1),
+    Param("ms", float, 800.0, "time budget per decision in milliseconds (0: no limit)", low=0),
+    Param("exact", int, 3, "last tricks solved exactly by alpha-beta", low=0, high=4),
+    Param("candidates", int, 6, "cards considered for discards and returns", low=1),
+)
 
-@register("calabresella", "heuristic")
-def _heuristic(version: int | None = None) -> AnyAgent:
-    latest = max(HEURISTICS)
-    if version is not None and version not in HEURISTICS:
-        raise ValueError(f"calabresella heuristic has versions {sorted(HEURISTICS)}, not {version}")
-    return HEURISTICS[version or latest]()
+
+@register(
+    "calabresella",
+    "heuristic",
+    versions=tuple(HEURISTICS),
+    help="named card-player rules: bidding thresholds, calls, discards, cashing, ducking",
+)
+def _heuristic(version: int) -> AnyAgent:
+    return HEURISTICS[version]()
 
 
-@register("calabresella", "pimc")
-def _pimc(
-    version: int | None = None,
-    samples: int = 24,
-    ms: float = 800.0,
-    exact: int = 3,
-    candidates: int = 6,
-) -> AnyAgent:
-    if version not in (None, 1):
-        raise ValueError(f"calabresella pimc has only version 1, not {version}")
+@register(
+    "calabresella",
+    "pimc",
+    params=PIMC_PARAMS,
+    help="determinized search: sampled worlds, greedy playouts, exact endgame",
+)
+def _pimc(version: int, samples: int, ms: float, exact: int, candidates: int) -> AnyAgent:
     return PIMC(samples=samples, ms=ms, exact_tricks=exact, max_candidates=candidates)

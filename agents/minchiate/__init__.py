@@ -1,39 +1,41 @@
 """Minchiate agents: the heuristic baseline (versioned) and the determinized search agent.
-Importing this package registers them with ``agents.registry``."""
+Importing this package registers them, with their declared parameters, in ``agents.registry``."""
 
 from __future__ import annotations
 
 from agents.base import AnyAgent
 from agents.minchiate.heuristic import HeuristicV1
 from agents.minchiate.pimc import PIMC
+from agents.params import Param
 from agents.registry import register
 
 __all__ = ["PIMC", "HeuristicV1"]
 
 HEURISTICS: dict[int, type[HeuristicV1]] = {1: HeuristicV1}
 
+PIMC_PARAMS = (
+    Param("samples", int, 32, "worlds sampled per decision (at most)", low=1),
+    Param("ms", float, 800.0, "time budget per decision in milliseconds (0: no limit)", low=0),
+    Param("exact", int, 2, "last tricks solved exactly by alpha-beta", low=0, high=3),
+    Param("points", float, 0.1, "weight of the final point difference (tie-break)", low=0),
+)
 
-@register("minchiate", "heuristic")
-def _heuristic(version: int | None = None) -> AnyAgent:
-    latest = max(HEURISTICS)
-    if version is not None and version not in HEURISTICS:
-        raise ValueError(f"minchiate heuristic has versions {sorted(HEURISTICS)}, not {version}")
-    return HEURISTICS[version or latest]()
+
+@register(
+    "minchiate",
+    "heuristic",
+    versions=tuple(HEURISTICS),
+    help="named card-player rules: short-suit discards, declare all, feed, win cheaply, duck",
+)
+def _heuristic(version: int) -> AnyAgent:
+    return HEURISTICS[version]()
 
 
-@register("minchiate", "pimc")
-def _pimc(
-    version: int | None = None,
-    samples: int = 32,
-    ms: float = 800.0,
-    exact: int = 2,
-    points: float = 0.1,
-) -> AnyAgent:
-    if version not in (None, 1):
-        raise ValueError(f"minchiate pimc has only version 1, not {version}")
-    return PIMC(
-        samples=samples,
-        ms=ms,
-        exact_tricks=exact,
-        point_weight=points,
-    )
+@register(
+    "minchiate",
+    "pimc",
+    params=PIMC_PARAMS,
+    help="determinized search of card play (discards, declarations: the heuristic's)",
+)
+def _pimc(version: int, samples: int, ms: float, exact: int, points: float) -> AnyAgent:
+    return PIMC(samples=samples, ms=ms, exact_tricks=exact, point_weight=points)

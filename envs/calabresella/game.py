@@ -13,6 +13,7 @@ from envs.calabresella import encode, record
 from envs.calabresella.actions import NUM_ACTIONS
 from envs.calabresella.config import Rules
 from envs.calabresella.deck import ITALIAN_40
+from envs.calabresella.flag_help import FLAG_HELP
 from envs.calabresella.render import render_state, render_view
 from envs.calabresella.rules import State
 from envs.calabresella.scoring import payoff_bound
@@ -85,6 +86,7 @@ GAME = register(
             gym_id="mazzo/Calabresella-v0",
             peers={"engine": "os:skat:raw", "encoded": "os:skat:obsbuf"},
             score_unit="game points",
+            flag_help=FLAG_HELP,
         ),
         seats=lambda rules: _rules(rules).players,
         teams=_teams,

@@ -16,6 +16,7 @@ from envs.common.encoder import RowEncoder
 from envs.minchiate import encode, record
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.config import Rules
+from envs.minchiate.flag_help import FLAG_HELP
 from envs.minchiate.render import render_state, render_view
 from envs.minchiate.rules import State
 from envs.minchiate.view import action_is_visible
@@ -94,6 +95,7 @@ GAME = register(
             gym_id="mazzo/Minchiate-v0",
             peers={"engine": "os:hearts:raw", "encoded": "os:hearts:obsbuf"},
             score_unit="resti",
+            flag_help=FLAG_HELP,
         ),
         seats=_seats,
         teams=_teams,

@@ -43,3 +43,20 @@ class CrashAgent:
 
     def act(self, view, rng):
         raise RuntimeError("agent bug")
+
+
+class SlowAgent:
+    """Random play after sleeping ``ms`` milliseconds per decision (interrupt tests)."""
+
+    name = "slow"
+
+    def __init__(self, ms=5.0):
+        import time
+
+        from agents.base import RandomAgent
+
+        self.sleep, self.ms, self.random = time.sleep, ms, RandomAgent()
+
+    def act(self, view, rng):
+        self.sleep(self.ms / 1000)
+        return self.random.act(view, rng)

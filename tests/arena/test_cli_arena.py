@@ -70,13 +70,13 @@ def test_dealset_then_eval_plays_the_same_deals(tmp_path):
     ("args", "message"),
     [
         (["random", "nobody"], "unknown agent 'nobody' for calabresella"),
-        (["random", "random:depth=2"], "bad parameters for agent"),
+        (["random", "random:depth=2"], "calabresella agent 'random': unknown parameter 'depth'"),
         (["random"], "at least two agents"),
         (["random", "random", "--flag", "colour=red"], "unknown calabresella flag 'colour'"),
         (["random", "random", "--flag", "players"], "--flag expects key=value"),
         (["random", "random", "--anchor", "zz", "--n", "2"], "unknown rating anchor 'zz'"),
         (["random", "random", "--deals", "/nonexistent/deals.jsonl"], "No such file"),
-        (["random", "random", "--n", "0"], "must be >= 1"),
+        (["random", "random", "--n", "0"], "argument --n: '0': must be an integer >= 1"),
     ],
 )
 def test_eval_bad_input_exits_2(args, message):

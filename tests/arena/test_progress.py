@@ -42,3 +42,22 @@ def test_nothing_is_drawn_before_start():
 
 def test_format_duration():
     assert [format_duration(s) for s in (0, 9.4, 75.2, 3725)] == ["0s", "9s", "1m15s", "1h02m"]
+
+
+def test_slow_rates_keep_two_significant_digits():
+    from training.arena.progress import format_rate
+
+    rates = [120.3, 10, 9.99, 5, 1, 0.5, 0.04, 0.01, 1e-4, 0]
+    assert [format_rate(r) for r in rates] == [
+        "120/s", "10/s", "10/s", "5.0/s", "1.0/s", "30/min", "2.4/min", "36/h", "0.36/h", "0.0/h"
+    ]  # fmt: skip
+    assert format_rate(0.16, "games") == "9.6 games/min"
+
+
+def test_slow_deals_show_a_rate_and_an_eta_from_the_first_deal():
+    clock, out = Clock(), io.StringIO()
+    bar = ProgressBar(label="eval", unit="deals", stream=out, width=10, clock=clock)
+    bar.start(100)
+    clock.now += 25.0  # one PIMC deal
+    bar.advance(1)
+    assert out.getvalue().endswith("1/100 deals  2.4/min  ETA 41m15s\x1b[K")

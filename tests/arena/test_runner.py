@@ -174,7 +174,7 @@ def test_plan_checks_agents_and_labels():
     assert plan.n_games == 2 * len(plan.lineups) == 2 * 18
     with pytest.raises(ValueError, match="unknown agent 'nobody' for calabresella"):
         make_plan(deals, ["random", "nobody"])
-    with pytest.raises(ValueError, match="bad parameters for agent 'random:depth=3'"):
+    with pytest.raises(ValueError, match="calabresella agent 'random': unknown parameter 'depth'"):
         make_plan(deals, ["random", "random:depth=3"])
     with pytest.raises(ValueError, match="at least 2 agents"):
         make_plan(deals, ["random"])
@@ -203,3 +203,48 @@ def test_progress_is_reported_per_deal():
         count = Count()
         run_arena(make_plan(_deals(7), ["random", "random"]), workers, count)
         assert (count.total, count.done) == (7, 7)
+
+
+def test_chunks_start_at_one_deal_so_progress_moves_at_once():
+    """Workers get one deal at a time until a deal is timed, then chunks of about half a
+    second: the first progress step is a single deal for any number of workers."""
+
+    class Steps:
+        def __init__(self):
+            self.steps = []
+
+        def start(self, total):
+            pass
+
+        def advance(self, n):
+            self.steps.append(n)
+
+    for workers in (1, 2):
+        steps = Steps()
+        run_arena(make_plan(_deals(40), ["random", "random"]), workers, steps)
+        assert steps.steps[0] == 1 and sum(steps.steps) == 40
+        assert workers == 1 or max(steps.steps) > 1  # fast deals grow into larger chunks
+
+
+def test_an_interrupt_keeps_the_finished_first_deals(monkeypatch):
+    """``KeyboardInterrupt`` during play: ``ArenaInterrupted`` carries the finished prefix as a
+    run of its own, equal to a run of just those deals."""
+    from training.arena import pool
+    from training.arena.runner import ArenaInterrupted
+
+    plan = make_plan(_deals(9), ["random", "heuristic"], seed=3)
+    real = pool.Table.play_deal
+
+    def play_deal(self, index, deal):
+        if index == 5:
+            raise KeyboardInterrupt
+        return real(self, index, deal)
+
+    monkeypatch.setattr(pool.Table, "play_deal", play_deal)
+    with pytest.raises(ArenaInterrupted) as caught:
+        run_arena(plan, 1)
+    part = caught.value.run
+    assert caught.value.planned == 9 and part.planned == 9 and len(part.outcomes) == 5
+    monkeypatch.undo()
+    head = make_plan(plan.deal_set.head(5), ["random", "heuristic"], seed=3)
+    assert part.plan == head and _strip(part) == _strip(run_arena(head, 1))

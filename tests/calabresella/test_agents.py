@@ -188,9 +188,9 @@ def test_registry_builds_every_calabresella_agent():
         assert callable(agent.act)
     with pytest.raises(ValueError, match="versions"):
         make_agent("heuristic@9", "calabresella")
-    with pytest.raises(ValueError, match="bad parameters"):
+    with pytest.raises(ValueError, match="unknown parameter 'depth'"):
         make_agent("pimc:depth=3", "calabresella")
-    with pytest.raises(ValueError, match="pimc needs"):
+    with pytest.raises(ValueError, match="out of range"):
         make_agent("pimc:samples=0", "calabresella")
 
 

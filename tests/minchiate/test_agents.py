@@ -348,7 +348,7 @@ def test_registry_builds_every_minchiate_agent():
         assert callable(agent.act)
     with pytest.raises(ValueError, match="versions"):
         make_agent("heuristic@9", "minchiate")
-    with pytest.raises(ValueError, match="bad parameters"):
+    with pytest.raises(ValueError, match="unknown parameter 'depth'"):
         make_agent("pimc:depth=3", "minchiate")
-    with pytest.raises(ValueError, match="pimc needs"):
+    with pytest.raises(ValueError, match="out of range"):
         make_agent("pimc:exact=4", "minchiate")

@@ -2,8 +2,9 @@
 compute the statistics. The CLI's ``mazzo eval`` and the trainers' periodic evaluations both
 come through here.
 
-Owns ``EvalConfig`` (a dataclass; unknown keys in a config mapping are errors) and
-``evaluate``.
+Owns ``EvalConfig`` (a dataclass; unknown keys in a config mapping are errors), ``evaluate``
+and ``EvalInterrupted``: an interrupted evaluation still gives the statistics of the deals it
+finished (the first ``k`` deals: the same numbers as a run of ``--n k``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,18 @@ from typing import Any
 
 from envs.registry import game_names
 from training.arena.deals import DealSet, generate_deals, read_deal_set, rules_from_flags
-from training.arena.runner import ArenaRun, Entrant, Progress, make_plan, run_arena
+from training.arena.runner import (
+    ArenaInterrupted,
+    ArenaRun,
+    Entrant,
+    Progress,
+    make_plan,
+    run_arena,
+)
 from training.arena.seating import SCHEMES
 from training.arena.summary import Summary, summarize
 
-__all__ = ["DEFAULT_DEALS", "EvalConfig", "evaluate", "load_deals"]
+__all__ = ["DEFAULT_DEALS", "EvalConfig", "EvalInterrupted", "evaluate", "load_deals"]
 
 DEFAULT_DEALS = 1000  # deals generated when neither a file nor a count is given
 
@@ -85,6 +93,21 @@ class EvalConfig:
             raise ValueError(f"the number of deals must be >= 1, got {self.n}")
 
 
+class EvalInterrupted(KeyboardInterrupt):
+    """An evaluation stopped by an interrupt (Ctrl-C).
+
+    Attributes:
+        run: the finished first deals as a run (``run.planned`` deals were asked for), or None.
+        summary: their statistics, or None when no deal was finished.
+        planned: the number of deals asked for.
+    """
+
+    def __init__(self, run: ArenaRun | None, summary: Summary | None, planned: int) -> None:
+        done = len(run.outcomes) if run is not None else 0
+        super().__init__(f"interrupted after {done} of {planned} deals")
+        self.run, self.summary, self.planned, self.done = run, summary, planned, done
+
+
 def load_deals(config: EvalConfig) -> DealSet:
     """The deal set a config asks for (read from its file or generated from its seed)."""
     if config.deals is not None:
@@ -102,6 +125,7 @@ def evaluate(config: EvalConfig, progress: Progress | None = None) -> tuple[Aren
     Raises:
         ValueError: a bad config, agent spec, flag or deal file, or an agent that chose an
             illegal action (``runner.ArenaError``).
+        EvalInterrupted: Ctrl-C during play, with the statistics of the finished deals.
         OSError: the deal file cannot be read.
     """
     config.check()
@@ -110,5 +134,12 @@ def evaluate(config: EvalConfig, progress: Progress | None = None) -> tuple[Aren
     if config.anchor is not None and config.anchor not in plan.labels:
         raise ValueError(f"unknown rating anchor {config.anchor!r}; agents: {plan.labels}")
     workers = config.workers or os.cpu_count() or 1
-    run = run_arena(plan, workers, progress)
+    try:
+        run = run_arena(plan, workers, progress)
+    except ArenaInterrupted as e:
+        part = e.run
+        summary = None
+        if part is not None:
+            summary = summarize(part, config.confidence, config.bootstrap, config.anchor)
+        raise EvalInterrupted(part, summary, e.planned) from None
     return run, summarize(run, config.confidence, config.bootstrap, config.anchor)

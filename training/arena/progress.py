@@ -1,6 +1,6 @@
 """A tiny progress bar on a text stream (stderr by default), with no dependency.
 
-Owns drawing ``label [#####.....]  45%  900/2000 deals  120.3/s  ETA 7s`` on one line,
+Owns drawing ``label [#####.....]  45%  900/2000 deals  120/s  ETA 7s`` on one line,
 redrawn at most every ``interval`` seconds and once more at the end. The clock is injectable so
 tests can drive it.
 """
@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["ProgressBar", "format_duration"]
+__all__ = ["ProgressBar", "format_duration", "format_rate"]
 
 
 def format_duration(seconds: float) -> str:
@@ -23,6 +23,18 @@ def format_duration(seconds: float) -> str:
     if s < 3600:
         return f"{s // 60}m{s % 60:02d}s"
     return f"{s // 3600}h{s % 3600 // 60:02d}m"
+
+
+def format_rate(per_second: float, unit: str = "") -> str:
+    """A rate readable at any speed: ``120/s``, ``5.0/s``, ``2.6/min``, ``0.5/h`` (with
+    ``unit``: ``2.6 games/min``); two significant digits below 10 per second."""
+    unit = f" {unit}" if unit else ""
+    for scale, per in ((1.0, "s"), (60.0, "min"), (3600.0, "h")):
+        r = per_second * scale
+        if r >= 1 or per == "h":
+            text = f"{r:.0f}" if r >= 10 else f"{r:#.2g}".rstrip(".")
+            return f"{text}{unit}/{per}"
+    raise AssertionError("unreachable")
 
 
 class ProgressBar:
@@ -83,7 +95,7 @@ class ProgressBar:
         parts = [
             f"{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {frac:4.0%}".lstrip(),
             f"{self.done}/{self.total}{' ' + self.unit if self.unit else ''}",
-            f"{rate:.1f}/s",
+            format_rate(rate),
         ]
         if self.done >= self.total:
             parts.append(f"in {format_duration(elapsed)}")

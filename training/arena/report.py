@@ -10,6 +10,10 @@ Files written to the output folder:
 - ``timing.json``: measured speed (wall time, workers, time per decision): the one output that
   is not reproducible, hence kept apart.
 
+An interrupted run's outputs cover the deals it finished (the first ``k``: the same as a run of
+``--n k``) and ``summary.json`` and ``timing.json`` then say so: ``"partial": {"deals_done": k,
+"deals_planned": n}`` (the key is absent from a complete run's files).
+
 Non-finite numbers (an interval from one deal, a rate of nothing) are written as JSON ``null``
 and as empty CSV cells.
 """
@@ -23,11 +27,19 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from training.arena.progress import format_rate
 from training.arena.runner import ArenaRun
 from training.arena.stats import Interval
 from training.arena.summary import AgentStats, ContractStats, PairStats, Summary
 
-__all__ = ["FORMAT", "format_table", "summary_json", "timing_json", "write_outputs"]
+__all__ = [
+    "FORMAT",
+    "format_table",
+    "partial_json",
+    "summary_json",
+    "timing_json",
+    "write_outputs",
+]
 
 FORMAT = "mazzo-arena/1"
 T = TypeVar("T")
@@ -225,7 +237,7 @@ def format_table(s: Summary) -> str:
         rows = [[a.label, *(by_agent[a.label][n] for n in names)] for a in s.agents]
         lines += _grid(["agent", *names], rows, right=set(range(1, len(names) + 1)))
     t = s.timing
-    speed = f"{s.games / t.seconds:.0f} games/s" if t.seconds > 0 else ""
+    speed = format_rate(s.games / t.seconds, "games") if t.seconds > 0 else ""
     per = ", ".join(
         f"{a.label} {1e6 * sec / d:.0f} us" if d else f"{a.label} -"
         for a, d, sec in zip(s.agents, t.decisions, t.act_seconds, strict=True)
@@ -305,13 +317,26 @@ def write_outputs(s: Summary, run: ArenaRun, out: str | Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     names = ("summary.json", "timing.json", "agents.csv", "pairs.csv", "contracts.csv", "games.csv")
     paths = {name: out / name for name in names}
-    paths["summary.json"].write_text(_dump(summary_json(s)))
-    paths["timing.json"].write_text(_dump(timing_json(s)))
+    summary, timing = summary_json(s), timing_json(s)
+    if run.planned is not None:
+        summary["partial"] = timing["partial"] = partial_json(run)
+    paths["summary.json"].write_text(_dump(summary))
+    paths["timing.json"].write_text(_dump(timing))
     _table_csv(paths["agents.csv"], _AGENT_COLUMNS, s.agents)
     _table_csv(paths["pairs.csv"], _PAIR_COLUMNS, s.pairs)
     _table_csv(paths["contracts.csv"], _CONTRACT_COLUMNS, s.contracts)
     _write_games(paths["games.csv"], run)
     return list(paths.values())
+
+
+def partial_json(run: ArenaRun) -> dict[str, Any]:
+    """What an interrupted run's files say about it."""
+    return {
+        "deals_done": len(run.outcomes),
+        "deals_planned": run.planned,
+        "note": f"interrupted: the first {len(run.outcomes)} deals (the same as --n "
+        f"{len(run.outcomes)})",
+    }
 
 
 def _write_games(path: Path, run: ArenaRun) -> None:

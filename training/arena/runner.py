@@ -2,10 +2,12 @@
 driving the engines directly (``State`` + ``info_view(seat)`` + ``agent.act(view, rng)``), in
 parallel over chunks of deals.
 
-Owns the plan (deals, entrants, lineups, seed), the game loop, the worker processes and the
-merge. A game's result depends only on its deal, its lineup, the agents and the generators of
-``streams.agent_rng(seed, deal, lineup, seat)``, and results are merged in deal order, so the
-outcome is identical for any number of workers and any chunking.
+Owns the plan (deals, entrants, lineups, seed), the run and the merge; the game loop is
+``table``'s, the worker processes ``pool``'s. A game's result depends only on its deal, its
+lineup, the agents and the generators of ``streams.agent_rng(seed, deal, lineup, seat)``, and
+results are merged in deal order, so the outcome is identical for any number of workers and
+any chunking. An interrupted run raises ``ArenaInterrupted`` carrying the finished prefix of
+the deals as a run of its own: the same games as a plan of just those deals.
 
 Agents are built once per worker process and per (agent, seat), and must act as functions of
 (view, rng) (the agent protocol): one that kept state across games could make results depend
@@ -14,38 +16,31 @@ on how deals are chunked.
 
 from __future__ import annotations
 
-import math
-import multiprocessing
-import operator
+import dataclasses
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-import numpy as np
 
 from agents.base import AnyAgent
-from agents.registry import make_agent, parse_spec
-from envs.cards.deal import Deal
+from agents.registry import parse_spec
 from training.arena.deals import DealSet
+from training.arena.pool import Done, Progress, play_parallel, play_serial
 from training.arena.seating import Lineup, lineups_for, units_for
-from training.arena.streams import agent_rng, check_seed
+from training.arena.streams import check_seed
+from training.arena.table import ArenaError, GameOutcome, build_agent
 
 __all__ = [
     "ArenaError",
+    "ArenaInterrupted",
     "ArenaPlan",
     "ArenaRun",
     "Entrant",
     "GameOutcome",
+    "Progress",
     "make_plan",
     "parse_entrant",
     "run_arena",
 ]
-
-
-class ArenaError(ValueError):
-    """A game could not be played: an agent failed or chose an illegal action."""
 
 
 @dataclass(frozen=True)
@@ -78,29 +73,6 @@ def parse_entrant(text: str) -> Entrant:
         return Entrant(label.strip(), spec.strip())
     parse_spec(text)
     return Entrant(text.strip(), text.strip())
-
-
-@dataclass(frozen=True, slots=True)
-class GameOutcome:
-    """One game: one deal played by one lineup.
-
-    Attributes:
-        payoffs: the engine's ``returns()`` per seat.
-        void: the deal ended without play (a Calabresella all-pass).
-        contract: the contract played, if the game has contracts (else None).
-        soloist: the soloist's seat, if any.
-        success: whether the soloist made the contract, if any.
-        decisions: decisions taken per seat.
-        seconds: time spent in ``act`` per seat (measured; not reproducible).
-    """
-
-    payoffs: tuple[float, ...]
-    void: bool
-    contract: str | None
-    soloist: int | None
-    success: bool | None
-    decisions: tuple[int, ...]
-    seconds: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -141,12 +113,29 @@ class ArenaRun:
         outcomes: ``outcomes[i][r]`` is deal ``i`` played by lineup ``r``.
         seconds: wall-clock time of the play.
         workers: worker processes used.
+        planned: when the run was interrupted, the number of deals of the plan it was cut
+            from (``plan`` then holds only the finished first deals); None when complete.
     """
 
     plan: ArenaPlan
     outcomes: tuple[tuple[GameOutcome, ...], ...]
     seconds: float
     workers: int
+    planned: int | None = None
+
+
+class ArenaInterrupted(KeyboardInterrupt):
+    """A run stopped by an interrupt (Ctrl-C).
+
+    Attributes:
+        run: the finished first deals as a run of their own (``run.planned`` is the number of
+            deals asked for), or None when no deal was finished.
+        planned: the number of deals of the plan.
+    """
+
+    def __init__(self, run: ArenaRun | None, planned: int) -> None:
+        super().__init__(f"interrupted after {len(run.outcomes) if run else 0} of {planned} deals")
+        self.run, self.planned = run, planned
 
 
 def make_plan(
@@ -168,7 +157,7 @@ def make_plan(
     seen: dict[str, int] = {}
     for item in agents:
         entrant = parse_entrant(item) if isinstance(item, str) else item
-        _build(entrant, deal_set.game)
+        build_agent(entrant, deal_set.game)
         seen[entrant.label] = seen.get(entrant.label, 0) + 1
         if seen[entrant.label] > 1:
             entrant = Entrant(f"{entrant.label}#{seen[entrant.label]}", entrant.source)
@@ -176,113 +165,6 @@ def make_plan(
     units = units_for(deal_set.spec, deal_set.rules)
     lineups = lineups_for(scheme, len(entrants), units)
     return ArenaPlan(deal_set, tuple(entrants), scheme, lineups, seed)
-
-
-def _build(entrant: Entrant, game: str) -> AnyAgent:
-    if isinstance(entrant.source, str):
-        return make_agent(entrant.source, game)
-    agent = entrant.source()
-    if not callable(getattr(agent, "act", None)):
-        raise ValueError(f"entrant {entrant.label!r}: its factory did not return an agent")
-    return agent
-
-
-# ---------------------------------------------------------------- playing
-class _Table:
-    """A worker's game loop: the spec, the rules and one agent per (entrant, seat)."""
-
-    def __init__(self, plan: ArenaPlan) -> None:
-        self.plan = plan
-        self.spec = plan.deal_set.spec
-        self.rules = plan.deal_set.rules
-        self.n_seats = len(plan.lineups[0])
-        self.agents = [
-            [_build(e, plan.deal_set.game) for _ in range(self.n_seats)] for e in plan.entrants
-        ]
-
-    def play_deal(self, index: int, deal: Deal) -> tuple[GameOutcome, ...]:
-        return tuple(self._play(index, r, deal) for r in range(len(self.plan.lineups)))
-
-    def _play(self, index: int, r: int, deal: Deal) -> GameOutcome:
-        lineup, n, seed = self.plan.lineups[r], self.n_seats, self.plan.seed
-        state = self.spec.new_state(deal, self.rules)
-        agents = [self.agents[lineup[s]][s] for s in range(n)]
-        rngs: list[np.random.Generator | None] = [None] * n
-        decisions, seconds = [0] * n, [0.0] * n
-        while not state.is_terminal():
-            seat = state.to_play
-            rng = rngs[seat]
-            if rng is None:
-                rng = rngs[seat] = agent_rng(seed, index, r, seat)
-            view = state.info_view(seat)
-            start = time.perf_counter()
-            action = agents[seat].act(view, rng)
-            seconds[seat] += time.perf_counter() - start
-            decisions[seat] += 1
-            try:
-                state.apply(operator.index(action))
-            except (ValueError, TypeError) as e:
-                label = self.plan.entrants[lineup[seat]].label
-                raise ArenaError(
-                    f"agent {label!r} in seat S{seat} (deal {index}, lineup {r}) "
-                    f"chose {action!r}: {e}"
-                ) from None
-        return _outcome(state.result(), state.returns(), decisions, seconds)
-
-
-def _outcome(
-    result: dict[str, Any], returns: Sequence[float], decisions: list[int], seconds: list[float]
-) -> GameOutcome:
-    contract = result.get("contract")
-    return GameOutcome(
-        payoffs=tuple(returns),
-        void=bool(result.get("void", False)),
-        contract=str(contract) if contract is not None else None,
-        soloist=result.get("soloist") if contract is not None else None,
-        success=result.get("success") if contract is not None else None,
-        decisions=tuple(decisions),
-        seconds=tuple(seconds),
-    )
-
-
-class Progress(Protocol):
-    """What the runner reports progress to (``progress.ProgressBar`` is one)."""
-
-    def start(self, total: int) -> None: ...
-    def advance(self, n: int) -> None: ...
-
-
-_WORKER: _Table | None = None  # the table of this worker process (set by the initializer)
-_Chunk = tuple[int, tuple[Deal, ...]]
-_Played = tuple[int, list[tuple[GameOutcome, ...]], str | None]
-
-
-def _init_worker(plan: ArenaPlan) -> None:
-    global _WORKER
-    _WORKER = _Table(plan)
-
-
-def _play_chunk_with(table: _Table, chunk: _Chunk) -> _Played:
-    """Play a chunk's deals in order; stop at the first failure and return its message."""
-    start, deals = chunk
-    played: list[tuple[GameOutcome, ...]] = []
-    try:
-        for j, deal in enumerate(deals):
-            played.append(table.play_deal(start + j, deal))
-    except ArenaError as e:
-        return start, played, str(e)
-    return start, played, None
-
-
-def _play_chunk(chunk: _Chunk) -> _Played:
-    assert _WORKER is not None, "worker not initialised"
-    return _play_chunk_with(_WORKER, chunk)
-
-
-def _chunks(deals: tuple[Deal, ...], workers: int) -> list[_Chunk]:
-    """Contiguous chunks, about 8 per worker (at most 64 deals), so progress moves steadily."""
-    size = max(1, min(64, math.ceil(len(deals) / (8 * workers))))
-    return [(start, deals[start : start + size]) for start in range(0, len(deals), size)]
 
 
 def run_arena(plan: ArenaPlan, workers: int = 1, progress: Progress | None = None) -> ArenaRun:
@@ -293,66 +175,36 @@ def run_arena(plan: ArenaPlan, workers: int = 1, progress: Progress | None = Non
 
     Raises:
         ArenaError: an agent chose an illegal action (or not an action id).
+        ArenaInterrupted: Ctrl-C (a ``KeyboardInterrupt``), with the finished deals.
         ValueError: ``workers < 1``.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
-    deals = plan.deal_set.deals
-    workers = min(workers, len(deals))
-    chunks = _chunks(deals, workers)
+    n = len(plan.deal_set.deals)
+    workers = min(workers, n)
     if progress is not None:
-        progress.start(len(deals))
+        progress.start(n)
     start_time = time.perf_counter()
-    if workers == 1:
-        table = _Table(plan)
-        done = _collect((_play_chunk_with(table, c) for c in chunks), progress)
-    else:
-        done = _play_parallel(plan, chunks, workers, progress)
-    outcomes = tuple(o for start in sorted(done) for o in done[start])
+    done: Done = {}
+    try:
+        if workers == 1:
+            play_serial(plan, done, progress)
+        else:
+            play_parallel(plan, workers, done, progress)
+    except KeyboardInterrupt:
+        seconds = time.perf_counter() - start_time
+        raise ArenaInterrupted(_prefix(plan, done, seconds, workers), n) from None
+    outcomes = tuple(done[i] for i in range(n))
     return ArenaRun(plan, outcomes, time.perf_counter() - start_time, workers)
 
 
-def _collect(
-    results: Iterable[_Played], progress: Progress | None
-) -> dict[int, list[tuple[GameOutcome, ...]]]:
-    done = {}
-    for start, played, error in results:
-        if error is not None:
-            raise ArenaError(error)
-        done[start] = played
-        if progress is not None:
-            progress.advance(len(played))
-    return done
-
-
-def _play_parallel(
-    plan: ArenaPlan, chunks: list[_Chunk], workers: int, progress: Progress | None
-) -> dict[int, list[tuple[GameOutcome, ...]]]:
-    """Chunks over a process pool. Workers are never killed mid-chunk (a worker killed while
-    sending its results could leave the pool waiting for ever): on a failure, chunks after
-    the failing one are cancelled and the others allowed to finish."""
-    done: dict[int, list[tuple[GameOutcome, ...]]] = {}
-    errors: dict[int, str] = {}
-    ctx = multiprocessing.get_context()
-    with ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan,)) as pool:
-        futures = {pool.submit(_play_chunk, c): c[0] for c in chunks}
-        try:
-            for future in as_completed(futures):
-                if future.cancelled():
-                    continue
-                start, played, error = future.result()
-                if error is not None:
-                    errors[start + len(played)] = error
-                    for other, first in futures.items():
-                        if first > start:
-                            other.cancel()
-                    continue
-                done[start] = played
-                if progress is not None:
-                    progress.advance(len(played))
-        finally:
-            for other in futures:
-                other.cancel()
-    if errors:
-        raise ArenaError(errors[min(errors)])
-    return done
+def _prefix(plan: ArenaPlan, done: Done, seconds: float, workers: int) -> ArenaRun | None:
+    """The finished first deals as a run of their own (None if deal 0 is not finished)."""
+    k = 0
+    while k in done:
+        k += 1
+    if k == 0:
+        return None
+    head = dataclasses.replace(plan, deal_set=plan.deal_set.head(k))
+    outcomes = tuple(done[i] for i in range(k))
+    return ArenaRun(head, outcomes, seconds, workers, planned=len(plan.deal_set.deals))

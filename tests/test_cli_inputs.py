@@ -1,0 +1,293 @@
+"""Every input a user can give ``mazzo`` gets a clear answer: agent parameters checked against
+each agent's declared schema, counts checked by argparse, Ctrl-C answered with exit status 130,
+a message and the work kept (never a traceback), and ``mazzo rules`` / ``mazzo agents``
+explaining every flag and parameter. Run as a user would (subprocesses)."""
+
+import dataclasses
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agents import registry
+from agents.params import Param
+from agents.registry import agents_of, make_agent, parse_spec, register
+from envs.registry import all_games, game_names
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A ``mazzo`` that also knows a ``slow`` agent (random play after a sleep), for interrupts.
+SLOW_MAZZO = """
+import sys
+from agents import registry
+from agents.params import Param
+from agents.registry import register
+from envs.registry import game_names
+from tests.arena.agents import SlowAgent
+for game in game_names():
+    register(game, "slow", params=(Param("ms", float, 5.0, "sleep per decision", low=0),))(
+        lambda version, ms: SlowAgent(ms)
+    )
+from training.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def mazzo(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "training.cli", *args],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+
+
+def usage_error(out: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert out.returncode == 2, (out.returncode, out.stderr)
+    assert "Traceback" not in out.stderr
+    for needle in needles:
+        assert needle in out.stderr, (needle, out.stderr)
+
+
+# ---------------------------------------------------------------- agent parameters
+PIMC_KNOWN = (
+    "known: samples (int >= 1, default 24), ms (float >= 0, default 800), "
+    "exact (int 0..4, default 3), candidates (int >= 1, default 6)"
+)
+
+
+@pytest.mark.parametrize(
+    ("spec", "needles"),
+    [
+        ("pimc:foo=1", ["calabresella agent 'pimc': unknown parameter 'foo'", PIMC_KNOWN]),
+        ("pimc:candidates=0", ["'candidates=0': out of range", "candidates (int >= 1, default 6)"]),
+        ("pimc:samples=abc", ["'samples=abc': not an integer", "samples (int >= 1, default 24)"]),
+        ("pimc:samples=1.5", ["'samples=1.5': not an integer", "samples (int >= 1"]),
+        ("pimc:ms=true", ["'ms=true': not a number", "ms (float >= 0, default 800)"]),
+        ("pimc:ms=nan", ["'ms=nan': not a finite number"]),
+        ("pimc:exact=5", ["'exact=5': out of range", "exact (int 0..4, default 3)"]),
+        ("pimc:samples=2,samples=3", ["gives 'samples' twice"]),
+        ("heuristic@9", ["calabresella agent 'heuristic' has no version 9", "versions: 1"]),
+        ("heuristic@x", ["bad version 'x' in agent spec 'heuristic@x'"]),
+        ("heuristic:depth=2", ["unknown parameter 'depth'; it takes no parameters"]),
+        ("random:fast", ["bad item 'fast' in 'random:fast' (expected key=value)"]),
+        ("nobody", ["unknown agent 'nobody' for calabresella; known: heuristic, pimc, random"]),
+    ],
+)
+def test_eval_rejects_bad_agent_parameters(spec, needles):
+    usage_error(mazzo("eval", spec, "random", "--n", "1"), *needles)
+
+
+def test_minchiate_parameters_have_their_own_schema():
+    usage_error(
+        mazzo("eval", "pimc:candidates=3", "random", "--game", "minchiate", "--n", "1"),
+        "minchiate agent 'pimc': unknown parameter 'candidates'; known: samples (int >= 1, "
+        "default 32), ms (float >= 0, default 800), exact (int 0..3, default 2), points "
+        "(float >= 0, default 0.1)",
+    )
+
+
+def test_values_are_parsed_by_the_declared_type():
+    agent = make_agent("pimc:samples=+8,ms=0,exact=0,candidates=2", "calabresella")
+    assert (agent.samples, agent.ms, agent.exact_tricks, agent.max_candidates) == (8, 0.0, 0, 2)
+    assert isinstance(agent.ms, float)
+    assert parse_spec("pimc@1:samples=8").params == {"samples": "8"}  # kept as typed
+
+
+def test_the_schema_serves_path_and_named_agents(tmp_path, monkeypatch):
+    """A future ``nn:PATH`` spec (a positional, must-exist path) and a named shipped bot use
+    the same machinery."""
+    agents_of("calabresella")  # the built-in agents are registered; the test's are undone
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    made = []
+    register(
+        "calabresella", "test-nn", positional="path",
+        params=(Param("path", Path, required=True, must_exist=True, help="checkpoint"),
+                Param("temperature", float, 1.0, "softmax temperature", low=0)),
+    )(lambda version, path, temperature: made.append((path, temperature)) or make_agent(
+        "random", "calabresella"))  # fmt: skip
+    register("calabresella", "test-bot-2026", help="a shipped bot")(
+        lambda version: make_agent("heuristic", "calabresella")
+    )
+    checkpoint = tmp_path / "model.pt"
+    with pytest.raises(
+        ValueError,
+        match=r"test-nn': '/.*/model.pt': no such file; allowed: path \(path, required\)",
+    ):
+        make_agent(f"test-nn:{checkpoint}", "calabresella")
+    checkpoint.write_text("weights")
+    make_agent(f"test-nn:{checkpoint},temperature=0.5", "calabresella")
+    assert made == [(checkpoint, 0.5)]
+    with pytest.raises(ValueError, match="test-nn': path is required"):
+        make_agent("test-nn", "calabresella")
+    assert make_agent("test-bot-2026", "calabresella").name.startswith("heuristic")
+    with pytest.raises(ValueError, match="it takes no parameters"):
+        make_agent("test-bot-2026:x=1", "calabresella")
+    info = {a.name: a for a in agents_of("calabresella")}["test-nn"]
+    assert info.usage() == "test-nn[@1][:PATH,temperature=1]"
+
+
+def test_mazzo_agents_and_eval_help_list_every_parameter():
+    listing = mazzo("agents")
+    assert listing.returncode == 0, listing.stderr
+    assert "pimc[@1][:samples=24,ms=800,exact=3,candidates=6]" in listing.stdout
+    assert "candidates (int >= 1, default 6): cards considered" in listing.stdout
+    assert "points (float >= 0, default 0.1)" in listing.stdout  # minchiate's pimc
+    one = mazzo("agents", "--game", "minchiate")
+    assert "calabresella" not in one.stdout and "minchiate:" in one.stdout
+    helped = mazzo("eval", "--help")
+    assert helped.returncode == 0 and "samples (int >= 1, default 24)" in helped.stdout
+    for game in game_names():
+        for a in agents_of(game):
+            assert a.usage() in listing.stdout
+            assert all(p.describe() in listing.stdout for p in a.params)
+
+
+# ---------------------------------------------------------------- counts
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["demo", "--deals", "0"], "argument --deals: '0': must be an integer >= 1"),
+        (["demo", "--deals", "-2"], "argument --deals: '-2': must be an integer >= 1"),
+        (["demo", "--deals", "two"], "argument --deals: 'two' is not an integer (must be >= 1)"),
+        (["demo", "--seed", "-1"], "argument --seed: '-1': must be an integer >= 0"),
+        (["eval", "random", "random", "--n", "0"], "argument --n: '0': must be an integer >= 1"),
+        (["eval", "random", "random", "--workers", "0"], "argument --workers: '0'"),
+        (["eval", "random", "random", "--bootstrap", "-5"], "argument --bootstrap: '-5'"),
+        (["eval", "random", "random", "--seed", "-3"], "argument --seed: '-3'"),
+        (["eval", "random", "random", "--confidence", "1.5"], "confidence must lie strictly"),
+    ],
+)
+def test_counts_are_checked(args, needle):
+    usage_error(mazzo(*args), needle)
+
+
+# ---------------------------------------------------------------- interrupts
+def _start(args, stream):
+    return subprocess.Popen(
+        args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+
+
+def _read_until(proc, stream, pattern, limit=120.0):
+    """Read ``stream`` of ``proc`` until ``pattern`` matches (raises if it ends first)."""
+    fd, seen, deadline = stream.fileno(), b"", time.monotonic() + limit
+    while time.monotonic() < deadline:
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        seen += chunk
+        match = re.search(pattern, seen)
+        if match:
+            return seen, match
+    raise AssertionError(f"never saw {pattern!r}: {seen[-500:]!r}")
+
+
+def _ctrl_c(proc):
+    """What a terminal's Ctrl-C does: SIGINT to the whole process group (workers included)."""
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return out.decode(), err.decode()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_in_eval_keeps_the_finished_deals(tmp_path, workers):
+    out_dir = tmp_path / "partial"
+    args = ["eval", "slow:ms=3", "random", "--n", "400", "--workers", workers, "--progress",
+            "--out", str(out_dir)]  # fmt: skip
+    proc = _start([sys.executable, "-c", SLOW_MAZZO, *args], "stderr")
+    seen, _ = _read_until(proc, proc.stderr, rb"([3-9]|\d\d+)/400 deals")
+    out, err = _ctrl_c(proc)
+    err = seen.decode() + err
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    done = int(re.search(r"mazzo eval: interrupted after (\d+) of 400 deals", err).group(1))
+    assert done >= 1 and f"written to {out_dir} (marked partial)" in err
+    assert f"PARTIAL RESULTS: interrupted after {done} of 400 deals" in out
+    assert "paired differences" in out  # the report of the finished deals
+    summary = json.loads((out_dir / "summary.json").read_text())
+    assert summary["partial"]["deals_done"] == done == summary["deals"]["n"]
+    assert summary["partial"]["deals_planned"] == 400
+    assert summary["games"] == done * 6
+    # The partial report is the report of --n done: the same games.
+    again = tmp_path / "again"
+    rerun = subprocess.run(
+        [sys.executable, "-c", SLOW_MAZZO, "eval", "slow:ms=3", "random", "--n", str(done),
+         "--workers", "1", "--out", str(again)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert rerun.returncode == 0, rerun.stderr
+    full = json.loads((again / "summary.json").read_text())
+    del summary["partial"]
+    assert summary == full
+
+
+def test_ctrl_c_in_demo_says_what_was_done():
+    proc = _start([sys.executable, "-m", "training.cli", "demo", "--deals", "100000"], "stdout")
+    seen, _ = _read_until(proc, proc.stdout, rb"=== deal 3 of 100000")
+    out, err = _ctrl_c(proc)
+    out = seen.decode() + out
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    done = int(re.search(r"mazzo demo: interrupted after (\d+) of 100000 deals", err).group(1))
+    assert done >= 2 and f"Total rewards of the {done} finished deals: " in out
+
+
+# ---------------------------------------------------------------- rules
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_every_flag_has_a_meaning_and_a_section(game):
+    fields = [f.name for f in dataclasses.fields(game.info.rules_type)]
+    assert sorted(game.info.flag_help) == sorted(fields)
+    for name, (meaning, section) in game.info.flag_help.items():
+        assert meaning.strip() and re.search(r"\b[ABC]\.\d+", section), (name, section)
+    out = mazzo("rules", "--game", game.name)
+    assert out.returncode == 0, out.stderr
+    for name in fields:
+        meaning, section = game.info.flag_help[name]
+        assert re.search(rf"^{name} = .+\n    {re.escape(meaning)}  \[{re.escape(section)}\]$",
+                         out.stdout, re.M), name  # fmt: skip
+
+
+def test_rules_prints_defaults_with_choices():
+    out = mazzo("rules", "--game", "calabresella").stdout
+    assert "players = 3  (choices: 3, 2, 4)" in out
+    assert "aperta = False\n" in out and "(subset of: chiamo, solo, solissimo" in out
+
+
+# ---------------------------------------------------------------- the README
+README = (ROOT / "README.md").read_text()
+
+
+def test_readme_engine_example_shows_a_played_deal():
+    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+    (example,) = [b for b in blocks if "State.new" in b]
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    printed = out.stdout.strip()
+    assert printed == "S1 played dividete and made it; returns (-8, 16, -8)"
+    assert f"# {printed}" in example  # the comment shows what it prints
+
+
+def test_readme_commands_parse_as_written():
+    """Every ``mazzo`` line of the README's shell blocks is accepted by the parser, and the
+    README says to activate the venv before using bare ``mazzo``."""
+    import shlex
+
+    from training.cli import build_parser
+
+    assert "source .venv/bin/activate" in README
+    lines = [
+        line.split("#")[0].strip()
+        for block in re.findall(r"```bash\n(.*?)```", README, re.S)
+        for line in block.splitlines()
+        if line.startswith("mazzo ")
+    ]
+    assert len(lines) >= 4
+    for line in lines:
+        build_parser().parse_args(shlex.split(line)[1:])

@@ -1,0 +1,195 @@
+"""Playing a plan's deals: in this process deal by deal, or over worker processes in
+contiguous chunks sized from the measured time per deal, and stopping cleanly on an interrupt.
+
+Owns the scheduling only (the game loop is ``table``'s). Results go into a dict deal index ->
+outcomes that the caller keeps, so that whatever was finished when an interrupt came is still
+there. Chunks start at one deal and grow until one takes about ``CHUNK_SECONDS`` (at most
+``MAX_CHUNK`` deals), so progress moves from the first finished deals on, whether an agent
+takes microseconds or seconds. Chunking does not change results (``runner``'s guarantee).
+
+Interrupts: workers ignore Ctrl-C's ``KeyboardInterrupt``; a ``SIGINT`` only sets their stop
+flag, checked before every decision, so a worker abandons its current game at once and returns
+the deals of its chunk it had finished. On ``KeyboardInterrupt`` in this process, the pending
+chunks are cancelled, the workers are sent ``SIGINT`` (they get it from the terminal too), and
+their answers collected; a second interrupt while waiting terminates them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import TYPE_CHECKING, Protocol
+
+from envs.cards.deal import Deal
+from training.arena.table import ArenaError, GameOutcome, Stopped, Table
+
+if TYPE_CHECKING:
+    from training.arena.runner import ArenaPlan
+
+__all__ = ["CHUNK_SECONDS", "MAX_CHUNK", "Done", "Progress", "play_parallel", "play_serial"]
+
+CHUNK_SECONDS = 0.5  # aimed duration of one chunk of deals
+MAX_CHUNK = 64
+Done = dict[int, tuple[GameOutcome, ...]]
+_Chunk = tuple[int, tuple[Deal, ...]]
+_Played = tuple[int, list[tuple[GameOutcome, ...]], str | None, float]
+
+
+class Progress(Protocol):
+    """What the runner reports progress to (``progress.ProgressBar`` is one)."""
+
+    def start(self, total: int) -> None: ...
+    def advance(self, n: int) -> None: ...
+
+
+def play_serial(plan: ArenaPlan, done: Done, progress: Progress | None) -> None:
+    """Play every deal in this process, in order, into ``done``."""
+    table = Table(plan)
+    for i, deal in enumerate(plan.deal_set.deals):
+        done[i] = table.play_deal(i, deal)
+        if progress is not None:
+            progress.advance(1)
+
+
+# ---------------------------------------------------------------- worker side
+_WORKER: Table | None = None
+_STOP = False
+
+
+def _on_sigint(signum: int, frame: object) -> None:
+    global _STOP
+    _STOP = True
+
+
+def _init_worker(plan: ArenaPlan) -> None:
+    global _WORKER, _STOP
+    _STOP = False
+    signal.signal(signal.SIGINT, _on_sigint)
+    _WORKER = Table(plan, should_stop=lambda: _STOP)
+
+
+def _play_chunk_with(table: Table, chunk: _Chunk) -> _Played:
+    """Play a chunk's deals in order; stop at the first failure (and return its message) or
+    when asked to stop."""
+    start, deals = chunk
+    played: list[tuple[GameOutcome, ...]] = []
+    began = time.perf_counter()
+    try:
+        for j, deal in enumerate(deals):
+            played.append(table.play_deal(start + j, deal))
+    except ArenaError as e:
+        return start, played, str(e), time.perf_counter() - began
+    except Stopped:
+        pass
+    return start, played, None, time.perf_counter() - began
+
+
+def _play_chunk(chunk: _Chunk) -> _Played:
+    assert _WORKER is not None, "worker not initialised"
+    return _play_chunk_with(_WORKER, chunk)
+
+
+# ---------------------------------------------------------------- parent side
+class _Sizer:
+    """The next chunk: one deal until some are timed, then about CHUNK_SECONDS of deals."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.next_start = n, 0
+        self.deals_timed, self.seconds = 0, 0.0
+
+    def record(self, deals: int, seconds: float) -> None:
+        self.deals_timed += deals
+        self.seconds += seconds
+
+    def take(self) -> tuple[int, int] | None:
+        if self.next_start >= self.n:
+            return None
+        size = 1
+        if self.deals_timed and self.seconds > 0:
+            size = int(CHUNK_SECONDS * self.deals_timed / self.seconds)
+        size = max(1, min(MAX_CHUNK, size, self.n - self.next_start))
+        start, self.next_start = self.next_start, self.next_start + size
+        return start, size
+
+
+def play_parallel(plan: ArenaPlan, workers: int, done: Done, progress: Progress | None) -> None:
+    """Play every deal over ``workers`` processes into ``done``.
+
+    Raises:
+        ArenaError: the first failing deal in deal order (chunks after it are cancelled, the
+            ones before allowed to finish).
+        KeyboardInterrupt: interrupted (``done`` holds every deal finished by then).
+    """
+    deals = plan.deal_set.deals
+    ctx = multiprocessing.get_context()
+    pool = ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan,))
+    running: dict[Future[_Played], int] = {}
+    sizer = _Sizer(len(deals))
+    errors: dict[int, str] = {}  # first failing deal -> message
+
+    def finish(future: Future[_Played]) -> None:
+        start, played, error, seconds = future.result()
+        done.update((start + j, o) for j, o in enumerate(played))
+        sizer.record(len(played), seconds)
+        if progress is not None and played:
+            progress.advance(len(played))
+        if error is not None:
+            errors[start + len(played)] = error
+            for other, first in running.items():
+                if first > start:
+                    other.cancel()
+
+    try:
+        while True:
+            while not errors and len(running) < 2 * workers and (nxt := sizer.take()):
+                first, size = nxt
+                running[pool.submit(_play_chunk, (first, deals[first : first + size]))] = first
+            if not running:
+                break
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                running.pop(future)
+                if not future.cancelled():
+                    finish(future)
+    except KeyboardInterrupt:
+        _stop_workers(pool, running, finish)
+        raise
+    except BaseException:
+        _stop_workers(pool, running, lambda f: None)
+        raise
+    pool.shutdown(wait=True)
+    if errors:
+        raise ArenaError(errors[min(errors)])
+    if len(done) < len(deals):  # a worker was sent SIGINT on its own: stopped all the same
+        raise KeyboardInterrupt
+
+
+def _stop_workers(
+    pool: ProcessPoolExecutor,
+    running: dict[Future[_Played], int],
+    finish: Callable[[Future[_Played]], None],
+) -> None:
+    """Cancel what has not started, ask the workers to stop and keep what they finished; on a
+    second interrupt, terminate them."""
+    for future in running:
+        future.cancel()
+    processes = list(pool._processes.values())  # no public access to the workers
+    try:
+        for p in processes:
+            if p.pid is not None and p.is_alive():
+                os.kill(p.pid, signal.SIGINT)
+        for future in list(running):
+            if not future.cancelled():
+                with contextlib.suppress(Exception):  # an agent bug after the interrupt
+                    finish(future)
+        pool.shutdown(wait=True)
+    except KeyboardInterrupt:
+        for p in processes:
+            p.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
