@@ -46,7 +46,7 @@ def test_replay(tmp_path):
     )
     path.write_text(json.dumps(record_of([(1, "pass")])))
     out = mazzo("replay", str(path))
-    assert out.returncode == 2 and "S0's turn" in out.stderr
+    assert out.returncode == 2 and "S0 is on turn (BID), not S1" in out.stderr
 
 
 def test_rules_lists_flags():
