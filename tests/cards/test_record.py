@@ -157,7 +157,7 @@ def test_one_validation_for_both_games(name):
         ("S1 play Ac", "an action is a [seat, verb, arg] triple of strings"),
         (["X1", first[1], first[2]], "bad seat 'X1'"),
         ([first[0], "shout", "x"], "unknown verb 'shout'; verbs: "),
-        ([other, first[1], first[2]], f"is on turn"),
+        ([other, first[1], first[2]], "is on turn"),
     ]
     for triple, message in cases:
         bad = {**rec, "actions": [triple]}
@@ -169,7 +169,7 @@ def test_one_validation_for_both_games(name):
         game.replay({**rec, "actions": "S0 play Ac"}, None)
     with pytest.raises(ValueError, match=re.escape("unknown key(s) ['nope'] in 'rules'")):
         game.replay({**rec, "rules": {"nope": 1}}, None)
-    with pytest.raises(ValueError, match="'rules.flags' must be an object"):
+    with pytest.raises(ValueError, match=r"'rules\.flags' must be an object"):
         game.replay({**rec, "rules": {"flags": []}}, None)
 
 
