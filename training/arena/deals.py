@@ -4,7 +4,8 @@ file, and the one reader of every file of D.3 records (``mazzo replay``, ``mazzo
 A deal file is one family of formats, detected on read and named in every message:
 
 - a single record: one JSON object (pretty-printed or not);
-- a JSON Lines deal set: one record per line (blank lines skipped); a one-line file is both;
+- a JSON Lines deal set: one record per line (blank lines skipped); a file of one line is a
+  single record as well (messages name its line too);
 - a JSON list of records (what ``mazzo play`` wrote before; read, never written).
 
 ``mazzo dealset`` and ``mazzo play --save`` write JSON Lines: one compact RULES.md D.3 record per
@@ -242,7 +243,8 @@ def read_records(path: str | Path) -> RecordFile:
             f"{path}: expected {SINGLE} (a JSON object) or {JSON_LINES}, "
             f"got a JSON {type(whole).__name__}"
         )
-    return RecordFile(path, SINGLE, (("", whole),))  # a one-line file is JSON Lines as well
+    lines = [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    return RecordFile(path, SINGLE, ((f"line {lines[0]}" if len(lines) == 1 else "", whole),))
 
 
 def _read_text(path: Path) -> str:
