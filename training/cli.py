@@ -1,13 +1,16 @@
 """The ``mazzo`` command line: one entry point, one subcommand per job.
 
 Subcommands (more arrive with later work): ``demo`` plays a few deals between agents and shows
-the table; ``play`` lets a person play in the terminal against agents; ``replay`` replays a
-RULES.md D.3 record and prints its result; ``rules`` lists a game's rule flags with their
-defaults and choices; ``eval`` benchmarks agents against each other on a fixed deal set,
-duplicate style (``training.arena``); ``dealset`` writes a deal set file.
+the table; ``play`` lets a person play in the terminal against agents (each deal saved as a D.3
+record, JSON Lines); ``replay`` replays the RULES.md D.3 records of a deal file and prints each
+table and result; ``rules`` lists a game's rule flags with their defaults and choices; ``eval``
+benchmarks agents against each other on a fixed deal set, duplicate style (``training.arena``);
+``dealset`` writes a deal set file. ``replay`` and ``eval --deals`` read the same family of deal
+files (``training.arena.deals.read_records``).
 
-Bad input (an unknown agent, flag or game, a malformed deal file) ends with a message on stderr
-and exit status 2.
+Bad input (an unknown agent, flag or game, a malformed or missing deal file, a save path that
+cannot be written) ends with a message on stderr naming it and exit status 2; Ctrl-C ends with
+a short message and exit status 130, without a traceback.
 """
 
 from __future__ import annotations

@@ -132,8 +132,10 @@ def test_a_contradicting_expect_is_reported_by_the_env(name):
         env.reset(options={"deal": bad})
 
 
-@pytest.mark.parametrize(("name", "kwargs"), [("calabresella", {"match": True}), ("minchiate",
-                         {"deals": 2})])  # fmt: skip
+CHAINS = [("calabresella", {"match": True}), ("minchiate", {"deals": 2})]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), CHAINS)
 def test_chained_envs_check_the_recorded_deal(name, kwargs):
     game = get_game(name)
     rec = json.loads(json.dumps(game.write_record(played(name, 13))))
