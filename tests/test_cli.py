@@ -125,7 +125,10 @@ def test_replay_errors_name_the_file_and_exit_2(tmp_path):
         assert message in out.stderr, out.stderr
         assert "Traceback" not in out.stderr
     out = mazzo("replay", str(tmp_path / "nowhere.json"))
-    assert out.returncode == 2 and f"{tmp_path / 'nowhere.json'}: no such file" in out.stderr
+    assert (
+        out.returncode == 2
+        and f"{tmp_path / 'nowhere.json'}: No such file or directory" in out.stderr
+    )
     empty = tmp_path / "empty.json"
     out = mazzo("replay", str(empty), "--game", "calabresella")
     assert out.returncode == 2 and "lacks ['dealer', 'deck']" in out.stderr

@@ -190,7 +190,7 @@ def cmd_dealset(args: argparse.Namespace) -> int:
     write_deal_set(deal_set, args.out)
     flags = rules.to_flags()
     print(
-        f"wrote {args.n} {args.game} deals (seed {args.seed}, "
+        f"wrote {count(args.n, args.game + ' deal')} (seed {args.seed}, "
         f"{'flags ' + json.dumps(flags) if flags else 'default rules'}, "
         f"sha256 {deal_set.digest()[:12]}) to {args.out}"
     )

@@ -192,7 +192,7 @@ def test_the_reader_detects_and_names_each_format(tmp_path):
         path.write_text(text)
         with pytest.raises(ValueError, match=re.escape(f"{path}: ") + ".*" + re.escape(message)):
             read_records(path)
-    with pytest.raises(ValueError, match="no such file"):
+    with pytest.raises(ValueError, match="No such file or directory"):
         read_records(tmp_path / "missing.jsonl")
     with pytest.raises(ValueError, match="is a folder"):
         read_records(tmp_path)

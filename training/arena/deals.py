@@ -251,7 +251,7 @@ def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
+        raise ValueError(f"{path}: No such file or directory") from None
     except IsADirectoryError:
         raise ValueError(f"{path}: is a folder, not a deal file") from None
     except UnicodeDecodeError:
