@@ -9,6 +9,7 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pexpect
 import pytest
 
@@ -221,3 +222,30 @@ def test_bad_seat_is_an_error(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
+
+
+def test_the_tables_play_prints_name_counts_and_finished_hands():
+    from envs.cards.bits import bit_list as bits
+
+    minc = get_game("minchiate")
+    rules = minc.rules()
+    rng = np.random.default_rng(5)
+    state = minc.new_state(minc.deal_random(rng, rules), rules)
+    while not state.is_terminal():
+        state.apply(int(rng.choice(bits(state.legal_mask()))))
+    text = minc.render_state(state)
+    if not state.void:
+        assert "(empty)" not in text and text.count("): played ") == 4
+    cala = get_game("calabresella")
+    rules = cala.rules()
+    for seed in range(50):
+        rng = np.random.default_rng(seed)
+        state = cala.new_state(cala.deal_random(rng, rules), rules)
+        while not state.is_terminal() and len(state.tricks) < 1:
+            state.apply(int(rng.choice(bits(state.legal_mask()))))
+        if len(state.tricks) == 1:
+            text = cala.render_state(state)
+            assert re.search(r"Won so far: soloist [01] tricks? ", text)
+            assert "1 tricks" not in text and "0 trick " not in text
+            return
+    pytest.fail("no deal of 50 reached a first trick")
