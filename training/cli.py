@@ -1,15 +1,18 @@
 """The ``mazzo`` command line: one entry point, one subcommand per job.
 
 Subcommands (more arrive with later work): ``demo`` plays a few deals between agents and shows
-the table; ``play`` lets a person play in the terminal against agents; ``replay`` replays a
-RULES.md D.3 record and prints its result; ``rules`` lists a game's rule flags with their
-defaults, choices, meanings and RULES.md sections; ``agents`` lists the agents with their
-parameters; ``eval`` benchmarks agents against each other on a fixed deal set, duplicate style
-(``training.arena``); ``dealset`` writes a deal set file. ``demo``, ``rules``, ``agents`` and
-``eval`` live in ``training.cli_commands``.
+the table; ``play`` lets a person play in the terminal against agents (each deal saved as a D.3
+record, JSON Lines); ``replay`` replays the RULES.md D.3 records of a deal file and prints each
+table and result; ``rules`` lists a game's rule flags with their defaults, choices, meanings and
+RULES.md sections; ``agents`` lists the agents with their parameters; ``eval`` benchmarks
+agents against each other on a fixed deal set, duplicate style (``training.arena``);
+``dealset`` writes a deal set file. ``replay`` and ``eval --deals`` read the same family of deal
+files (``training.arena.deals.read_records``). ``demo``, ``rules``, ``agents`` and ``eval``
+live in ``training.cli_commands``.
 
-Bad input (an unknown agent, flag or game, a malformed deal file) ends with a message on stderr
-and exit status 2; Ctrl-C with a line saying so and exit status 130, never a traceback.
+Bad input (an unknown agent, flag or game, a malformed or missing deal file, a save path that
+cannot be written) ends with a message on stderr naming it and exit status 2; Ctrl-C ends with
+a short message and exit status 130, without a traceback.
 """
 
 from __future__ import annotations
@@ -22,11 +25,17 @@ from pathlib import Path
 from typing import Any
 
 from agents.registry import make_agent
-from envs.registry import Game, game_for_format, game_names, get_game
-from training.arena.deals import generate_deals, rules_from_flags, write_deal_set
+from envs.registry import Game, game_names, get_game
+from training.arena.deals import (
+    game_of_record,
+    generate_deals,
+    read_records,
+    rules_from_flags,
+    write_deal_set,
+)
 from training.cli_commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
 from training.cli_commands import parse_flags as _parse_flags
-from training.play import HumanQuit, play_session
+from training.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
 
 __all__ = ["main"]
 
@@ -37,7 +46,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     n = spec.seats(rules)
     if not 0 <= args.seat < n:
         raise ValueError(f"--seat must be 0..{n - 1}, got {args.seat}")
+    if args.deals < 1:
+        raise ValueError(f"--deals must be at least 1, got {args.deals}")
     agents = [make_agent(args.opponents, spec.name) for _ in range(n)]
+    save = claim_save_path(args.save, args.force)  # before dealing: a bad path loses nothing
+    print(f"The deals are saved to {save} (JSON Lines, one record per deal).")
 
     def read() -> str:
         line = sys.stdin.readline()
@@ -46,31 +59,49 @@ def cmd_play(args: argparse.Namespace) -> int:
         return line
 
     try:
-        play_session(
-            spec, rules, args.seat, agents, args.seed, args.deals, Path(args.save), read, sys.stdout
-        )
+        play_session(spec, rules, args.seat, agents, args.seed, args.deals, save, read, sys.stdout)
     except HumanQuit:
         print("\nbye")
+    except KeyboardInterrupt:
+        print("\ninterrupted; bye")
+        return EXIT_INTERRUPTED
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    text = Path(args.file).read_text()
-    record = json.loads(text)
-    spec = get_game(args.game) if args.game else _game_of_record(record)
-    state = spec.replay(record, None)
-    print(spec.render_state(state))
-    if state.is_terminal():
-        print(json.dumps(state.result(), indent=2))
+    file = read_records(args.file)
+    indices = range(len(file.entries))
+    if args.index is not None:
+        if not 1 <= args.index <= len(file.entries):
+            raise ValueError(
+                f"--index {args.index}: {args.file} ({file.kind}) holds "
+                f"{count(len(file.entries), 'record')}; choose 1..{len(file.entries)}"
+            )
+        indices = range(args.index - 1, args.index)
+    for i in indices:
+        where = file.where(i)
+        record = file.entries[i][1]
+        spec = get_game(args.game) if args.game else _game_of_record(record, where)
+        try:
+            state = spec.replay(record, None)
+        except ValueError as e:
+            raise ValueError(f"{where}: {e}") from None
+        if len(file.entries) > 1:
+            print(f"=== record {i + 1} of {len(file.entries)} ({where}) ===")
+        print(spec.render_state(state))
+        if state.is_terminal():
+            print(json.dumps(state.result(), indent=2))
+        else:
+            done = len(record.get("actions") or [])
+            print(f"(unfinished: {count(done, 'action')} so far; S{state.to_play} to play)")
     return 0
 
 
-def _game_of_record(record: Any) -> Game:
-    fmt = record.get("format", "") if isinstance(record, dict) else ""
+def _game_of_record(record: Any, where: str) -> Game:
     try:
-        return game_for_format(fmt)
+        return get_game(game_of_record(record, where))
     except ValueError as e:
-        raise SystemExit(f"mazzo: {e}; pass --game") from None
+        raise ValueError(f"{e}; pass --game") from None
 
 
 def cmd_dealset(args: argparse.Namespace) -> int:
@@ -82,7 +113,7 @@ def cmd_dealset(args: argparse.Namespace) -> int:
     write_deal_set(deal_set, args.out)
     flags = rules.to_flags()
     print(
-        f"wrote {args.n} {args.game} deals (seed {args.seed}, "
+        f"wrote {count(args.n, args.game + ' deal')} (seed {args.seed}, "
         f"{'flags ' + json.dumps(flags) if flags else 'default rules'}, "
         f"sha256 {deal_set.digest()[:12]}) to {args.out}"
     )
@@ -103,12 +134,28 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--opponents", default="heuristic", help="agent spec for the other seats")
     play.add_argument("--deals", type=int, default=1, help="number of deals (default 1)")
     play.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
-    play.add_argument("--save", default="mazzo_deal.json", help="where the played deals go")
+    play.add_argument(
+        "--save",
+        metavar="FILE",
+        help=f"where the played deals go, as JSON Lines (default: {DEFAULT_SAVE}, or "
+        f"{Path(DEFAULT_SAVE).stem}-2{Path(DEFAULT_SAVE).suffix}, ... when taken); "
+        "an existing FILE needs --force",
+    )
+    play.add_argument("--force", action="store_true", help="overwrite the --save file if it exists")
     play.add_argument("--flag", action="append", default=[], metavar="KEY=VALUE",
                       help="a rule flag (repeatable)")  # fmt: skip
     play.set_defaults(func=cmd_play)
-    replay = sub.add_parser("replay", help="replay a D.3 deal record (JSON) and print it")
-    replay.add_argument("file", help="path to the JSON record")
+    replay = sub.add_parser(
+        "replay",
+        help="replay D.3 deal records and print them",
+        description="Replay the deal records of FILE (a single JSON record, JSON Lines of "
+        "records as mazzo play --save and mazzo dealset write, or a JSON list of records) and "
+        "print each table and result; every record in turn unless --index picks one.",
+    )
+    replay.add_argument("file", metavar="FILE", help="the deal file")
+    replay.add_argument(
+        "--index", type=int, metavar="N", help="replay only record N (1 = the first)"
+    )
     replay.add_argument("--game", choices=game_names(), help="default: from the record's format")
     replay.set_defaults(func=cmd_replay)
     add_rules(sub)

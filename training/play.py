@@ -4,13 +4,18 @@ Each decision of the person shows the table from his seat (hand sorted by suit, 
 the current trick and who leads, the last tricks, the scores) and the legal actions, numbered,
 with their short labels. Input: a number, a label (``play Ac``), the label's argument alone
 (``Ac``, ``solo``) when that is unambiguous, ``help`` or ``quit``; anything else gets a clear
-message and the question again. At the end of each deal the full scoring breakdown is printed
-and the deal is saved as a RULES.md D.3 record (replay it with ``mazzo replay``).
+message and the question again. At the end of each deal the table and a one-line summary (who
+won, the scores) are printed, and the deal is saved at once as a RULES.md D.3 record with its
+full result: the save file is JSON Lines, one record per deal (replay it with ``mazzo
+replay``). ``quit``, the end of the input and Ctrl-C save the unfinished deal too, with the
+actions so far (it replays to the same point).
+
+The save file is chosen before the first deal (:func:`claim_save_path`): an existing file is
+never overwritten without ``--force``; the default name takes a number when taken.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -20,15 +25,92 @@ import numpy as np
 from agents.base import AnyAgent
 from envs.cards.bits import bit_list
 from envs.registry import Game
+from training.arena.deals import records_to_jsonl
 
-__all__ = ["HumanQuit", "play_session"]
+__all__ = [
+    "DEFAULT_SAVE",
+    "HumanQuit",
+    "claim_save_path",
+    "count",
+    "deal_summary",
+    "play_session",
+]
+
+DEFAULT_SAVE = "mazzo_deal.json"
 
 HELP = """Type the number of an action, its label (e.g. 'play Ac'), or just its argument when it
-is unambiguous ('Ac', 'solo', 'pass'). 'help' shows this text, 'quit' ends the session."""
+is unambiguous ('Ac', 'solo', 'pass'). 'help' shows this text, 'quit' ends the session (the deal
+so far is saved)."""
 
 
 class HumanQuit(Exception):
     """The person typed ``quit`` (or the input ended)."""
+
+
+def count(n: int, noun: str) -> str:
+    """``1 deal``, ``2 deals``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def claim_save_path(save: str | None, force: bool = False) -> Path:
+    """The file the deals will be saved to, created (empty) now, before any deal is dealt.
+
+    Args:
+        save: the ``--save`` path; None for the default, ``mazzo_deal.json`` in the current
+            folder, or the first free ``mazzo_deal-2.json``, ``mazzo_deal-3.json``, ...
+        force: overwrite ``save`` if it exists (without ``force`` an existing file is an error).
+
+    Raises:
+        ValueError: the file exists (without ``force``), is a folder, or cannot be written
+            (a missing folder, no permission); the message names the path.
+    """
+    if save is None:
+        base = Path(DEFAULT_SAVE)
+        path, k = base, 1
+        while path.exists() or not _claim(path, "x", str(path)):
+            k += 1
+            path = base.with_name(f"{base.stem}-{k}{base.suffix}")
+        return path
+    path = Path(save)
+    if path.is_dir():
+        raise ValueError(f"--save {save}: is a folder; give the path of a file")
+    if path.exists() and not force:
+        raise ValueError(
+            f"--save {save}: the file exists; pass --force to overwrite it, or choose another path"
+        )
+    _claim(path, "a" if force else "x", f"--save {save}")
+    return path
+
+
+def _claim(path: Path, mode: str, what: str) -> bool:
+    """Open ``path`` for writing in ``mode`` (``x`` creates it); False if it appeared meanwhile."""
+    try:
+        with path.open(mode):
+            pass
+    except FileExistsError:
+        if what.startswith("--save"):
+            raise ValueError(f"{what}: the file exists; pass --force to overwrite it") from None
+        return False
+    except OSError as e:
+        raise ValueError(f"{what}: cannot write there: {e.strerror or e}") from None
+    return True
+
+
+def deal_summary(spec: Game, rules: Any, state: Any, number: int, seat: int) -> str:
+    """One line on a finished deal: who won and every seat's score (the full result is in
+    the saved record)."""
+    returns = state.returns()
+    unit = spec.info.score_unit
+    name = {s: f"S{s}" + (" (you)" if s == seat else "") for s in range(len(returns))}
+    scores = ", ".join(f"{name[s]} {r:+g}" for s, r in enumerate(returns))
+    teams = spec.teams(rules)
+    best = max(returns[t[0]] for t in teams)
+    if best <= 0:
+        return f"Deal {number} over: nobody wins; {scores} ({unit})"
+    winners = [t for t in teams if returns[t[0]] == best]
+    who = " and ".join("+".join(name[s] for s in t) for t in winners)
+    verb = "wins" if len(winners) == 1 and len(winners[0]) == 1 else "win"
+    return f"Deal {number} over: {who} {verb} {best:+g} {unit}; {scores}"
 
 
 def legal_choices(state: Any) -> list[tuple[int, str]]:
@@ -84,13 +166,17 @@ def play_session(
     read: Callable[[], str],
     out: TextIO,
 ) -> list[dict[str, Any]]:
-    """Play ``deals`` deals with the person at ``seat``; returns the records written to ``save``.
+    """Play ``deals`` deals with the person at ``seat``; returns the records written to ``save``
+    (JSON Lines, rewritten after every deal).
 
     Raises:
-        HumanQuit: the person quit (the deals finished so far are saved).
+        HumanQuit: the person quit (or the input ended); KeyboardInterrupt: Ctrl-C. Either way
+            the deals finished so far and the unfinished one (its actions so far) are saved
+            first, and the message says so.
     """
     rng = np.random.default_rng(seed)
     records: list[dict[str, Any]] = []
+    state: Any = None
     try:
         for number in range(1, deals + 1):
             state = spec.new_state(spec.deal_random(rng, rules), rules)
@@ -98,13 +184,31 @@ def play_session(
             print(f"\n=== deal {number}: you are S{seat}, dealer S{dealer} ===", file=out)
             _play_deal(spec, state, seat, agents, rng, read, out)
             print(spec.render_state(state), file=out)
-            print("Final result (JSON): " + json.dumps(state.result()), file=out)
+            print(deal_summary(spec, rules, state, number, seat), file=out)
             records.append(spec.write_record(state))
-    finally:
-        if records:
-            save.write_text(json.dumps(records if len(records) > 1 else records[0], indent=1))
-            print(f"saved {len(records)} deal(s) to {save}", file=out)
+            state = None
+            _save(save, records, out)
+    except (HumanQuit, KeyboardInterrupt):
+        if state is not None:
+            records.append(spec.write_record(state))
+            _save(save, records, out, len(state.history))
+        raise
     return records
+
+
+def _save(save: Path, records: list[dict[str, Any]], out: TextIO, unfinished: int = -1) -> None:
+    """Write every record to ``save`` and say so; ``unfinished``: the last one's action count
+    when it is an unfinished deal."""
+    save.write_text(records_to_jsonl(records))
+    note = ""
+    if unfinished >= 0:
+        n = len(records)
+        index = f" --index {n}" if n > 1 else ""
+        note = (
+            f" (deal {n} unfinished, after {count(unfinished, 'action')}: "
+            f"'mazzo replay {save}{index}' shows it)"
+        )
+    print(f"saved {count(len(records), 'deal')} to {save}{note}", file=out)
 
 
 def _play_deal(

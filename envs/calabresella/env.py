@@ -39,7 +39,12 @@ from envs.calabresella.actions import NUM_ACTIONS
 from envs.calabresella.config import Rules
 from envs.calabresella.encode import ENCODING_VERSION, encode, obs_high
 from envs.calabresella.match import Match
-from envs.calabresella.record import apply_record_actions, read_record, write_record
+from envs.calabresella.record import (
+    apply_record_actions,
+    check_record,
+    read_record,
+    write_record,
+)
 from envs.calabresella.render import render_state
 from envs.calabresella.rules import State
 from envs.cards.deal import Deal
@@ -95,12 +100,13 @@ class raw_env(CardGameAEC):
     def _new_game(self, options: dict[str, Any]) -> State | Match:
         warn_unknown_options(options, ("deal",))
         record = options.get("deal")
-        actions: list[Any] = []
-        no_chiamo = False
-        if record is not None:
-            _, deal, actions, no_chiamo = read_record(record, self.rules)
+        parsed = None if record is None else read_record(record, self.rules)
+        if parsed is not None:
+            deal, actions = parsed.deal, parsed.actions
+            no_chiamo = bool(parsed.options.get("no_chiamo", False))
         else:
             deal = self._random_deal(int(self.rng.integers(self.rules.players)))
+            actions, no_chiamo = (), False
         game: State | Match
         if self.match:
             game = Match(self.rules, deal, self._random_deal)
@@ -109,6 +115,8 @@ class raw_env(CardGameAEC):
         else:
             game = State.new(deal, self.rules, no_chiamo=no_chiamo)
         apply_record_actions(game, actions)
+        if parsed is not None:  # the record's expect and result, against its own deal
+            check_record(parsed, game)
         return game
 
     def _state(self) -> State:

@@ -49,10 +49,7 @@ def _new_state(deal: Deal, rules: object, **options: Any) -> State:
 
 
 def _read(rec: Any, rules: object) -> DealRecord:
-    got_rules, deal, actions, no_chiamo = record.read_record(
-        rec, None if rules is None else _rules(rules)
-    )
-    return DealRecord(got_rules, deal, tuple(actions), {}, {"no_chiamo": True} if no_chiamo else {})
+    return record.read_record(rec, None if rules is None else _rules(rules))
 
 
 def _replay(rec: Any, rules: object = None) -> State:

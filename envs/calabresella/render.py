@@ -118,9 +118,15 @@ def _play_summary(
     if soloist < 0 or not sum(tricks_won):
         return []
     return [
-        f"Won so far: soloist {tricks_won[0]} tricks / {pile_thirds(piles[0])} thirds, "
-        f"defenders {tricks_won[1]} tricks / {pile_thirds(piles[1])} thirds"
+        f"Won so far: soloist {_count(tricks_won[0], 'trick')} / "
+        f"{_count(pile_thirds(piles[0]), 'third')}, "
+        f"defenders {_count(tricks_won[1], 'trick')} / {_count(pile_thirds(piles[1]), 'third')}"
     ]
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 trick``, ``2 tricks``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _current_trick(

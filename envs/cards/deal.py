@@ -30,8 +30,11 @@ class Deal:
     order: tuple[int, ...]
 
     @classmethod
-    def from_order(cls, deck: Deck, dealer: int, order: Sequence[int], n_seats: int) -> Deal:
-        """Validate a card-id order and a dealer seat.
+    def from_order(
+        cls, deck: Deck, dealer: int, order: Sequence[int], n_seats: int, title: str = ""
+    ) -> Deal:
+        """Validate a card-id order and a dealer seat; ``title`` (the game's name) words the
+        messages (``a Calabresella deal needs 40 cards``).
 
         Raises:
             ValueError: wrong card count, a repeated or unknown id, or a dealer outside
@@ -40,7 +43,7 @@ class Deal:
         _check_dealer(dealer, n_seats)
         order = tuple(order)
         if len(order) != deck.size:
-            raise ValueError(f"a {deck.name} deal needs {deck.size} cards, got {len(order)}")
+            raise ValueError(f"{_a_deal(deck, title)} needs {deck.size} cards, got {len(order)}")
         seen = 0
         for card in order:
             if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < deck.size:
@@ -51,8 +54,10 @@ class Deal:
         return cls(dealer, order)
 
     @classmethod
-    def from_codes(cls, deck: Deck, dealer: int, codes: Sequence[str], n_seats: int) -> Deal:
-        """Validate card codes (RULES.md notation) and a dealer seat.
+    def from_codes(
+        cls, deck: Deck, dealer: int, codes: Sequence[str], n_seats: int, title: str = ""
+    ) -> Deal:
+        """Validate card codes (RULES.md notation) and a dealer seat (``title`` as above).
 
         Raises:
             ValueError: as :meth:`from_order`, or an unknown card code.
@@ -61,7 +66,7 @@ class Deal:
             raise ValueError(f"the deal's cards must be a list of card codes, got {codes!r}")
         _check_dealer(dealer, n_seats)
         if len(codes) != deck.size:
-            raise ValueError(f"a {deck.name} deal needs {deck.size} cards, got {len(codes)}")
+            raise ValueError(f"{_a_deal(deck, title)} needs {deck.size} cards, got {len(codes)}")
         seen: dict[int, int] = {}
         for pos, code in enumerate(codes):
             card = deck.parse(code)
@@ -76,6 +81,13 @@ class Deal:
     def codes(self, deck: Deck) -> list[str]:
         """The order as card codes."""
         return [deck.labels[c] for c in self.order]
+
+
+def _a_deal(deck: Deck, title: str) -> str:
+    """``a Calabresella deal`` / ``an ... deal``; without a title, ``a deal of the <deck> deck``."""
+    if not title:
+        return f"a deal of the {deck.name} deck"
+    return f"{'an' if title[:1].lower() in 'aeiou' else 'a'} {title} deal"
 
 
 def _check_dealer(dealer: object, n_seats: int) -> None:

@@ -50,4 +50,4 @@ def make_deal(dealer: int, stream: Sequence[str] | str) -> Deal:
         ValueError: not 97 distinct known card codes, or a dealer outside 0..3.
     """
     codes = stream.split() if isinstance(stream, str) else stream
-    return Deal.from_codes(MINCHIATE_97, dealer, codes, 4)
+    return Deal.from_codes(MINCHIATE_97, dealer, codes, 4, "Minchiate")

@@ -43,7 +43,12 @@ from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.config import Rules
 from envs.minchiate.encode import ENCODING_VERSION, encode, obs_high
-from envs.minchiate.record import apply_record_actions, read_record, write_record
+from envs.minchiate.record import (
+    apply_record_actions,
+    check_record,
+    read_record,
+    write_record,
+)
 from envs.minchiate.render import render_state
 from envs.minchiate.rules import State
 from envs.minchiate.series import Series
@@ -91,17 +96,19 @@ class raw_env(CardGameAEC):
     def _new_game(self, options: dict[str, Any]) -> State | Series:
         warn_unknown_options(options, ("deal",))
         record = options.get("deal")
-        actions: list[Any] = []
-        if record is not None:
-            _, deal, actions, _expect = read_record(record, self.rules)
+        parsed = None if record is None else read_record(record, self.rules)
+        if parsed is not None:
+            deal, actions = parsed.deal, parsed.actions
         else:
-            deal = self._random_deal(int(self.rng.integers(4)))
+            deal, actions = self._random_deal(int(self.rng.integers(4))), ()
         game: State | Series
         if self.deals > 1:
             game = Series(self.rules, deal, self._random_deal, self.deals)
         else:
             game = State.new(deal, self.rules)
         apply_record_actions(game, actions)
+        if parsed is not None:  # the record's expect and result, against its own deal
+            check_record(parsed, game)
         return game
 
     def _state(self) -> State:

@@ -53,10 +53,7 @@ def _new_state(deal: Deal, rules: object, **options: Any) -> State:
 
 
 def _read(rec: Any, rules: object) -> DealRecord:
-    got_rules, deal, actions, expect = record.read_record(
-        rec, None if rules is None else _rules(rules)
-    )
-    return DealRecord(got_rules, deal, tuple(actions), expect, {})
+    return record.read_record(rec, None if rules is None else _rules(rules))
 
 
 def _replay(rec: Any, rules: object = None) -> State:

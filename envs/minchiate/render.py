@@ -91,7 +91,9 @@ def render_state(s: State, series_resti: int | None = None) -> str:
         f"Phase {s.phase.name}; " + (f"S{s.to_play} to play" if s.to_play >= 0 else "over")
     )
     for seat in range(4):
-        lines.append(f"  S{seat} ({TEAM_NAMES[seat & 1]}): {format_hand(s.hands[seat])}")
+        hand = s.hands[seat]  # once the hands are played out, show the cards each seat played
+        shown = format_hand(hand) if hand else "played " + format_hand(s.played_by[seat])
+        lines.append(f"  S{seat} ({TEAM_NAMES[seat & 1]}): {shown}")
     if s.declared:
         lines.append("Declared: " + "; ".join(f"S{p} {combo_label(c)}" for p, c in s.declared))
     shown = "exposed" if s.fola_exposed else "face down"

@@ -90,7 +90,10 @@ def test_eval_rejects_a_malformed_deal_file(tmp_path):
     good = mazzo("dealset", "--n", "2").stdout.splitlines()
     path.write_text(good[0] + "\n" + good[1].replace('"dealer":1', '"dealer":5') + "\n")
     out = mazzo("eval", "random", "random", "--deals", str(path))
-    assert out.returncode == 2 and f"{path}, line 2: dealer must be a seat 0..2" in out.stderr
+    assert (
+        out.returncode == 2
+        and f"{path}: a JSON Lines deal set, line 2: dealer must be a seat 0..2" in out.stderr
+    )
     out = mazzo("eval", "random", "random", "--deals", str(path), "--flag", "players=4")
     assert out.returncode == 2 and "line 1: the deal's flags differ" in out.stderr
     assert mazzo("dealset", "--n", "-3").returncode == 2

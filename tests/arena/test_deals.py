@@ -2,13 +2,20 @@
 prefixes of longer ones; malformed files are rejected with the line named."""
 
 import json
+import os
+import re
+import stat
 
 import pytest
 
 from training.arena.deals import (
+    JSON_LINES,
+    JSON_LIST,
+    SINGLE,
     DealSet,
     generate_deals,
     read_deal_set,
+    read_records,
     rules_from_flags,
     write_deal_set,
 )
@@ -140,3 +147,55 @@ def test_committed_deal_sets_are_the_seed_1_sets(game, digest):
     assert path.read_text() == on_disk.to_jsonl()
     generated = generate_deals(game, on_disk.rules, 2000, seed=1)
     assert generated.digest() == digest
+
+
+def test_written_files_get_the_umask_mode(tmp_path):
+    made = generate_deals("calabresella", rules_from_flags("calabresella", {}), 2, seed=1)
+    old = os.umask(0o022)
+    try:
+        write_deal_set(made, tmp_path / "a.jsonl")
+        os.umask(0o077)
+        write_deal_set(made, tmp_path / "b.jsonl")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "a.jsonl").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "b.jsonl").stat().st_mode) == 0o600
+
+
+def test_the_reader_detects_and_names_each_format(tmp_path):
+    records = _records(2)
+    cases = [
+        ("one.json", json.dumps(records[0], indent=2), SINGLE, [""]),
+        ("line.jsonl", json.dumps(records[0]) + "\n", SINGLE, ["line 1"]),
+        ("two.jsonl", "\n".join(json.dumps(r) for r in records), JSON_LINES, ["line 1", "line 2"]),
+        ("list.json", json.dumps(records, indent=1), JSON_LIST, ["record 1", "record 2"]),
+    ]
+    for name, text, kind, places in cases:
+        path = tmp_path / name
+        path.write_text(text)
+        file = read_records(path)
+        assert file.kind == kind and [p for p, _ in file.entries] == places
+        assert [r for _, r in file.entries] == records[: len(places)]
+        assert read_deal_set(path).deals[0] == read_deal_set(tmp_path / "one.json").deals[0]
+    assert (
+        read_records(tmp_path / "two.jsonl").where(1)
+        == f"{tmp_path / 'two.jsonl'}: {JSON_LINES}, line 2"
+    )
+    for text, message in [
+        ("", "no deals in the file"),
+        ("[]", "a JSON list of records: no deals"),
+        ("nope", "not valid JSON"),
+        ('"text"', "got a JSON str"),
+        (json.dumps(records[0]) + "\n{", "a JSON Lines deal set, line 2: not valid JSON"),
+    ]:
+        path = tmp_path / "bad.json"
+        path.write_text(text)
+        with pytest.raises(ValueError, match=re.escape(f"{path}: ") + ".*" + re.escape(message)):
+            read_records(path)
+    with pytest.raises(ValueError, match="No such file or directory"):
+        read_records(tmp_path / "missing.jsonl")
+    with pytest.raises(ValueError, match="is a folder"):
+        read_records(tmp_path)
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ValueError, match="not a text file"):
+        read_records(tmp_path / "bin.json")

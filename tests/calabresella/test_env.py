@@ -140,7 +140,7 @@ def test_errors_name_the_problem():
         (record_of([], deck=[*DEAL2[:-1], "8b"]), "unknown card code '8b'"),
         (record_of([], dealer=3), "dealer must be a seat 0..2"),
         (record_of([], flags={"players": 4}), "flags differ"),
-        (record_of([(1, "pass")]), "action 0.*S0's turn"),
+        (record_of([(1, "pass")]), r"action #0.*S0 is on turn \(BID\), not S1"),
         (record_of([(0, "bid tutto")]), "unknown contract"),
         (record_of([(0, "play Ac")]), "is not a BID action"),
         (

@@ -5,13 +5,15 @@ import random
 
 import pytest
 
+from envs.calabresella import record as CALABRESELLA
 from envs.calabresella.deck import ITALIAN_40
 from envs.cards.bits import bit_list, iter_bits, lowest, mask_of
 from envs.cards.deal import Deal
 from envs.cards.deck import MINCHIATE_97
 from envs.cards.flags import rules_from_flags, rules_to_flags
-from envs.cards.replay import label_to_triple, load_record, parse_seat, seat_token, triple_to_label
+from envs.cards.record import load_record, parse_seat, seat_token
 from envs.cards.tricks import build_win_keys, follow_or_trump, follow_suit, trick_winner
+from envs.minchiate import record as MINCHIATE
 
 
 def test_bit_list_matches_iteration_on_random_masks():
@@ -85,16 +87,20 @@ def test_record_helpers():
     for bad in ("S3", "2", "s1", 1):
         with pytest.raises(ValueError, match="bad seat"):
             parse_seat(bad, 3)
-    for label, triple in [
-        ("pass", ("bid", "pass")),
-        ("bid chiamo", ("bid", "chiamo")),
-        ("declare", ("declare", "declare")),
-        ("skip", ("declare", "skip")),
-        ("play Ac", ("play", "Ac")),
-        ("split 6", ("split", "6")),
+    cala, minc = CALABRESELLA.VOCABULARY, MINCHIATE.VOCABULARY
+    for vocab, label, triple in [
+        (cala, "pass", ("bid", "pass")),
+        (cala, "bid chiamo", ("bid", "chiamo")),
+        (minc, "declare", ("declare", "declare")),
+        (minc, "skip", ("declare", "skip")),
+        (cala, "play Ac", ("play", "Ac")),
+        (minc, "play Ac", ("play", "Ac")),
+        (cala, "split 6", ("split", "6")),
     ]:
-        assert label_to_triple(label) == triple
-        assert triple_to_label(*triple) == label
+        assert vocab.to_triple(label) == triple
+        assert vocab.to_label(*triple) == label
+    with pytest.raises(ValueError, match="'declare' or 'skip'"):
+        minc.to_label("declare", "maybe")
 
 
 def test_trick_helpers():

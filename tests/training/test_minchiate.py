@@ -162,13 +162,17 @@ def test_quit_and_end_of_input(tmp_path):
     child = spawn(tmp_path, "--seed", "1")
     child.expect("> ")
     child.sendline("quit")
+    child.expect("saved 1 deal to .*unfinished")
     child.expect("bye")
     child.expect(pexpect.EOF)
-    child = spawn(tmp_path, "--seed", "1")
+    child = spawn(tmp_path, "--seed", "1", "--force")  # the same save file, overwritten
     child.expect("> ")
     child.sendeof()
+    child.expect("saved 1 deal to .*unfinished")
     child.expect("bye")
     child.expect(pexpect.EOF)
+    record = json.loads((tmp_path / "deal.json").read_text())
+    assert not get_game("minchiate").replay(record).is_terminal()  # the deal so far
 
 
 def test_bad_seat_is_an_error(tmp_path):

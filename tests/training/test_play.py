@@ -1,14 +1,24 @@
-"""``mazzo play`` driven end to end through a pseudo-terminal (pexpect), wrong inputs included,
-plus the input parser."""
+"""``mazzo play`` driven end to end through a pseudo-terminal (pexpect), wrong inputs included;
+the save file (claimed before dealing, never overwritten silently, the unfinished deal saved on
+quit, end of input and Ctrl-C); the end-of-deal summary; the input parser."""
 
+import io
 import json
+import os
+import re
 import sys
+from pathlib import Path
 
+import numpy as np
 import pexpect
 import pytest
 
+from agents.base import RandomAgent
 from envs.registry import get_game
-from training.play import parse_choice
+from training.arena.deals import read_deal_set, read_records
+from training.play import HumanQuit, claim_save_path, deal_summary, parse_choice, play_session
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CHOICES = [(40, "pass"), (41, "bid chiamo"), (42, "bid solo")]
 
@@ -24,10 +34,15 @@ def test_parse_choice():
     assert parse_choice("ac", cards) == 0 and parse_choice("2C", cards) == 1
 
 
-def spawn(tmp_path, *args, game="calabresella"):
-    cmd = [sys.executable, "-m", "training.cli", "play", "--game", game,
-           "--save", str(tmp_path / "deal.json"), *args]  # fmt: skip
-    return pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60)
+def spawn(tmp_path, *args, game="calabresella", save="deal.json", cwd=None):
+    cmd = [sys.executable, "-m", "training.cli", "play", "--game", game, *args]
+    if save is not None:
+        cmd += ["--save", str(tmp_path / save)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60, cwd=cwd, env=env)
+
+
+SUMMARY = r"Deal 1 over: ([^\r\n]*)\r\n"
 
 
 @pytest.mark.parametrize(
@@ -39,6 +54,7 @@ def spawn(tmp_path, *args, game="calabresella"):
 )
 def test_play_a_whole_deal_with_wrong_inputs(tmp_path, game, args, bad_number, tricks):
     child = spawn(tmp_path, *args, "--opponents", "heuristic", game=game)
+    child.expect("The deals are saved to ")
     child.expect("Your options: ")
     child.expect("> ")
     child.sendline("banana")
@@ -49,30 +65,155 @@ def test_play_a_whole_deal_with_wrong_inputs(tmp_path, game, args, bad_number, t
     child.expect("not one of your options")
     moves = 0
     while True:
-        i = child.expect(["> ", r"Final result \(JSON\): ([^\r\n]*)\r\n"])
+        i = child.expect(["> ", SUMMARY])
         if i == 1:
-            result = json.loads(child.match.group(1))
+            summary = child.match.group(1)
             break
         child.sendline("1")
         moves += 1
-    child.expect("saved 1 deal")
+    child.expect("saved 1 deal to ")
     child.expect(pexpect.EOF)
     assert moves >= tricks  # at least one card per trick
-    record = json.loads((tmp_path / "deal.json").read_text())
-    assert get_game(game).replay(record).result() == result
+    text = (tmp_path / "deal.json").read_text()
+    assert text.count("\n") == 1  # JSON Lines: one compact record per line
+    record = json.loads(text)
+    state = get_game(game).replay(record)  # checks the stored result too
+    assert state.result() == record["result"]
+    scores = [int(x) for x in re.findall(r"S\d(?: \(you\))? ([+-]\d+)", summary)]
+    assert scores == list(record["result"]["returns"])
+    assert len(summary) < 200 and "{" not in summary  # a human line, not the JSON result
 
 
-def test_quit_and_end_of_input(tmp_path):
-    child = spawn(tmp_path, "--seed", "1")
+def _saved(path: Path) -> dict:
+    file = read_records(path)
+    assert len(file.entries) == 1
+    return file.entries[0][1]
+
+
+def test_quit_end_of_input_and_ctrl_c_save_the_unfinished_deal(tmp_path):
+    for how, save in [("quit", "q.json"), ("eof", "e.json"), ("intr", "i.json")]:
+        child = spawn(tmp_path, "--seed", "2", save=save)  # S2 bids solo: the deal goes on
+        child.expect("> ")
+        child.sendline("1")  # one decision of ours, then stop at the next question
+        child.expect("> ")
+        if how == "quit":
+            child.sendline("quit")
+        elif how == "eof":
+            child.sendeof()
+        else:
+            child.sendintr()
+        child.expect(r"saved 1 deal to \S+ \(deal 1 unfinished, after (\d+) actions?")
+        n = int(child.match.group(1))
+        child.expect("interrupted; bye" if how == "intr" else "bye")
+        child.expect(pexpect.EOF)
+        assert "Traceback" not in child.before
+        child.close()
+        assert child.exitstatus == (130 if how == "intr" else 0)
+        record = _saved(tmp_path / save)
+        assert len(record["actions"]) == n >= 1 and "result" not in record
+        state = get_game("calabresella").replay(record)
+        assert not state.is_terminal() and len(state.history) == n
+
+
+def test_a_bad_save_path_fails_before_dealing(tmp_path):
+    for save, message in [
+        ("missing/dir/deal.json", "cannot write there"),
+        (".", "is a folder"),
+    ]:
+        child = spawn(tmp_path, save=save)
+        i = child.expect([message, "=== deal"])
+        assert i == 0
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 2
+    taken = tmp_path / "taken.json"
+    taken.write_text("keep me")
+    child = spawn(tmp_path, save="taken.json")
+    child.expect(r"the file exists; pass --force")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and taken.read_text() == "keep me"
+    child = spawn(tmp_path, "--force", save="taken.json")
     child.expect("> ")
     child.sendline("quit")
-    child.expect("bye")
     child.expect(pexpect.EOF)
-    child = spawn(tmp_path, "--seed", "1")
-    child.expect("> ")
-    child.sendeof()
-    child.expect("bye")
-    child.expect(pexpect.EOF)
+    assert _saved(taken)["format"] == "calabresella-deal/1"
+
+
+def test_the_default_save_file_is_never_overwritten(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first = claim_save_path(None)
+    assert first == Path("mazzo_deal.json") and first.read_text() == ""
+    first.write_text("an earlier deal")
+    assert claim_save_path(None) == Path("mazzo_deal-2.json")
+    assert claim_save_path(None) == Path("mazzo_deal-3.json")
+    assert first.read_text() == "an earlier deal"
+    with pytest.raises(ValueError, match=r"mazzo_deal\.json: the file exists; pass --force"):
+        claim_save_path("mazzo_deal.json")
+    assert claim_save_path("mazzo_deal.json", force=True) == first
+    assert first.read_text() == "an earlier deal"  # kept until the first deal is saved
+    help_text = spawn(tmp_path, "--help", save=None, cwd=str(tmp_path))
+    help_text.expect(pexpect.EOF)
+    assert "mazzo_deal.json" in " ".join(help_text.before.split())
+
+
+@pytest.mark.parametrize("game", ["calabresella", "minchiate"])
+def test_two_deals_save_json_lines_that_replay_and_eval_read(tmp_path, game):
+    spec = get_game(game)
+    rules = spec.rules()
+    agents = [RandomAgent() for _ in range(spec.seats(rules))]
+    save = tmp_path / "two.json"
+    out = io.StringIO()
+    records = play_session(spec, rules, 0, agents, 4, 2, save, lambda: "1", out)
+    assert "saved 1 deal to" in out.getvalue() and "saved 2 deals to" in out.getvalue()
+    lines = save.read_text().splitlines()
+    assert [json.loads(line) for line in lines] == json.loads(json.dumps(records))
+    deal_set = read_deal_set(save)
+    assert len(deal_set.deals) == 2 and deal_set.game == game
+    file = read_records(save)
+    assert file.kind == "a JSON Lines deal set" and file.where(1) == f"{save}: {file.kind}, line 2"
+
+
+def test_input_ending_mid_session_keeps_the_finished_deals(tmp_path):
+    spec = get_game("calabresella")
+    rules = spec.rules()
+    agents = [RandomAgent() for _ in range(3)]
+    answers = iter(["1"] * 40)
+
+    def read() -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise HumanQuit from None
+
+    save = tmp_path / "s.json"
+    out = io.StringIO()
+    with pytest.raises(HumanQuit):
+        play_session(spec, rules, 0, agents, 0, 5, save, read, out)
+    records = [json.loads(line) for line in save.read_text().splitlines()]
+    assert len(records) >= 2 and all("result" in r for r in records[:-1])
+    assert "result" not in records[-1]
+    assert f"deal {len(records)} unfinished" in out.getvalue()
+    assert f"--index {len(records)}" in out.getvalue()
+    for record in records:
+        spec.replay(record, None)
+
+
+def test_deal_summary_names_the_winners_and_the_scores():
+    class Finished:
+        def __init__(self, returns):
+            self._returns = returns
+
+        def returns(self):
+            return self._returns
+
+    cala, minc = get_game("calabresella"), get_game("minchiate")
+    line = deal_summary(cala, cala.rules(), Finished((-2, 4, -2)), 1, 0)
+    assert line == "Deal 1 over: S1 wins +4 game points; S0 (you) -2, S1 +4, S2 -2"
+    line = deal_summary(minc, minc.rules(), Finished((-3, 3, -3, 3)), 2, 1)
+    assert line == "Deal 2 over: S1 (you)+S3 win +3 resti; S0 -3, S1 (you) +3, S2 -3, S3 +3"
+    line = deal_summary(cala, cala.rules(), Finished((0, 0, 0)), 3, 2)
+    assert line == "Deal 3 over: nobody wins; S0 +0, S1 +0, S2 (you) +0 (game points)"
 
 
 def test_bad_seat_is_an_error(tmp_path):
@@ -81,3 +222,30 @@ def test_bad_seat_is_an_error(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
+
+
+def test_the_tables_play_prints_name_counts_and_finished_hands():
+    from envs.cards.bits import bit_list as bits
+
+    minc = get_game("minchiate")
+    rules = minc.rules()
+    rng = np.random.default_rng(5)
+    state = minc.new_state(minc.deal_random(rng, rules), rules)
+    while not state.is_terminal():
+        state.apply(int(rng.choice(bits(state.legal_mask()))))
+    text = minc.render_state(state)
+    if not state.void:
+        assert "(empty)" not in text and text.count("): played ") == 4
+    cala = get_game("calabresella")
+    rules = cala.rules()
+    for seed in range(50):
+        rng = np.random.default_rng(seed)
+        state = cala.new_state(cala.deal_random(rng, rules), rules)
+        while not state.is_terminal() and len(state.tricks) < 1:
+            state.apply(int(rng.choice(bits(state.legal_mask()))))
+        if len(state.tricks) == 1:
+            text = cala.render_state(state)
+            assert re.search(r"Won so far: soloist [01] tricks? ", text)
+            assert "1 tricks" not in text and "0 trick " not in text
+            return
+    pytest.fail("no deal of 50 reached a first trick")
