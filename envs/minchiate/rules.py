@@ -21,13 +21,12 @@ from typing import Any, NoReturn, Self
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 from envs.cards.errors import IllegalAction
-from envs.cards.tricks import trick_winner
 from envs.minchiate.actions import NUM_ACTIONS, Phase, action_label, parse_label
 from envs.minchiate.combos import Combo
 from envs.minchiate.config import Rules
 from envs.minchiate.dealing import Setup, cut_and_deal
 from envs.minchiate.explain import why_illegal
-from envs.minchiate.legality import play_mask
+from envs.minchiate.kernel import MATTO_DEBT, MATTO_LOST, close_trick, play_mask, ratchet
 from envs.minchiate.pregame import (
     apply_declare,
     apply_discard,
@@ -38,7 +37,7 @@ from envs.minchiate.pregame import (
     start_discards,
 )
 from envs.minchiate.scoring import DealResult, EndCount, Event
-from envs.minchiate.settle import deal_result, end_of_play, final, lose_matto, pay, result_dict
+from envs.minchiate.settle import deal_result, end_of_play, pay, result_dict
 from envs.minchiate.tables import (
     BIT,
     FULL,
@@ -48,8 +47,6 @@ from envs.minchiate.tables import (
     SUIT_BASE,
     SUIT_CARDS,
     TRUMP,
-    VALUE,
-    WIN_KEY,
     cards_of,
 )
 from envs.minchiate.view import InfoView, info_view
@@ -57,8 +54,6 @@ from envs.minchiate.view import InfoView, info_view
 __all__ = ["State"]
 
 DECLARE_MASK = (1 << 97) | (1 << 98)
-# Value of a card for the capture bonus (M-12.1): the Matto never counts.
-CAPTURE_VALUE = tuple(0 if c == MATTO else VALUE[c] for c in range(97))
 
 _SCALARS = (
     "rules", "deal", "dealer", "cutter", "setup", "phase", "to_play", "fola", "to_discard",
@@ -294,7 +289,6 @@ class State:
             apply_declare(self, action)
         elif self.phase is Phase.MATTO_PAY:
             pay(self, action)
-            final(self)
         else:
             apply_discard(self, action)
 
@@ -307,15 +301,9 @@ class State:
     def score_event(self, team: int, points: int, cause: str, seat: int, trick: int) -> None:
         """One scoring event (M-14.2): D moves by ``points`` for ``team``, then the ratchet.
         Engine-internal (called by the play, ``pregame`` and ``settle``)."""
-        unit = self.rules.resti_unit
-        d = self.D + points if team == 0 else self.D - points
-        r = self.R
-        if d >= unit:
-            q = d // unit
-            d, r = d - q * unit, r + q
-        elif d <= -unit:
-            q = -d // unit
-            d, r = d + q * unit, r - q
+        d, r = ratchet(
+            self.D + points if team == 0 else self.D - points, self.R, self.rules.resti_unit
+        )
         self.D, self.R = d, r
         self.events.append(Event(team, points, cause, seat, trick, d, r))
 
@@ -360,20 +348,19 @@ class State:
         self._finish_trick()
 
     def _finish_trick(self) -> None:
-        """M-11.4, M-11.5, M-12.1: winner, piles, the Matto and the capture event."""
-        trick, leader = self.trick, self.leader
-        winner = (leader + trick_winner(trick, WIN_KEY[self.led])) & 3
-        team = winner & 1
+        """M-11.4, M-11.5, M-12.1 (``kernel.close_trick``): winner, piles, the Matto and the
+        capture event."""
         n = len(self.tricks) + 1
-        cards = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
-        self.piles[team] |= cards & ~MATTO_BIT
-        if self.capture:
-            i = (team ^ leader ^ 1) & 1  # trick positions of the other team: i, i + 2
-            points = CAPTURE_VALUE[trick[i]] + CAPTURE_VALUE[trick[i + 2]]
-            if points:
-                self.score_event(team, points, "capture", winner, n)
-        if cards & MATTO_BIT:
-            self._place_matto(team, n)
+        trick, leader, owner = self.trick, self.leader, self.matto_owner
+        winner, won, points, matto = close_trick(trick, leader, self.led, owner, n, self.rules)
+        team = winner & 1
+        self.piles[team] |= won
+        if points:
+            self.score_event(team, points, "capture", winner, n)
+        if matto:  # the Matto stays with its team (M-11.5), lost at the end under MA-22
+            self.piles[owner & 1] |= MATTO_BIT
+            self.matto_debt = matto == MATTO_DEBT
+            self.matto_lost = matto == MATTO_LOST
         if self.led < TRUMP:
             self.suits_led |= 1 << self.led
         self.tricks.append((leader, tuple(trick), winner))
@@ -383,16 +370,6 @@ class State:
         if n == 21:
             self.last_winner = winner
             end_of_play(self)
-
-    def _place_matto(self, winner_team: int, n: int) -> None:
-        """M-11.5: the Matto stays with its team, which owes a card if the trick went to the other
-        team; under ``matto_last_trick_lost`` a Matto played to trick 21 is lost (MA-22)."""
-        team = self.matto_owner & 1
-        self.piles[team] |= MATTO_BIT
-        if n == 21 and self.rules.matto_last_trick_lost:
-            lose_matto(self, team)
-        elif team != winner_team:
-            self.matto_debt = True
 
     def outcome(self) -> DealResult:
         """The full result so far, typed: every event with D and R after it, and once the deal is

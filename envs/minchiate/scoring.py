@@ -1,5 +1,6 @@
-"""Minchiate scoring (RULES.md M-12 to M-14): scoring events and the resti ratchet, the end-of-
-deal count of a team's pile, the automatic Matto payment, end rounding, and the result record.
+"""Minchiate scoring records (RULES.md M-12 to M-14): the typed scoring events, the broken-down
+end count of a team's pile and the deal result. The rules themselves (the ratchet, the end
+count's total, the Matto payment, the end rounding) are the kernel's (``envs.minchiate.kernel``).
 
 Teams: 0 = team A (S0 + S2), 1 = team B (S1 + S3); a seat's team is ``seat & 1``. D is A's
 points minus B's since the start of the deal after conversions; R the net resti (+ favours A).
@@ -11,9 +12,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from envs.minchiate.combos import Combo, find_combos
+from envs.minchiate.combos import Combo
 from envs.minchiate.config import Rules
-from envs.minchiate.tables import DISCARDABLE, MATTO_BIT, VALUE, card_points
+from envs.minchiate.kernel import end_combos, end_total, last_trick_points, surplus_points
+from envs.minchiate.tables import card_points
 
 __all__ = [
     "TEAM_NAMES",
@@ -21,10 +23,7 @@ __all__ = [
     "EndCount",
     "Event",
     "MattoSettlement",
-    "auto_payment",
     "end_count",
-    "end_rounding",
-    "ratchet",
 ]
 
 TEAM_NAMES = ("A", "B")
@@ -102,39 +101,9 @@ class DealResult(NamedTuple):
     returns: tuple[int, int, int, int]
 
 
-def ratchet(d: int, r: int, unit: int) -> tuple[int, int]:
-    """M-14.2: convert every full ``unit`` of lead into one resto."""
-    if d >= unit:
-        q = d // unit
-        return d - q * unit, r + q
-    if d <= -unit:
-        q = -d // unit
-        return d + q * unit, r - q
-    return d, r
-
-
-def end_rounding(d: int, unit: int) -> int:
-    """M-14.3: sign(d) x ceil(|d| / unit)."""
-    if d > 0:
-        return (d + unit - 1) // unit
-    if d < 0:
-        return -((unit - 1 - d) // unit)
-    return 0
-
-
-def auto_payment(pile: int) -> int:
-    """M-13.1 default (MA-23): the card a team pays for the Matto from ``pile`` (which holds a
-    card other than the Matto): the lowest-index 0-value non-T29 card, else the lowest-valued
-    card, ties to the lowest index."""
-    zero = pile & DISCARDABLE
-    if zero:
-        return (zero & -zero).bit_length() - 1
-    candidates = pile & ~MATTO_BIT
-    return min((c for c in range(97) if (candidates >> c) & 1), key=lambda c: (VALUE[c], c))
-
-
 def end_count(pile: int, won_last: bool, declared: int, rules: Rules) -> EndCount:
-    """T_X of M-13.2 for a team with ``pile`` (after the Matto settlement).
+    """T_X of M-13.2 for a team with ``pile`` (after the Matto settlement), broken down for the
+    record; every part and the total come from the kernel (``kernel.end_total``).
 
     Args:
         pile: the team's cards.
@@ -142,15 +111,15 @@ def end_count(pile: int, won_last: bool, declared: int, rules: Rules) -> EndCoun
         declared: the team's declared total when ``declaration_score_timing = end``, else 0.
         rules: the flags (``end_recount_combos``, ``matto_bonus_at_end``, ``diecine``, ...).
     """
-    combos: tuple[Combo, ...] = ()
-    if rules.end_recount_combos:
-        combos = find_combos(
-            pile, rules.diecine, rules.matto_bonus_at_end, rules.matto_bonus_in_own_combo
-        )
+    combos = end_combos(pile, rules)
     cards = pile.bit_count()
-    pts = card_points(pile)
-    combo_points = sum(c.score for c in combos)
-    surplus = max(0, cards - rules.surplus_base)
-    last = rules.last_trick_bonus if won_last else 0
-    total = pts + combo_points + surplus + last + declared
-    return EndCount(pts, combos, combo_points, cards, surplus, last, declared, total)
+    return EndCount(
+        card_points=card_points(pile),
+        combos=combos,
+        combo_points=sum(c.score for c in combos),
+        cards=cards,
+        surplus=surplus_points(cards, rules),
+        last_trick=last_trick_points(won_last, rules),
+        declared=declared,
+        total=end_total(pile, won_last, declared, rules),
+    )

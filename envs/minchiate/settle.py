@@ -13,68 +13,58 @@ from typing import TYPE_CHECKING, Any
 
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import COMBO_NAMES, Combo
+from envs.minchiate.kernel import ASK, death_points, matto_handover, settle
 from envs.minchiate.scoring import (
     TEAM_NAMES,
     DealResult,
     EndCount,
     Event,
     MattoSettlement,
-    auto_payment,
     end_count,
-    end_rounding,
 )
-from envs.minchiate.tables import BIT, LABELS, MATTO, MATTO_BIT, VALUE
+from envs.minchiate.tables import LABELS, MATTO
 
 if TYPE_CHECKING:
     from envs.minchiate.rules import State
 
-__all__ = ["deal_result", "end_of_play", "final", "lose_matto", "pay", "result_dict"]
-
-
-def lose_matto(s: State, team: int) -> None:
-    """The Matto itself goes to the other team (M-13.1, MA-22); with ``matto_death_bonus`` they
-    score its value at once."""
-    s.piles[team] ^= MATTO_BIT
-    s.piles[team ^ 1] |= MATTO_BIT
-    s.matto_lost = True
-    if s.rules.matto_death_bonus:
-        s.score_event(team ^ 1, VALUE[MATTO], "matto_death", s.matto_owner, 21)
+__all__ = ["deal_result", "end_of_play", "pay", "result_dict"]
 
 
 def end_of_play(s: State) -> None:
-    """M-13.1: settle the Matto debt, then count."""
-    if s.matto_debt:
-        team = s.matto_owner & 1
-        if not s.piles[team] & ~MATTO_BIT:
-            lose_matto(s, team)
-        elif s.rules.matto_payment == "agent":
-            s.phase, s.to_play = Phase.MATTO_PAY, s.matto_owner
-            return
-        else:
-            pay(s, auto_payment(s.piles[team]))
-    final(s)
+    """M-13.1: hand over what the Matto's team owes (or ask its owner), then count."""
+    card = matto_handover(
+        s.piles[s.matto_owner & 1], s.matto_debt, s.matto_lost, s.rules.matto_payment == "agent"
+    )
+    if card == ASK:
+        s.phase, s.to_play = Phase.MATTO_PAY, s.matto_owner
+        return
+    pay(s, card)
 
 
 def pay(s: State, card: int) -> None:
-    """The Matto's team hands ``card`` from its pile to the other team (M-13.1)."""
-    team = s.matto_owner & 1
-    s.piles[team] ^= BIT[card]
-    s.piles[team ^ 1] |= BIT[card]
-    s.matto_paid = card
-
-
-def final(s: State) -> None:
-    """M-13.2, M-13.3, M-14.3: the end counts, the net event and the end rounding."""
-    rules, last = s.rules, s.last_winner & 1
-    count_a = end_count(s.piles[0], last == 0, s.decl_end[0], rules)
-    count_b = end_count(s.piles[1], last == 1, s.decl_end[1], rules)
-    s.end_counts = (count_a, count_b)
-    net = count_a.total - count_b.total
-    s.r_play = s.R
-    s.d_final = s.D = s.D + net
-    s.end_resti = end_rounding(s.D, rules.resti_unit)
-    s.R += s.end_resti
-    s.events.append(Event(0 if net >= 0 else 1, abs(net), "final", -1, 21, s.D, s.R))
+    """The settlement (``kernel.settle``) after the Matto's team hands over ``card`` (-1 for
+    nothing, ``MATTO`` for the Matto itself): the death bonus, the end counts, the net event
+    and the end rounding."""
+    rules, owner = s.rules, s.matto_owner
+    pa, pb, d, r, d_final, resti = settle(
+        (s.piles[0], s.piles[1]), owner, card, s.last_winner, s.decl_end, s.D, s.R, rules
+    )
+    s.piles = [pa, pb]
+    if card == MATTO:
+        s.matto_lost = True
+    elif card >= 0:
+        s.matto_paid = card
+    points = death_points(card, rules)
+    if points:
+        s.events.append(Event((owner & 1) ^ 1, points, "matto_death", owner, 21, d, r))
+    last = s.last_winner & 1
+    s.end_counts = (
+        end_count(pa, last == 0, s.decl_end[0], rules),
+        end_count(pb, last == 1, s.decl_end[1], rules),
+    )
+    net = d_final - d
+    s.r_play, s.d_final, s.D, s.end_resti, s.R = r, d_final, d_final, resti - r, resti
+    s.events.append(Event(0 if net >= 0 else 1, abs(net), "final", -1, 21, d_final, resti))
     s.phase, s.to_play = Phase.DONE, -1
 
 

@@ -12,13 +12,12 @@ import pytest
 
 from agents.minchiate.heuristic import HeuristicV1, discard_keep, pay_choice
 from agents.minchiate.pimc import PIMC, distinct_cards
-from agents.minchiate.rollout import deal_value, end_total, rollout_action, solve
+from agents.minchiate.rollout import deal_value, rollout_action, solve
 from agents.minchiate.sampler import WorldSampler
 from agents.registry import make_agent
 from envs.cards.deal import Deal
 from envs.cards.deck import MINCHIATE_97
 from envs.minchiate import DECLARE, Phase, Rules, Series, State
-from envs.minchiate.scoring import end_count
 from envs.minchiate.tables import FULL
 
 from .helpers import mask, play_position, random_deal
@@ -249,17 +248,6 @@ def test_solver_matches_brute_force_minimax(flags):
         assert solve(s, 0, w) == pytest.approx(brute_force(s, w), abs=1e-9)
         assert solve(s, 1, w) == pytest.approx(-brute_force(s, w), abs=1e-9)
         checked += 1
-
-
-def test_cached_end_total_equals_the_engine_count():
-    rng = random.Random(1)
-    for flags in ({}, {"diecine": "any_three", "matto_bonus_at_end": False},
-                  {"end_recount_combos": False, "surplus_base": 30}):  # fmt: skip
-        rules = Rules.from_flags(flags)
-        for _ in range(400):
-            pile = sum(1 << c for c in rng.sample(range(97), rng.randrange(60)))
-            won, decl = rng.random() < 0.5, rng.randrange(30)
-            assert end_total(pile, won, decl, rules) == end_count(pile, won, decl, rules).total
 
 
 @pytest.mark.parametrize("flags", VARIANTS[1:3] + [{}], ids=str)
