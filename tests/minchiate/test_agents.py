@@ -87,9 +87,11 @@ def test_pimc_is_legal_on_random_views(flags):
 def position(hands: dict[int, str], leader: int, trick: str = "", **flags) -> State:
     """A PLAY position with these four hands, every other card out of play (in the Fola,
     exposed), ``leader`` on lead and the cards of ``trick`` already played to the trick."""
-    s = play_position(hands, leader, rules=Rules(declarations="auto_all", **flags))
-    held = sum(s.hands)
-    s.fola, s.fola_exposed, s.discards = FULL & ~held, True, [0, 0, 0, 0]
+    held = sum(mask(h) for h in hands.values())
+    rules = Rules(declarations="auto_all", **flags)
+    s = play_position(
+        hands, leader, rules=rules, fola=FULL & ~held, fola_exposed=True, discards=[0, 0, 0, 0]
+    )
     for card in trick.split():
         s.apply(s.parse_action("play " + card))
     return s

@@ -14,11 +14,9 @@ from envs.minchiate.rules import _LISTS, _SCALARS
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY
 from .helpers import FRESH, codes, play_script
 
-MEMO = {"cached_hand", "cached_mask"}  # legal_actions() memo for apply(), not game state
-
 
 def snapshot(s: State) -> tuple:
-    scalars = tuple(getattr(s, n) for n in _SCALARS if n not in MEMO)
+    scalars = tuple(getattr(s, n) for n in _SCALARS)
     return scalars + tuple(list(getattr(s, n)) for n in _LISTS)
 
 
