@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from envs.minchiate.combos import Combo
+from envs.minchiate.combos import Combo, find_combos
 from envs.minchiate.config import Rules
 from envs.minchiate.kernel import end_combos, end_total, last_trick_points, surplus_points
-from envs.minchiate.tables import card_points
+from envs.minchiate.tables import FULL, MATTO, VALUE, card_points
 
 __all__ = [
     "TEAM_NAMES",
@@ -24,6 +24,7 @@ __all__ = [
     "Event",
     "MattoSettlement",
     "end_count",
+    "payoff_bound",
 ]
 
 TEAM_NAMES = ("A", "B")
@@ -123,3 +124,44 @@ def end_count(pile: int, won_last: bool, declared: int, rules: Rules) -> EndCoun
         declared=declared,
         total=end_total(pile, won_last, declared, rules),
     )
+
+
+# The most combinations one holder can show (M-9.2): a low run, three high runs (T28..T40 holds
+# at most three runs of three), 1-13-28, two diecine, 1-40-M and the kings.
+MAX_COMBOS = 9
+
+
+def payoff_bound(rules: Rules) -> int:
+    """The largest possible |return| of one seat in one deal, in resti, under ``rules``.
+
+    The net resti R of a deal is ``floor`` or ``ceil`` of P / ``resti_unit``, where P is team
+    A's signed sum of every scoring event (the ratchet keeps ``R * unit + D`` equal to it and
+    the end rounding rounds the rest away from zero), so |R| <= ceil(|P| / unit). |P| is at most
+    what one team can score when the other scores nothing:
+
+    * the pre-play events of its own cards and the capture of the other team's cards: no card
+      counts in both, so together at most the deck's 142 points;
+    * its declarations and, at the end, its pile's combinations (when ``end_recount_combos``):
+      each at most the points of every combination of the whole deck (two disjoint holders
+      cannot hold more of any kind) plus the Matto bonus on at most ``MAX_COMBOS`` of them;
+    * the Matto's death bonus (``matto_death_bonus``);
+    * the end count: 142 card points, the surplus of a pile of all 97 cards, the last trick.
+
+    How tight: a loose upper bound, not a reachable result. Every part above cannot peak in
+    the same deal (a team that captures everything is not also dealt every combination), so
+    real deals stay below it: with the default rules the bound is 14 resti and the largest |R|
+    in 20,000 random-play deals was 9 (with ``resti_unit = 20``: 41 and 24 in 3,000 deals; with
+    ``resti_unit = 10`` and neither recount nor captures: 59 and 24).
+    ``tests/minchiate/test_kernel.py`` checks it on thousands of deals of several variants.
+    """
+    deck_points = card_points(FULL)
+    combos = sum(c.points for c in find_combos(FULL, rules.diecine, False))
+    declared = combos + VALUE[MATTO] * MAX_COMBOS  # the bonus always applies to declarations
+    recount = 0
+    if rules.end_recount_combos:
+        recount = combos + (VALUE[MATTO] * MAX_COMBOS if rules.matto_bonus_at_end else 0)
+    death = VALUE[MATTO] if rules.matto_death_bonus else 0
+    end = deck_points + max(0, 97 - rules.surplus_base) + rules.last_trick_bonus + recount
+    total = deck_points + declared + death + end
+    unit = rules.resti_unit
+    return (total + unit - 1) // unit
