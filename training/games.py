@@ -21,11 +21,12 @@ from envs.calabresella.render import render_view as calabresella_render_view
 from envs.calabresella.rules import State as CalabresellaState
 from envs.calabresella.view import action_is_visible as calabresella_visible
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40, MINCHIATE_97, Deck
+from envs.cards.deck import ITALIAN_40, Deck
 from envs.minchiate import encode as minchiate_encode
 from envs.minchiate import record as minchiate_record
 from envs.minchiate.actions import NUM_ACTIONS as MINCHIATE_ACTIONS
 from envs.minchiate.config import Rules as MinchiateRules
+from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.render import render_state as minchiate_render
 from envs.minchiate.render import render_view as minchiate_render_view
 from envs.minchiate.rules import State as MinchiateState

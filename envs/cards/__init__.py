@@ -7,12 +7,11 @@ pettingzoo, so the engines built on it can be profiled, fuzzed and ported on the
 
 from envs.cards.bits import bit_list, iter_bits, lowest, mask_of
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40, MINCHIATE_97, Deck
+from envs.cards.deck import ITALIAN_40, Deck
 from envs.cards.errors import IllegalAction
 
 __all__ = [
     "ITALIAN_40",
-    "MINCHIATE_97",
     "Deal",
     "Deck",
     "IllegalAction",

@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from envs.cards.deal import Deal
-from envs.cards.deck import MINCHIATE_97
 from envs.cards.flags import require_same_rules
 from envs.cards.replay import label_to_triple, load_record, parse_seat, seat_token, triple_to_label
 from envs.minchiate.actions import parse_label
 from envs.minchiate.config import RULESET, Rules
+from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.rules import State
 from envs.minchiate.scoring import TEAM_NAMES
 

@@ -7,10 +7,11 @@ import pytest
 
 from envs.cards.bits import bit_list, iter_bits, lowest, mask_of
 from envs.cards.deal import Deal
-from envs.cards.deck import ITALIAN_40, MINCHIATE_97
+from envs.cards.deck import ITALIAN_40
 from envs.cards.flags import rules_from_flags, rules_to_flags
 from envs.cards.replay import label_to_triple, load_record, parse_seat, seat_token, triple_to_label
 from envs.cards.tricks import build_win_keys, follow_or_trump, follow_suit, trick_winner
+from envs.minchiate.deck import MINCHIATE_97
 
 
 def test_bit_list_matches_iteration_on_random_masks():

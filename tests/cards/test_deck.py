@@ -2,7 +2,8 @@
 
 import pytest
 
-from envs.cards.deck import ITALIAN_40, MATTO, MINCHIATE_97
+from envs.cards.deck import ITALIAN_40
+from envs.minchiate.deck import MATTO, MINCHIATE_97
 
 
 def test_italian_notation_examples_d2():

@@ -9,8 +9,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from envs.cards.deal import Deal
-from envs.cards.deck import MINCHIATE_97
 from envs.minchiate import Phase, Rules, State, make_deal
+from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.rules import _LISTS, _SCALARS
 
 DECK = MINCHIATE_97

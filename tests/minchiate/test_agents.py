@@ -16,8 +16,8 @@ from agents.minchiate.rollout import deal_value, rollout_action, solve
 from agents.minchiate.sampler import WorldSampler
 from agents.registry import make_agent
 from envs.cards.deal import Deal
-from envs.cards.deck import MINCHIATE_97
 from envs.minchiate import DECLARE, Phase, Rules, Series, State
+from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.tables import FULL
 
 from .helpers import mask, play_position, random_deal
