@@ -92,51 +92,6 @@ class State:
 
     __slots__ = _SCALARS + _LISTS
 
-    rules: Rules
-    deal: Deal
-    dealer: int
-    cutter: int
-    setup: Setup
-    phase: Phase
-    to_play: int
-    fola: int
-    to_discard: int
-    decl_k: int
-    offers: tuple[Combo, ...]
-    offer_i: int
-    decl_sum: int
-    fola_exposed: bool
-    leader: int
-    led: int
-    top_trump: int
-    suits_led: int
-    matto_owner: int
-    matto_debt: bool
-    matto_paid: int
-    matto_lost: bool
-    D: int
-    R: int
-    void: bool
-    last_winner: int
-    end_counts: tuple[EndCount, EndCount] | None
-    r_play: int
-    end_resti: int
-    d_final: int
-    king_rule: bool
-    overtrump: bool
-    trick1_declare: bool
-    play_legal: int
-    hands: list[int]
-    discards: list[int]
-    declared: list[tuple[int, Combo]]
-    decl_end: list[int]
-    trick: list[int]
-    played_by: list[int]
-    piles: list[int]
-    tricks: list[tuple[int, tuple[int, ...], int]]
-    events: list[Event]
-    history: list[tuple[int, int]]
-
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, deal: Deal, rules: Rules | None = None) -> State:
@@ -190,26 +145,51 @@ class State:
         return s
 
     def _init_fields(self, deal: Deal, rules: Rules, setup: Setup) -> None:
-        self.rules, self.deal, self.setup = rules, deal, setup
-        self.dealer, self.cutter = deal.dealer, setup.cutter
-        self.phase, self.to_play = Phase.DONE, -1
-        self.hands, self.fola = list(setup.hands), setup.fola
-        self.discards, self.to_discard = [0, 0, 0, 0], 0
-        self.decl_k = self.offer_i = self.decl_sum = 0
-        self.offers, self.declared, self.decl_end = (), [], [0, 0]
-        self.fola_exposed = self.void = False
-        self.leader = (deal.dealer + 1) & 3
-        self.led = self.top_trump = -1
-        self.suits_led = 0
-        self.trick, self.tricks, self.events, self.history = [], [], [], []
-        self.played_by, self.piles = [0, 0, 0, 0], [0, 0]
-        self.matto_owner = self.matto_paid = self.last_winner = -1
-        self.matto_debt = self.matto_lost = False
-        self.D = self.R = self.r_play = self.end_resti = self.d_final = 0
-        self.end_counts = None
-        self.king_rule, self.overtrump = rules.king_rule, rules.must_overtrump
-        self.trick1_declare = rules.declare_timing == "with_first_card"
-        self.play_legal = 0
+        """Every field with its type and its value before the first decision."""
+        self.rules: Rules = rules
+        self.deal: Deal = deal
+        self.setup: Setup = setup
+        self.dealer: int = deal.dealer
+        self.cutter: int = setup.cutter
+        self.phase: Phase = Phase.DONE
+        self.to_play: int = -1
+        self.hands: list[int] = list(setup.hands)
+        self.fola: int = setup.fola
+        self.discards: list[int] = [0, 0, 0, 0]
+        self.to_discard: int = 0
+        self.decl_k: int = 0
+        self.offers: tuple[Combo, ...] = ()
+        self.offer_i: int = 0
+        self.decl_sum: int = 0
+        self.declared: list[tuple[int, Combo]] = []
+        self.decl_end: list[int] = [0, 0]
+        self.fola_exposed: bool = False
+        self.void: bool = False
+        self.leader: int = (deal.dealer + 1) & 3
+        self.led: int = -1
+        self.top_trump: int = -1
+        self.suits_led: int = 0
+        self.trick: list[int] = []
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.events: list[Event] = []
+        self.history: list[tuple[int, int]] = []
+        self.played_by: list[int] = [0, 0, 0, 0]
+        self.piles: list[int] = [0, 0]
+        self.matto_owner: int = -1
+        self.matto_paid: int = -1
+        self.last_winner: int = -1
+        self.matto_debt: bool = False
+        self.matto_lost: bool = False
+        self.D: int = 0
+        self.R: int = 0
+        self.r_play: int = 0
+        self.end_resti: int = 0
+        self.d_final: int = 0
+        self.end_counts: tuple[EndCount, EndCount] | None = None
+        self.king_rule: bool = rules.king_rule
+        self.overtrump: bool = rules.must_overtrump
+        self.trick1_declare: bool = rules.declare_timing == "with_first_card"
+        self.play_legal: int = 0
 
     def clone(self) -> Self:
         """An independent copy (lists copied shallowly; ints, tuples and combos are shared)."""

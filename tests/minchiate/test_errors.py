@@ -191,3 +191,14 @@ def test_both_doors_reject_a_bad_choice_alike():
     assert str(direct.value) == str(flags.value)
     with pytest.raises(ValueError, match=re.escape("flag 'declarations' must be one of")):
         dataclasses.replace(Rules(), declarations="sometimes")
+
+
+def test_restore_names_missing_and_unknown_fields():
+    s = State.new(make_deal(0, DEAL1))
+    fields = {n: getattr(s, n) for n in _SCALARS + _LISTS if n != "play_legal"}
+    assert snapshot(State.restore(**fields)) == snapshot(s)
+    del fields["fola"]
+    with pytest.raises(ValueError, match=re.escape("missing fields ['fola'], unknown fields []")):
+        State.restore(**fields)
+    with pytest.raises(ValueError, match=re.escape("unknown fields ['colour']")):
+        State.restore(**fields, fola=s.fola, colour=1)
