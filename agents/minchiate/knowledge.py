@@ -27,6 +27,7 @@ from envs.minchiate.tables import (
     COMBO_CARDS,
     COUNTERS,
     DISCARDABLE,
+    FULL,
     KING,
     MATTO,
     MATTO_BIT,
@@ -72,7 +73,7 @@ __all__ = [
 
 PLAIN = SUIT_MASK[0] | SUIT_MASK[1] | SUIT_MASK[2] | SUIT_MASK[3]
 KING_CARD = tuple(k.bit_length() - 1 for k in KING)
-NON_QUALIFYING = ((1 << 97) - 1) & ~QUALIFYING
+NON_QUALIFYING = FULL & ~QUALIFYING
 # ABOVE_TRUMP[t]: the trumps stronger than trump t (ids t+1 .. 39).
 ABOVE_TRUMP = tuple(TRUMPS & ~((1 << (t + 1)) - 1) for t in range(40))
 
