@@ -75,12 +75,12 @@ from agents.minchiate.knowledge import (
 )
 from envs.cards.bits import bit_list
 from envs.minchiate.actions import DECLARE, Phase
-from envs.minchiate.scoring import end_count, end_rounding
+from envs.minchiate.kernel import end_rounding, end_total
+from envs.minchiate.tables import T29
 from envs.minchiate.view import InfoView
 
-__all__ = ["HeuristicV1", "Table", "discard_keep", "pay_choice"]
+__all__ = ["HeuristicV1", "Table", "cheapest", "discard_keep", "pay_choice", "power"]
 
-T29 = 28
 HIGH_MASTERS = sum(BIT[t] for t in range(35, 40))  # T36..T40: worth 10 each
 
 
@@ -109,8 +109,8 @@ def pay_choice(view: InfoView) -> int:
             decl[seat & 1] += combo.score
     best, best_key = -1, (-(10**9), -(10**9))
     for card in bit_list(view.legal_mask):
-        t_mine = end_count(mine & ~BIT[card], last == team, decl[team], rules).total
-        t_theirs = end_count(theirs | BIT[card], last != team, decl[team ^ 1], rules).total
+        t_mine = end_total(mine & ~BIT[card], last == team, decl[team], rules)
+        t_theirs = end_total(theirs | BIT[card], last != team, decl[team ^ 1], rules)
         net = t_mine - t_theirs if team == 0 else t_theirs - t_mine  # T_A - T_B
         d = view.D + net
         r = view.R + end_rounding(d, rules.resti_unit)
@@ -231,13 +231,13 @@ class HeuristicV1:
             return self.feed(t, cards)  # feed_partner
         winners = [c for c in cards if keys[c] > win_key]
         if last:
-            if winners and (trick_value > 0 or _cheap(min(winners, key=_power))):
-                return min(winners, key=_power)  # last_to_play_wins_cheaply
+            if winners and (trick_value > 0 or _cheap(min(winners, key=power))):
+                return min(winners, key=power)  # last_to_play_wins_cheaply
         else:
             spend = trick_value >= self.spend_value or view.n_tricks >= 17
             usable = [c for c in winners if spend or not BIT[c] & HIGH_MASTERS]
             if usable:
-                return min(usable, key=_power)  # win_cheaply
+                return min(usable, key=power)  # win_cheaply
         return self.duck(t, cards, True)
 
     def follow_matto_lead(self, t: Table) -> int:
@@ -261,7 +261,7 @@ class HeuristicV1:
             if t.view.hand_sizes[t.me] == 2:
                 return MATTO  # matto_before_the_end
         pool = cheap or plain or cards
-        return min(pool, key=lambda c: (VALUE[c], _power(c)))  # duck_cheaply
+        return min(pool, key=lambda c: (VALUE[c], power(c)))  # duck_cheaply
 
     def lead(self, t: Table) -> int:
         view, hand = t.view, t.hand
@@ -289,16 +289,31 @@ class HeuristicV1:
         if masters and not zero_trumps:
             return max(masters)
         pool = zero_trumps or hand & ~MATTO_BIT or hand
-        return min(bit_list(pool & legal) or bit_list(legal), key=lambda c: (VALUE[c], _power(c)))
+        return min(bit_list(pool & legal) or bit_list(legal), key=lambda c: (VALUE[c], power(c)))
 
 
-def _power(card: int) -> int:
+def power(card: int) -> int:
     """How much a card is worth as a winner (spent when it wins a cheap trick)."""
     if card < 40:
         return 100 + card + (50 if VALUE[card] else 0) + (30 if card == T29 else 0)
     if card == MATTO:
         return 500
     return STRENGTH[card] + (30 if VALUE[card] else 0)
+
+
+def cheapest(cards: int) -> int:
+    """The card of ``cards`` (a non-empty mask) cheapest to give away: the lowest value, then
+    the lowest ``power``, ties to the lowest id."""
+    best, best_key = -1, 1 << 30
+    m = cards
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        k = VALUE[c] * 1000 + power(c)
+        if k < best_key:
+            best, best_key = c, k
+        m ^= low
+    return best
 
 
 def _cheap(card: int) -> bool:

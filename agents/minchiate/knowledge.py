@@ -1,7 +1,8 @@
-"""Card knowledge for Minchiate agents: per-card tables, what the play has shown about the hands
-(voids, the King rule, forced overtrumps), the legal plays of a hand in a trick, who is winning a
-trick, and which cards are out of play. Pure functions over bitmasks, shared by the heuristic,
-the world sampler, the rollout policy and the search agent.
+"""Card knowledge for Minchiate agents: the engine's per-card tables (re-exported from
+``envs.minchiate.tables``, never recomputed) and a few derived ones, what the play has shown
+about the hands (voids, the King rule, forced overtrumps), who is winning a trick, and which
+cards are out of play. Pure functions over bitmasks, shared by the heuristic, the world sampler,
+the rollout policy and the search agent.
 
 What a play shows (RULES.md M-11.3): a player who did not follow a plain suit holds none of it;
 one who played neither the led suit nor a trump holds no trump either (follow suit, else trump,
@@ -17,17 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from envs.cards.deck import MINCHIATE_97
+from envs.cards.tricks import trick_winner
 from envs.minchiate.config import Rules
 from envs.minchiate.tables import (
     ALL_KINGS,
     BIT,
+    CAPTURE_VALUE,
+    COMBO_CARDS,
     COUNTERS,
     DISCARDABLE,
+    FULL,
     KING,
     MATTO,
     MATTO_BIT,
     QUALIFYING,
+    STRENGTH,
+    SUIT,
     SUIT_MASK,
     T29_BIT,
     TRUMP,
@@ -41,6 +47,7 @@ __all__ = [
     "ABOVE_TRUMP",
     "ALL_KINGS",
     "BIT",
+    "CAPTURE_VALUE",
     "COMBO_CARDS",
     "COUNTERS",
     "DISCARDABLE",
@@ -64,17 +71,11 @@ __all__ = [
     "trick_state",
 ]
 
-SUIT = MINCHIATE_97.suit  # 0..3 plain suits, 4 trumps, 5 the Matto
-STRENGTH = MINCHIATE_97.strength
 PLAIN = SUIT_MASK[0] | SUIT_MASK[1] | SUIT_MASK[2] | SUIT_MASK[3]
 KING_CARD = tuple(k.bit_length() - 1 for k in KING)
-NON_QUALIFYING = ((1 << 97) - 1) & ~QUALIFYING
+NON_QUALIFYING = FULL & ~QUALIFYING
 # ABOVE_TRUMP[t]: the trumps stronger than trump t (ids t+1 .. 39).
 ABOVE_TRUMP = tuple(TRUMPS & ~((1 << (t + 1)) - 1) for t in range(40))
-# Cards that can belong to a versicola (M-9.2): T1-T5, T10, T13, T20, T28-T40, the Matto, kings.
-COMBO_CARDS = (
-    sum(BIT[n - 1] for n in (1, 2, 3, 4, 5, 10, 13, 20, *range(28, 41))) | MATTO_BIT | ALL_KINGS
-)
 
 
 def card_value_sum(cards: Iterable[int]) -> int:
@@ -99,15 +100,8 @@ def trick_state(trick: Sequence[int]) -> tuple[int, int, int]:
             break
     if led < 0:
         return -1, -1, -1
-    keys = WIN_KEY[led]
-    best, best_key, top = -1, -1, -1
-    for i, c in enumerate(trick):
-        k = keys[c]
-        if k > best_key:
-            best, best_key = i, k
-        if c < 40 and c > top:
-            top = c
-    return led, best, top
+    top = max((c for c in trick if c < 40), default=-1)
+    return led, trick_winner(trick, WIN_KEY[led]), top
 
 
 def play_exclusions(view: InfoView) -> list[int]:

@@ -6,7 +6,8 @@ lead a king of a suit nobody can trump yet, keep the master trump for the last t
 low from length; follow by feeding a partner nobody can beat, winning with the cheapest card
 nobody after me can beat, or ducking with the cheapest card (the Matto instead of a counter
 that would be lost). ``solve(state, team)`` plays the last tricks exactly: alpha-beta over the
-two partnerships on the final result, with the engine's own end count.
+two partnerships on the final result, with the rules kernel's trick closing and settlement
+(``envs.minchiate.kernel``: the engine's own functions).
 
 The value of a finished deal for team A is ``R + point_weight * d_final / resti_unit``: the net
 resti (what the game pays) plus a small share of the final point difference, which breaks ties
@@ -17,13 +18,11 @@ Both serve the determinized search (``pimc``). Must not import torch or training
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from agents.minchiate.heuristic import HIGH_MASTERS, discard_keep, pay_choice
+from agents.minchiate.heuristic import HIGH_MASTERS, cheapest, discard_keep, pay_choice, power
 from agents.minchiate.knowledge import (
     ABOVE_TRUMP,
     BIT,
-    COMBO_CARDS,
+    CAPTURE_VALUE,
     KING,
     KING_CARD,
     MATTO,
@@ -40,16 +39,20 @@ from agents.minchiate.knowledge import (
 from envs.cards.bits import bit_list
 from envs.cards.tricks import trick_winner
 from envs.minchiate.actions import DECLARE, Phase
-from envs.minchiate.combos import find_combos
-from envs.minchiate.config import Rules
-from envs.minchiate.legality import play_mask
-from envs.minchiate.rules import CAPTURE_VALUE, State
-from envs.minchiate.scoring import auto_payment, end_count, end_rounding, ratchet
-from envs.minchiate.tables import SUIT_BASE, card_points
+from envs.minchiate.kernel import (
+    MATTO_DEBT,
+    MATTO_LOST,
+    close_trick,
+    matto_handover,
+    play_mask,
+    ratchet,
+    settle,
+)
+from envs.minchiate.rules import State
+from envs.minchiate.tables import SUIT_BASE
 
-__all__ = ["deal_value", "end_total", "playout", "rollout_action", "solve"]
+__all__ = ["deal_value", "playout", "rollout_action", "solve"]
 
-T29 = 28
 # SUIT_TOP[s][m]: the highest trick key (100 + strength) among the cards of plain suit s whose
 # 14 rank bits are set in m (0 for none).
 SUIT_TOP = tuple(
@@ -59,24 +62,6 @@ SUIT_TOP = tuple(
     )
     for s in range(4)
 )
-
-
-def end_total(pile: int, won_last: bool, declared: int, rules: Rules) -> int:
-    """``scoring.end_count(...).total`` (M-13.2), with the combinations of the pile looked up
-    in a cache keyed by its combination cards (the solver's leaves repeat them)."""
-    if not rules.end_recount_combos:
-        return end_count(pile, won_last, declared, rules).total
-    combos = _combo_points(
-        pile & COMBO_CARDS, rules.diecine, rules.matto_bonus_at_end, rules.matto_bonus_in_own_combo
-    )
-    surplus = max(0, pile.bit_count() - rules.surplus_base)
-    last = rules.last_trick_bonus if won_last else 0
-    return card_points(pile) + combos + surplus + last + declared
-
-
-@lru_cache(maxsize=1 << 16)
-def _combo_points(cards: int, diecine: str, matto_bonus: bool, bonus_own: bool) -> int:
-    return sum(c.score for c in find_combos(cards, diecine, matto_bonus, bonus_own))
 
 
 def deal_value(state: State, team: int, point_weight: float) -> float:
@@ -93,28 +78,6 @@ def max_key(cards: int, led: int) -> int:
     if led < TRUMP:
         return SUIT_TOP[led][(cards >> SUIT_BASE[led]) & 0x3FFF]
     return 0
-
-
-def _power(card: int) -> int:
-    """How much a card is worth as a winner (the heuristic's order)."""
-    if card < 40:
-        return 100 + card + (50 if VALUE[card] else 0) + (30 if card == T29 else 0)
-    if card == MATTO:
-        return 500
-    return STRENGTH[card] + (30 if VALUE[card] else 0)
-
-
-def _cheapest(cards: int) -> int:
-    best, best_key = -1, 1 << 30
-    m = cards
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        k = VALUE[c] * 1000 + _power(c)
-        if k < best_key:
-            best, best_key = c, k
-        m ^= low
-    return best
 
 
 def rollout_action(s: State) -> int:
@@ -155,10 +118,8 @@ def _play(s: State) -> int:
         return _lead(s, seat, hand, legal)
     keys = WIN_KEY[s.led]
     trick = s.trick
-    best_i, best_key = 0, -1
-    for i, c in enumerate(trick):
-        if keys[c] > best_key:
-            best_i, best_key = i, keys[c]
+    best_i = trick_winner(trick, keys)
+    best_key = keys[trick[best_i]]
     team = seat & 1
     top = s.top_trump
     if (s.leader + best_i) & 1 == team and not _beaten(s, seat, best_key, top):
@@ -169,7 +130,7 @@ def _play(s: State) -> int:
         return _duck(s, legal, False)
     value = sum(CAPTURE_VALUE[c] for c in trick)
     spend = value >= 5 or len(s.tricks) >= 17
-    for c in sorted(bit_list(legal), key=_power):
+    for c in sorted(bit_list(legal), key=power):
         if keys[c] <= best_key or c == MATTO or (BIT[c] & HIGH_MASTERS and not spend):
             continue
         if not _beaten(s, seat, keys[c], c if c < 40 and c > top else top):
@@ -182,7 +143,7 @@ def _duck(s: State, legal: int, losing: bool) -> int:
     cheap = sum(BIT[c] for c in bit_list(plain) if not VALUE[c])
     if legal & MATTO_BIT and ((not cheap and losing) or s.hands[s.to_play].bit_count() == 2):
         return MATTO
-    return _cheapest(cheap or plain or legal)
+    return cheapest(cheap or plain or legal)
 
 
 def _lead(s: State, seat: int, hand: int, legal: int) -> int:
@@ -219,7 +180,7 @@ def _lead(s: State, seat: int, hand: int, legal: int) -> int:
                     best_suit, best_n = suit, n
         cards = plain & SUIT_MASK[best_suit]
         return min(bit_list(cards), key=lambda c: STRENGTH[c])
-    return _cheapest(hand & ~MATTO_BIT or legal)
+    return cheapest(hand & ~MATTO_BIT or legal)
 
 
 def playout(s: State, exact_tricks: int, team: int, point_weight: float) -> float:
@@ -252,6 +213,7 @@ class _Search:
         self.w = point_weight / self.unit
         self.hands = list(s.hands)
         self.king_rule, self.overtrump = s.king_rule, s.overtrump
+        self.decl = s.decl_end
 
     def run(self) -> float:
         s = self.s
@@ -307,31 +269,23 @@ class _Search:
         self, trick: list[int], leader: int, led: int, suits: int, pa: int, pb: int, d: int,
         r: int, mo: int, debt: bool, done: int, alpha: float, beta: float,
     ) -> float:  # fmt: skip
-        winner = (leader + trick_winner(trick, WIN_KEY[led])) & 3
+        n = done + 1
+        winner, won, points, matto = close_trick(trick, leader, led, mo, n, self.rules)
         team = winner & 1
-        cards = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
-        won = cards & ~MATTO_BIT
         if team == 0:
             pa |= won
         else:
             pb |= won
-        rules = self.rules
-        if self.s.capture:
-            i = (team ^ leader ^ 1) & 1
-            points = CAPTURE_VALUE[trick[i]] + CAPTURE_VALUE[trick[i + 2]]
-            if points:
-                d, r = ratchet(d + points if team == 0 else d - points, r, self.unit)
-        n = done + 1
+        if points:
+            d, r = ratchet(d + points if team == 0 else d - points, r, self.unit)
         lost = False
-        if cards & MATTO_BIT:
+        if matto:  # the Matto stays with its team
             if mo & 1 == 0:
                 pa |= MATTO_BIT
             else:
                 pb |= MATTO_BIT
-            if n == 21 and rules.matto_last_trick_lost:
-                lost = True
-            elif mo & 1 != team:
-                debt = True
+            lost = matto == MATTO_LOST
+            debt = debt or matto == MATTO_DEBT
         if led < TRUMP:
             suits |= 1 << led
         if n == 21:
@@ -341,25 +295,8 @@ class _Search:
     def _leaf(
         self, pa: int, pb: int, d: int, r: int, mo: int, debt: bool, lost: bool, last: int
     ) -> float:
-        """M-13: the Matto settlement, the end counts, the final event and the end rounding
-        (the engine's ``settle`` with the automatic payment), as team A's value."""
-        rules = self.rules
-        piles = [pa, pb]
-        if debt or lost:
-            team = mo & 1
-            if lost or not piles[team] & ~MATTO_BIT:
-                piles[team] ^= MATTO_BIT
-                piles[team ^ 1] |= MATTO_BIT
-                if rules.matto_death_bonus:
-                    v = VALUE[MATTO]
-                    d, r = ratchet(d + v if team == 1 else d - v, r, self.unit)
-            else:
-                card = auto_payment(piles[team])
-                piles[team] ^= BIT[card]
-                piles[team ^ 1] |= BIT[card]
-        decl = self.s.decl_end
-        ta = end_total(piles[0], last & 1 == 0, decl[0], rules)
-        tb = end_total(piles[1], last & 1 == 1, decl[1], rules)
-        d += ta - tb
-        r += end_rounding(d, self.unit)
+        """M-13 (``kernel.settle``, the engine's settlement) with the automatic payment, as
+        team A's value."""
+        card = matto_handover(pb if mo & 1 else pa, debt, lost, False) if mo >= 0 else -1
+        _, _, _, _, d, r = settle((pa, pb), mo, card, last, self.decl, d, r, self.rules)
         return r + self.w * d

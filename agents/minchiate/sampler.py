@@ -57,14 +57,13 @@ from envs.cards.bits import bit_list
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import ONE_40_M, Combo, find_combos
 from envs.minchiate.rules import State
-from envs.minchiate.tables import RELAX_CLASSES
+from envs.minchiate.tables import FULL, RELAX_CLASSES
 from envs.minchiate.view import InfoView
 from envs.minchiate.worlds import Assignment, declaring_holding, determinize, extra_cards
 from envs.minchiate.worlds import stop_in_fola as _stop_in_fola
 
 __all__ = ["ORIG", "WorldSampler"]
 
-FULL = (1 << 97) - 1
 ORIG = 8  # slot id of the dealer's Fola; hands are 0..3, discards 4..7 (4 + seat)
 MAX_TRIES = 20_000
 _CLASS = tuple(next(i for i, m in enumerate(RELAX_CLASSES) if (m >> c) & 1) for c in range(97))

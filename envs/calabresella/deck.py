@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from envs.cards.deck import Deck
+from envs.cards.deck import Deck, suit_masks
 
 __all__ = ["ITALIAN_40", "ITALIAN_ORDER", "ITALIAN_RANKS", "ITALIAN_SUITS"]
 
@@ -33,7 +33,7 @@ def _italian_40() -> Deck:
         strength=tuple(ITALIAN_ORDER.index(ITALIAN_RANKS[r]) for _, r in ids),
         value=tuple(_ITALIAN_THIRDS.get(ITALIAN_RANKS[r], 0) for _, r in ids),
         value_unit="third",
-        suit_mask=tuple(sum(1 << c for c, s in enumerate(suit) if s == k) for k in range(4)),
+        suit_mask=suit_masks(suit, 4),
         suit_names=tuple(ITALIAN_SUITS),
         pattern="^(A|[2-7]|J|N|K)[cdsb]$, Q accepted for N",
         aliases=tuple(("Q" + s, "N" + s) for s in ITALIAN_SUITS),

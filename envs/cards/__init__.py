@@ -7,11 +7,10 @@ pettingzoo, so the engines built on it can be profiled, fuzzed and ported on the
 
 from envs.cards.bits import bit_list, iter_bits, lowest, mask_of
 from envs.cards.deal import Deal
-from envs.cards.deck import MINCHIATE_97, Deck
+from envs.cards.deck import Deck
 from envs.cards.errors import IllegalAction
 
 __all__ = [
-    "MINCHIATE_97",
     "Deal",
     "Deck",
     "IllegalAction",

@@ -1,21 +1,21 @@
 """Deck tables: per-card facts as tuples indexed by card id, built once at import.
 
 Owns the generic ``Deck`` (card codes, suits, trick strength within a suit, card values and
-per-suit bitmasks, plus parsing and formatting of card codes) and the 97-card Minchiate deck
-(RULES.md D.1). The 40-card Italian deck of Calabresella lives in ``envs.calabresella.deck``.
+per-suit bitmasks, plus parsing and formatting of card codes). The games' decks are their own:
+the 40-card Italian deck in ``envs.calabresella.deck``, the 97-card Minchiate deck in
+``envs.minchiate.deck``.
 
 Must not import numpy, torch, gymnasium or pettingzoo (stdlib only).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
-    "MINCHIATE_97",
     "Deck",
+    "suit_masks",
 ]
 
 
@@ -109,60 +109,6 @@ class Deck:
         return " ".join(self.codes(mask))
 
 
-def _suit_masks(suit: Sequence[int], n_suits: int) -> tuple[int, ...]:
+def suit_masks(suit: Sequence[int], n_suits: int) -> tuple[int, ...]:
+    """The bitmask of the cards of each suit index ``0 .. n_suits-1``, given each card's suit."""
     return tuple(sum(1 << c for c, s in enumerate(suit) if s == k) for k in range(n_suits))
-
-
-# --------------------------------------------------------------------------- Minchiate 97 (D.1)
-MINCHIATE_SUITS = "cdsb"
-MINCHIATE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
-TRUMP_SUIT = 4  # suit index of the 40 trumps
-MATTO_SUIT = 5  # the Matto belongs to no suit (M-2.3); it gets a pseudo-suit of its own
-MATTO = 40
-_TRUMP_VALUE = {1: 5, 2: 3, 3: 3, 4: 3, 5: 3, 10: 5, 13: 5, 20: 5, 28: 5}
-
-
-def _trump_value(n: int) -> int:
-    if n >= 36:
-        return 10
-    if 30 <= n <= 35:
-        return 5
-    return _TRUMP_VALUE.get(n, 0)
-
-
-def _pip_strength(suit: int, rank: int) -> int:
-    """Strength within a suit, 0 (lowest) .. 13 (king). M-2.2: courts above pips; in cups and
-    coins the ace is the highest pip and 10 the lowest, in swords and batons the reverse."""
-    if rank >= 10:  # J N Q K
-        return rank
-    return 9 - rank if suit in (0, 1) else rank
-
-
-def _minchiate_97() -> Deck:
-    labels = [f"T{n}" for n in range(1, 41)] + ["M"]
-    suit = [TRUMP_SUIT] * 40 + [MATTO_SUIT]
-    strength = [*range(1, 41), 0]
-    value = [_trump_value(n) for n in range(1, 41)] + [5]
-    for s in range(4):
-        for r in range(14):
-            labels.append(MINCHIATE_RANKS[r] + MINCHIATE_SUITS[s])
-            suit.append(s)
-            strength.append(_pip_strength(s, r))
-            value.append(5 if r == 13 else 0)
-    return Deck(
-        name="minchiate97",
-        labels=tuple(labels),
-        suit=tuple(suit),
-        strength=tuple(strength),
-        value=tuple(value),
-        value_unit="point",
-        suit_mask=_suit_masks(suit, 6),
-        suit_names=("c", "d", "s", "b", "trumps", "Matto"),
-        pattern=r"^(T([1-9]|[1-3][0-9]|40)|M|(A|[2-9]|10|J|N|Q|K)[cdsb])$",
-    )
-
-
-MINCHIATE_97 = _minchiate_97()
-
-_MINCHIATE_RE = re.compile(MINCHIATE_97.pattern)
-assert all(_MINCHIATE_RE.match(c) for c in MINCHIATE_97.labels)

@@ -1,27 +1,25 @@
 """Why an action is illegal: the rule an ``IllegalAction`` names (RULES.md M-8.2, M-9, M-11.3,
-M-13.1). Off the hot path: called only when ``State.apply`` rejects an action.
+M-13.1). Off the hot path: called only when ``State.apply`` rejects an action. Reads the deal
+through the ``DealState`` protocol (no import of ``rules``).
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from envs.minchiate.actions import NUM_CARDS, Phase
 from envs.minchiate.combos import combo_label
+from envs.minchiate.kernel import play_mask
+from envs.minchiate.protocol import DealState
 from envs.minchiate.scoring import TEAM_NAMES
 from envs.minchiate.tables import KING, LABELS, SUIT_MASK, TRUMPS
-
-if TYPE_CHECKING:
-    from envs.minchiate.rules import State
 
 __all__ = ["why_illegal"]
 
 SUIT_WORDS = ("cups (c)", "coins (d)", "swords (s)", "batons (b)")
 
 
-def why_illegal(state: State, action: int) -> str:
+def why_illegal(state: DealState, action: int) -> str:
     """The rule that ``action`` (an id 0..98 that is not legal now) violates."""
     phase, who = state.phase, f"S{state.to_play}"
     if phase is Phase.DONE:
@@ -48,10 +46,13 @@ def why_illegal(state: State, action: int) -> str:
     return "only zero-value cards other than T29 may be discarded"
 
 
-def _why_play(state: State, who: str, card: int) -> str:
+def _why_play(state: DealState, who: str, card: int) -> str:
     """M-11.3 for a held card that is not a legal play (so a card has been led)."""
-    hand, led = state.hands[state.to_play], state.led
-    if 0 <= led < 4 and state._play_mask(hand) == KING[led]:
+    hand, led, rules = state.hands[state.to_play], state.led, state.rules
+    legal = play_mask(
+        hand, led, state.top_trump, state.suits_led, rules.king_rule, rules.must_overtrump
+    )
+    if 0 <= led < 4 and legal == KING[led]:
         return f"King rule: {who} must play {LABELS[KING[led].bit_length() - 1]}"
     if 0 <= led < 4 and hand & SUIT_MASK[led]:
         return f"must follow suit ({SUIT_WORDS[led]} led)"

@@ -10,15 +10,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from envs.cards.deal import Deal
-from envs.cards.deck import MINCHIATE_97
 from envs.cards.record import DealRecord
 from envs.common.encoder import RowEncoder
 from envs.minchiate import encode, record
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.config import Rules
+from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.flag_help import FLAG_HELP
 from envs.minchiate.render import render_state, render_view
 from envs.minchiate.rules import State
+from envs.minchiate.scoring import payoff_bound
 from envs.minchiate.view import action_is_visible
 from envs.registry import Game, GameInfo, register
 
@@ -61,8 +62,7 @@ def _replay(rec: Any, rules: object = None) -> State:
 
 
 def _payoff_bound(rules: object) -> int:
-    # Provisional: 8 resti at the default unit of 60 (to be replaced by the exact bound).
-    return max(1, -(-8 * 60 // _rules(rules).resti_unit))
+    return payoff_bound(_rules(rules))
 
 
 _ENCODER = RowEncoder(

@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from envs.cards import record as core
-from envs.cards.deck import MINCHIATE_97
 from envs.cards.record import DealRecord
 from envs.minchiate.config import RULESET, Rules
+from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.rules import State
 from envs.minchiate.scoring import TEAM_NAMES
 

@@ -9,9 +9,9 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from envs.cards.deck import MINCHIATE_97
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import combo_label
+from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.rules import State
 from envs.minchiate.scoring import TEAM_NAMES
 from envs.minchiate.view import InfoView

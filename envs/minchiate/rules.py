@@ -1,11 +1,14 @@
 """The Minchiate rules engine: one deal, from the stream to the net resti.
 
-Owns ``State``: its fields, legality, ``apply``, trick play with the Matto and the King rule
-(M-11), the capture events (M-12) and the resti ratchet (M-14.2). The automatic cut, robbing and
-deal come from ``dealing``; the discards, declarations and Fola exposure (M-8 to M-10) are
-``pregame``'s; the Matto settlement, end count and final event (M-13, M-14.3) ``settle``'s.
-Pure, integer and bitmask-based, deterministic given a ``Deal`` and the actions; no clock, no
-RNG, no I/O.
+Owns ``State`` and every change to it: its fields, legality, ``apply``, the phases in turn (the
+discards, the declarations, the play with the Matto and the King rule, the settlement) and the
+scoring events with the resti ratchet (M-8 to M-14). The rules themselves are pure functions of
+other modules, whose results the State applies: the cut, robbing and deal (``dealing``), the
+pre-play rules (``pregame``), the card play and the end count (``kernel``), the settlement and
+the result record (``settle``), the per-seat view (``view``) and the explanation of an illegal
+action (``explain``). Those modules read a deal through ``protocol.DealState`` and never import
+this one. Pure, integer and bitmask-based, deterministic given a ``Deal`` and the actions; no
+clock, no RNG, no I/O.
 
 Seats S0..S3 play counter-clockwise; team A = S0 + S2, team B = S1 + S3 (team of a seat =
 ``seat & 1``). The dealer is ``deal.dealer``; the deal's ``order`` is the 97-card stream of M-5.2.
@@ -21,24 +24,29 @@ from typing import Any, NoReturn, Self
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 from envs.cards.errors import IllegalAction
-from envs.cards.tricks import trick_winner
-from envs.minchiate.actions import NUM_ACTIONS, Phase, action_label, parse_label
+from envs.minchiate.actions import DECLARE, NUM_ACTIONS, Phase, action_label, parse_label
 from envs.minchiate.combos import Combo
 from envs.minchiate.config import Rules
 from envs.minchiate.dealing import Setup, cut_and_deal
 from envs.minchiate.explain import why_illegal
-from envs.minchiate.legality import play_mask
+from envs.minchiate.kernel import (
+    ASK,
+    MATTO_DEBT,
+    MATTO_LOST,
+    close_trick,
+    matto_handover,
+    play_mask,
+    ratchet,
+)
 from envs.minchiate.pregame import (
-    apply_declare,
-    apply_discard,
+    dealer_discards,
     discard_mask,
-    expose_fola,
-    open_declarations,
-    start_declarations,
-    start_discards,
+    discards_impossible,
+    fola_exposed_after_declarations,
+    offers,
 )
 from envs.minchiate.scoring import DealResult, EndCount, Event
-from envs.minchiate.settle import deal_result, end_of_play, final, lose_matto, pay, result_dict
+from envs.minchiate.settle import deal_result, result_dict, settlement
 from envs.minchiate.tables import (
     BIT,
     FULL,
@@ -48,8 +56,6 @@ from envs.minchiate.tables import (
     SUIT_BASE,
     SUIT_CARDS,
     TRUMP,
-    VALUE,
-    WIN_KEY,
     cards_of,
 )
 from envs.minchiate.view import InfoView, info_view
@@ -57,15 +63,13 @@ from envs.minchiate.view import InfoView, info_view
 __all__ = ["State"]
 
 DECLARE_MASK = (1 << 97) | (1 << 98)
-# Value of a card for the capture bonus (M-12.1): the Matto never counts.
-CAPTURE_VALUE = tuple(0 if c == MATTO else VALUE[c] for c in range(97))
 
 _SCALARS = (
     "rules", "deal", "dealer", "cutter", "setup", "phase", "to_play", "fola", "to_discard",
     "decl_k", "offers", "offer_i", "decl_sum", "fola_exposed", "leader", "led", "top_trump",
     "suits_led", "matto_owner", "matto_debt", "matto_paid", "matto_lost", "D", "R", "void",
     "last_winner", "end_counts", "r_play", "end_resti", "d_final", "king_rule", "overtrump",
-    "capture", "trick1_declare", "cached_hand", "cached_mask",
+    "trick1_declare", "play_legal",
 )  # fmt: skip
 _LISTS = (
     "hands", "discards", "declared", "decl_end", "trick", "played_by", "piles", "tricks",
@@ -82,56 +86,11 @@ class State:
     ``leader``), ``led`` (suit 0..3, 4 for trumps, -1 until a non-Matto card), ``suits_led``,
     ``played_by``, ``piles`` (per team), ``tricks`` ((leader, cards, winner) per trick),
     ``matto_owner``/``matto_debt``, ``D``/``R``, ``events`` and ``history`` ((seat, action)).
+    ``play_legal`` is the legal plays of the seat on turn in the PLAY phase, kept by every
+    transition (so queries write nothing).
     """
 
     __slots__ = _SCALARS + _LISTS
-
-    rules: Rules
-    deal: Deal
-    dealer: int
-    cutter: int
-    setup: Setup
-    phase: Phase
-    to_play: int
-    fola: int
-    to_discard: int
-    decl_k: int
-    offers: tuple[Combo, ...]
-    offer_i: int
-    decl_sum: int
-    fola_exposed: bool
-    leader: int
-    led: int
-    top_trump: int
-    suits_led: int
-    matto_owner: int
-    matto_debt: bool
-    matto_paid: int
-    matto_lost: bool
-    D: int
-    R: int
-    void: bool
-    last_winner: int
-    end_counts: tuple[EndCount, EndCount] | None
-    r_play: int
-    end_resti: int
-    d_final: int
-    king_rule: bool
-    overtrump: bool
-    capture: bool
-    trick1_declare: bool
-    cached_hand: int
-    cached_mask: int
-    hands: list[int]
-    discards: list[int]
-    declared: list[tuple[int, Combo]]
-    decl_end: list[int]
-    trick: list[int]
-    played_by: list[int]
-    piles: list[int]
-    tricks: list[tuple[int, tuple[int, ...], int]]
-    events: list[Event]
-    history: list[tuple[int, int]]
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -160,35 +119,77 @@ class State:
         s = cls.__new__(cls)
         s._init_fields(deal, rules, setup)
         for team, points, cause, seat in setup.events:
-            s.score_event(team, points, cause, seat, 0)
-        if not start_discards(s, Phase.DISCARD_CUTTER, s.cutter, len(setup.robbed)):
-            n = len(setup.dealer_robbed) + setup.dealer_taken.bit_count()
-            if not start_discards(s, Phase.DISCARD_DEALER, s.dealer, n):
-                start_declarations(s)
+            s._score_event(team, points, cause, seat, 0)
+        if not s._open_discards(
+            Phase.DISCARD_CUTTER, s.cutter, len(setup.robbed)
+        ) and not s._open_discards(Phase.DISCARD_DEALER, s.dealer, dealer_discards(setup)):
+            s._start_declarations()
+        return s
+
+    @classmethod
+    def restore(cls, **fields: Any) -> State:
+        """A state from the value of every field (the determinization of
+        ``envs.minchiate.worlds`` builds its worlds so); ``play_legal`` is derived, not given.
+
+        Raises:
+            ValueError: a field is missing or unknown (the message names them).
+        """
+        wanted = set(cls.__slots__) - {"play_legal"}
+        if fields.keys() != wanted:
+            missing, unknown = sorted(wanted - fields.keys()), sorted(fields.keys() - wanted)
+            raise ValueError(f"State.restore: missing fields {missing}, unknown fields {unknown}")
+        s = cls.__new__(cls)
+        for name, value in fields.items():
+            setattr(s, name, value)
+        s.play_legal = s._plays(s.to_play) if s.phase is Phase.PLAY else 0
         return s
 
     def _init_fields(self, deal: Deal, rules: Rules, setup: Setup) -> None:
-        self.rules, self.deal, self.setup = rules, deal, setup
-        self.dealer, self.cutter = deal.dealer, setup.cutter
-        self.phase, self.to_play = Phase.DONE, -1
-        self.hands, self.fola = list(setup.hands), setup.fola
-        self.discards, self.to_discard = [0, 0, 0, 0], 0
-        self.decl_k = self.offer_i = self.decl_sum = 0
-        self.offers, self.declared, self.decl_end = (), [], [0, 0]
-        self.fola_exposed = self.void = False
-        self.leader = (deal.dealer + 1) & 3
-        self.led = self.top_trump = -1
-        self.suits_led = 0
-        self.trick, self.tricks, self.events, self.history = [], [], [], []
-        self.played_by, self.piles = [0, 0, 0, 0], [0, 0]
-        self.matto_owner = self.matto_paid = self.last_winner = -1
-        self.matto_debt = self.matto_lost = False
-        self.D = self.R = self.r_play = self.end_resti = self.d_final = 0
-        self.end_counts = None
-        self.king_rule, self.overtrump = rules.king_rule, rules.must_overtrump
-        self.capture = rules.capture_bonus
-        self.trick1_declare = rules.declare_timing == "with_first_card"
-        self.cached_hand = self.cached_mask = -1  # the play mask of legal_actions(), for apply()
+        """Every field with its type and its value before the first decision."""
+        self.rules: Rules = rules
+        self.deal: Deal = deal
+        self.setup: Setup = setup
+        self.dealer: int = deal.dealer
+        self.cutter: int = setup.cutter
+        self.phase: Phase = Phase.DONE
+        self.to_play: int = -1
+        self.hands: list[int] = list(setup.hands)
+        self.fola: int = setup.fola
+        self.discards: list[int] = [0, 0, 0, 0]
+        self.to_discard: int = 0
+        self.decl_k: int = 0
+        self.offers: tuple[Combo, ...] = ()
+        self.offer_i: int = 0
+        self.decl_sum: int = 0
+        self.declared: list[tuple[int, Combo]] = []
+        self.decl_end: list[int] = [0, 0]
+        self.fola_exposed: bool = False
+        self.void: bool = False
+        self.leader: int = (deal.dealer + 1) & 3
+        self.led: int = -1
+        self.top_trump: int = -1
+        self.suits_led: int = 0
+        self.trick: list[int] = []
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.events: list[Event] = []
+        self.history: list[tuple[int, int]] = []
+        self.played_by: list[int] = [0, 0, 0, 0]
+        self.piles: list[int] = [0, 0]
+        self.matto_owner: int = -1
+        self.matto_paid: int = -1
+        self.last_winner: int = -1
+        self.matto_debt: bool = False
+        self.matto_lost: bool = False
+        self.D: int = 0
+        self.R: int = 0
+        self.r_play: int = 0
+        self.end_resti: int = 0
+        self.d_final: int = 0
+        self.end_counts: tuple[EndCount, EndCount] | None = None
+        self.king_rule: bool = rules.king_rule
+        self.overtrump: bool = rules.must_overtrump
+        self.trick1_declare: bool = rules.declare_timing == "with_first_card"
+        self.play_legal: int = 0
 
     def clone(self) -> Self:
         """An independent copy (lists copied shallowly; ints, tuples and combos are shared)."""
@@ -226,21 +227,19 @@ class State:
         """Bitmask over the 99 action ids of the legal actions (0 when the deal is over)."""
         phase = self.phase
         if phase is Phase.PLAY:
-            return self._play_mask(self.hands[self.to_play])
+            return self.play_legal
         if phase is Phase.DECLARE:
             return DECLARE_MASK
         if phase is Phase.MATTO_PAY:
             return self.piles[self.matto_owner & 1] & ~MATTO_BIT
         if phase is Phase.DONE:
             return 0
-        return discard_mask(self, self.hands[self.to_play])
+        return discard_mask(self.hands[self.to_play], self.rules)
 
     def legal_actions(self) -> list[int]:
         """The legal action ids in increasing order."""
         if self.phase is Phase.PLAY:
-            hand = self.hands[self.to_play]
-            m = self._play_mask(hand)
-            self.cached_hand, self.cached_mask = hand, m  # apply() reuses it
+            m = self.play_legal
             led = self.led
             if 0 <= led < 4:
                 f = (m >> SUIT_BASE[led]) & 0x3FFF
@@ -252,11 +251,12 @@ class State:
             return [97, 98]
         return bit_list(self.legal_mask())
 
-    def _play_mask(self, hand: int) -> int:
-        """M-11.3: the legal plays from ``hand`` for the player on turn."""
+    def _plays(self, seat: int) -> int:
+        """M-11.3 (``kernel.play_mask``): the legal plays of ``seat`` in the trick as it is."""
         return play_mask(
-            hand, self.led, self.top_trump, self.suits_led, self.king_rule, self.overtrump
-        )
+            self.hands[seat], self.led, self.top_trump, self.suits_led, self.king_rule,
+            self.overtrump,
+        )  # fmt: skip
 
     def action_label(self, action: int) -> str:
         """Label of ``action`` in the current phase (D.3 vocabulary)."""
@@ -275,10 +275,7 @@ class State:
                 legal labels are in the message); the state is unchanged.
         """
         if self.phase is Phase.PLAY:
-            hand = self.hands[self.to_play]
-            legal = self.cached_mask if hand == self.cached_hand else self._play_mask(hand)
-            if type(action) is int and 0 <= action < 97 and (legal >> action) & 1:
-                self.cached_hand = -1
+            if type(action) is int and 0 <= action < 97 and (self.play_legal >> action) & 1:
                 self.history.append((self.to_play, action))
                 self._apply_play(action)
                 return
@@ -291,12 +288,11 @@ class State:
             self._reject(action)
         self.history.append((self.to_play, action))
         if self.phase is Phase.DECLARE:
-            apply_declare(self, action)
+            self._declare(action)
         elif self.phase is Phase.MATTO_PAY:
-            pay(self, action)
-            final(self)
+            self._settle(action)
         else:
-            apply_discard(self, action)
+            self._discard(action)
 
     def _reject(self, action: object) -> NoReturn:
         legal = [self.action_label(a) for a in bit_list(self.legal_mask())]
@@ -304,26 +300,108 @@ class State:
             raise IllegalAction(-1, repr(action), f"not an action id 0..{NUM_ACTIONS - 1}", legal)
         raise IllegalAction(action, self.action_label(action), why_illegal(self, action), legal)
 
-    def score_event(self, team: int, points: int, cause: str, seat: int, trick: int) -> None:
-        """One scoring event (M-14.2): D moves by ``points`` for ``team``, then the ratchet.
-        Engine-internal (called by the play, ``pregame`` and ``settle``)."""
-        unit = self.rules.resti_unit
-        d = self.D + points if team == 0 else self.D - points
-        r = self.R
-        if d >= unit:
-            q = d // unit
-            d, r = d - q * unit, r + q
-        elif d <= -unit:
-            q = -d // unit
-            d, r = d + q * unit, r - q
+    def _score_event(self, team: int, points: int, cause: str, seat: int, trick: int) -> None:
+        """One scoring event (M-14.2): D moves by ``points`` for ``team``, then the ratchet."""
+        d, r = ratchet(
+            self.D + points if team == 0 else self.D - points, self.R, self.rules.resti_unit
+        )
         self.D, self.R = d, r
         self.events.append(Event(team, points, cause, seat, trick, d, r))
 
+    # ------------------------------------------------------------------ discards (M-8)
+    def _open_discards(self, phase: Phase, seat: int, n: int) -> bool:
+        """Open a discard phase of ``n`` cards; False if there is nothing to discard. Voids the
+        deal when too few legal discards are held (M-8.5)."""
+        if n == 0:
+            return False
+        if discards_impossible(self.hands[seat], n, self.rules):
+            self.void = True  # the same dealer redeals (a series layer's business)
+            self.phase, self.to_play = Phase.DONE, -1
+            return True
+        self.phase, self.to_play, self.to_discard = phase, seat, n
+        return True
+
+    def _discard(self, card: int) -> None:
+        """One discard, face down into the Fola (M-8.4); opens the next phase when done."""
+        seat, bit = self.to_play, BIT[card]
+        self.hands[seat] ^= bit
+        self.discards[seat] |= bit
+        self.fola |= bit
+        self.to_discard -= 1
+        if self.to_discard:
+            return
+        if self.phase is Phase.DISCARD_CUTTER and self._open_discards(
+            Phase.DISCARD_DEALER, self.dealer, dealer_discards(self.setup)
+        ):
+            return
+        self._start_declarations()
+
+    # ------------------------------------------------------------------ declarations (M-9)
+    def _start_declarations(self) -> None:
+        """Declarations in order S(d+1) .. S(d) (M-9.1), or straight to play under MA-11 (each
+        player declares right after his card of trick 1)."""
+        if self.trick1_declare:
+            return self._start_play()
+        self._next_declarer(0)
+
+    def _next_declarer(self, k: int) -> None:
+        """Offer declarer number ``k`` on (in order) his combinations; after the last declarer,
+        expose the Fola (M-10.1) and play."""
+        while k < 4:
+            seat = (self.dealer + 1 + k) & 3
+            if self._offer(seat, self.hands[seat]):
+                self.decl_k = k
+                return
+            k += 1
+        self.fola_exposed = fola_exposed_after_declarations(self.rules)
+        self._start_play()
+
+    def _offer(self, seat: int, holder: int) -> bool:
+        """Find ``seat``'s combinations in ``holder``; True if a DECLARE decision is pending
+        (under ``auto_all`` they are all declared at once)."""
+        combos = offers(holder, self.rules)
+        if not combos:
+            return False
+        if self.rules.declarations == "auto_all":
+            self.declared += [(seat, c) for c in combos]
+            self._score_declared(seat, sum(c.score for c in combos))
+            return False
+        self.offers, self.offer_i, self.decl_sum = combos, 0, 0
+        self.phase, self.to_play = Phase.DECLARE, seat
+        return True
+
+    def _declare(self, action: int) -> None:
+        """DECLARE or SKIP the combination on offer; after the player's last offer, score his
+        total and move on."""
+        seat, combo = self.to_play, self.offers[self.offer_i]
+        if action == DECLARE:
+            self.declared.append((seat, combo))
+            self.decl_sum += combo.score
+        self.offer_i += 1
+        if self.offer_i < len(self.offers):
+            return
+        self.offers, self.offer_i = (), 0
+        self._score_declared(seat, self.decl_sum)
+        if self.trick1_declare:
+            self.phase = Phase.PLAY
+            return self._resume_trick1()
+        self._next_declarer(self.decl_k + 1)
+
+    def _score_declared(self, seat: int, points: int) -> None:
+        """M-9.6: one event per player (or kept for the end count, MA-16)."""
+        if not points:
+            return
+        if self.rules.declaration_score_timing == "end":
+            self.decl_end[seat & 1] += points
+        else:
+            self._score_event(seat & 1, points, "declare", seat, 0)
+
     # ------------------------------------------------------------------ play (M-11, M-12)
-    def start_play(self) -> None:
-        """Open the play: S(d+1) leads trick 1 (M-11.1). Engine-internal."""
+    def _start_play(self) -> None:
+        """Open the play: S(d+1) leads trick 1 (M-11.1)."""
         self.phase = Phase.PLAY
-        self.leader = self.to_play = (self.dealer + 1) & 3
+        self.leader = self.to_play = seat = (self.dealer + 1) & 3
+        self.play_legal = self.hands[seat]
 
     def _apply_play(self, card: int) -> None:
         seat = self.to_play
@@ -341,58 +419,82 @@ class State:
         elif self.led < 0:
             self.led = SUIT[card]
         if self.trick1_declare and not self.tricks:
-            if not open_declarations(self, seat, self.hands[seat] | BIT[card]):
-                self.resume_trick1()
+            if not self._offer(seat, self.hands[seat] | BIT[card]):
+                self._resume_trick1()
             return
         if len(trick) < 4:
-            self.to_play = (seat + 1) & 3
+            self.to_play = seat = (seat + 1) & 3
+            self.play_legal = play_mask(
+                self.hands[seat], self.led, self.top_trump, self.suits_led, self.king_rule,
+                self.overtrump,
+            )  # fmt: skip
             return
         self._finish_trick()
 
-    def resume_trick1(self) -> None:
+    def _resume_trick1(self) -> None:
         """Go on with trick 1 after a player's declarations under ``with_first_card`` (the Fola
-        is exposed after the fourth). Engine-internal."""
+        is exposed after the fourth)."""
         n = len(self.trick)
         if n < 4:
-            self.to_play = (self.leader + n) & 3
+            self.to_play = seat = (self.leader + n) & 3
+            self.play_legal = self._plays(seat)
             return
-        expose_fola(self)
+        self.fola_exposed = fola_exposed_after_declarations(self.rules)
         self._finish_trick()
 
     def _finish_trick(self) -> None:
-        """M-11.4, M-11.5, M-12.1: winner, piles, the Matto and the capture event."""
-        trick, leader = self.trick, self.leader
-        winner = (leader + trick_winner(trick, WIN_KEY[self.led])) & 3
-        team = winner & 1
+        """M-11.4, M-11.5, M-12.1 (``kernel.close_trick``): winner, piles, the Matto and the
+        capture event."""
         n = len(self.tricks) + 1
-        cards = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
-        self.piles[team] |= cards & ~MATTO_BIT
-        if self.capture:
-            i = (team ^ leader ^ 1) & 1  # trick positions of the other team: i, i + 2
-            points = CAPTURE_VALUE[trick[i]] + CAPTURE_VALUE[trick[i + 2]]
-            if points:
-                self.score_event(team, points, "capture", winner, n)
-        if cards & MATTO_BIT:
-            self._place_matto(team, n)
+        trick, leader, owner = self.trick, self.leader, self.matto_owner
+        winner, won, points, matto = close_trick(trick, leader, self.led, owner, n, self.rules)
+        team = winner & 1
+        self.piles[team] |= won
+        if points:
+            self._score_event(team, points, "capture", winner, n)
+        if matto:  # the Matto stays with its team (M-11.5), lost at the end under MA-22
+            self.piles[owner & 1] |= MATTO_BIT
+            self.matto_debt = matto == MATTO_DEBT
+            self.matto_lost = matto == MATTO_LOST
         if self.led < TRUMP:
             self.suits_led |= 1 << self.led
         self.tricks.append((leader, tuple(trick), winner))
         self.trick = []
         self.led = self.top_trump = -1
         self.leader = self.to_play = winner
+        self.play_legal = self.hands[winner]
         if n == 21:
             self.last_winner = winner
-            end_of_play(self)
+            self._end_of_play()
 
-    def _place_matto(self, winner_team: int, n: int) -> None:
-        """M-11.5: the Matto stays with its team, which owes a card if the trick went to the other
-        team; under ``matto_last_trick_lost`` a Matto played to trick 21 is lost (MA-22)."""
-        team = self.matto_owner & 1
-        self.piles[team] |= MATTO_BIT
-        if n == 21 and self.rules.matto_last_trick_lost:
-            lose_matto(self, team)
-        elif team != winner_team:
-            self.matto_debt = True
+    # ------------------------------------------------------------------ settlement (M-13)
+    def _end_of_play(self) -> None:
+        """M-13.1: the Matto's team hands over what it owes (``kernel.matto_handover``), or its
+        owner chooses the card (the MATTO_PAY phase); then the settlement."""
+        owner = self.matto_owner
+        card = matto_handover(
+            self.piles[owner & 1], self.matto_debt, self.matto_lost,
+            self.rules.matto_payment == "agent",
+        )  # fmt: skip
+        if card == ASK:
+            self.phase, self.to_play = Phase.MATTO_PAY, owner
+            return
+        self._settle(card)
+
+    def _settle(self, card: int) -> None:
+        """Apply ``settle.settlement`` after the hand-over of ``card`` (-1 for nothing)."""
+        piles = (self.piles[0], self.piles[1])
+        st = settlement(
+            piles, self.matto_owner, card, self.last_winner, self.decl_end, self.D, self.R,
+            self.rules,
+        )  # fmt: skip
+        self.piles = list(st.piles)
+        self.matto_paid, self.matto_lost = st.paid, st.lost
+        self.events += st.events
+        self.end_counts, self.r_play, self.end_resti = st.end_counts, st.r_play, st.end_resti
+        self.d_final = self.D = st.d_final
+        self.R = st.resti
+        self.phase, self.to_play, self.play_legal = Phase.DONE, -1, 0
 
     def outcome(self) -> DealResult:
         """The full result so far, typed: every event with D and R after it, and once the deal is
@@ -404,7 +506,6 @@ class State:
         records; see ``settle.result_dict`` for the keys."""
         return result_dict(self)
 
-    def info_view(self, seat: int, series_resti: int = 0, deals_done: int = 0) -> InfoView:
-        """What ``seat`` may know, nothing more (see ``envs.minchiate.view``); a series passes
-        its standing."""
-        return info_view(self, seat, series_resti, deals_done)
+    def info_view(self, seat: int) -> InfoView:
+        """What ``seat`` may know, nothing more (see ``envs.minchiate.view``)."""
+        return info_view(self, seat)

@@ -1,5 +1,6 @@
-"""Minchiate scoring (RULES.md M-12 to M-14): scoring events and the resti ratchet, the end-of-
-deal count of a team's pile, the automatic Matto payment, end rounding, and the result record.
+"""Minchiate scoring records (RULES.md M-12 to M-14): the typed scoring events, the broken-down
+end count of a team's pile and the deal result. The rules themselves (the ratchet, the end
+count's total, the Matto payment, the end rounding) are the kernel's (``envs.minchiate.kernel``).
 
 Teams: 0 = team A (S0 + S2), 1 = team B (S1 + S3); a seat's team is ``seat & 1``. D is A's
 points minus B's since the start of the deal after conversions; R the net resti (+ favours A).
@@ -13,7 +14,8 @@ from typing import NamedTuple
 
 from envs.minchiate.combos import Combo, find_combos
 from envs.minchiate.config import Rules
-from envs.minchiate.tables import DISCARDABLE, MATTO_BIT, VALUE, card_points
+from envs.minchiate.kernel import end_combos, end_total, last_trick_points, surplus_points
+from envs.minchiate.tables import FULL, MATTO, VALUE, card_points
 
 __all__ = [
     "TEAM_NAMES",
@@ -21,10 +23,8 @@ __all__ = [
     "EndCount",
     "Event",
     "MattoSettlement",
-    "auto_payment",
     "end_count",
-    "end_rounding",
-    "ratchet",
+    "payoff_bound",
 ]
 
 TEAM_NAMES = ("A", "B")
@@ -102,39 +102,9 @@ class DealResult(NamedTuple):
     returns: tuple[int, int, int, int]
 
 
-def ratchet(d: int, r: int, unit: int) -> tuple[int, int]:
-    """M-14.2: convert every full ``unit`` of lead into one resto."""
-    if d >= unit:
-        q = d // unit
-        return d - q * unit, r + q
-    if d <= -unit:
-        q = -d // unit
-        return d + q * unit, r - q
-    return d, r
-
-
-def end_rounding(d: int, unit: int) -> int:
-    """M-14.3: sign(d) x ceil(|d| / unit)."""
-    if d > 0:
-        return (d + unit - 1) // unit
-    if d < 0:
-        return -((unit - 1 - d) // unit)
-    return 0
-
-
-def auto_payment(pile: int) -> int:
-    """M-13.1 default (MA-23): the card a team pays for the Matto from ``pile`` (which holds a
-    card other than the Matto): the lowest-index 0-value non-T29 card, else the lowest-valued
-    card, ties to the lowest index."""
-    zero = pile & DISCARDABLE
-    if zero:
-        return (zero & -zero).bit_length() - 1
-    candidates = pile & ~MATTO_BIT
-    return min((c for c in range(97) if (candidates >> c) & 1), key=lambda c: (VALUE[c], c))
-
-
 def end_count(pile: int, won_last: bool, declared: int, rules: Rules) -> EndCount:
-    """T_X of M-13.2 for a team with ``pile`` (after the Matto settlement).
+    """T_X of M-13.2 for a team with ``pile`` (after the Matto settlement), broken down for the
+    record; every part and the total come from the kernel (``kernel.end_total``).
 
     Args:
         pile: the team's cards.
@@ -142,15 +112,56 @@ def end_count(pile: int, won_last: bool, declared: int, rules: Rules) -> EndCoun
         declared: the team's declared total when ``declaration_score_timing = end``, else 0.
         rules: the flags (``end_recount_combos``, ``matto_bonus_at_end``, ``diecine``, ...).
     """
-    combos: tuple[Combo, ...] = ()
-    if rules.end_recount_combos:
-        combos = find_combos(
-            pile, rules.diecine, rules.matto_bonus_at_end, rules.matto_bonus_in_own_combo
-        )
+    combos = end_combos(pile, rules)
     cards = pile.bit_count()
-    pts = card_points(pile)
-    combo_points = sum(c.score for c in combos)
-    surplus = max(0, cards - rules.surplus_base)
-    last = rules.last_trick_bonus if won_last else 0
-    total = pts + combo_points + surplus + last + declared
-    return EndCount(pts, combos, combo_points, cards, surplus, last, declared, total)
+    return EndCount(
+        card_points=card_points(pile),
+        combos=combos,
+        combo_points=sum(c.score for c in combos),
+        cards=cards,
+        surplus=surplus_points(cards, rules),
+        last_trick=last_trick_points(won_last, rules),
+        declared=declared,
+        total=end_total(pile, won_last, declared, rules),
+    )
+
+
+# The most combinations one holder can show (M-9.2): a low run, three high runs (T28..T40 holds
+# at most three runs of three), 1-13-28, two diecine, 1-40-M and the kings.
+MAX_COMBOS = 9
+
+
+def payoff_bound(rules: Rules) -> int:
+    """The largest possible |return| of one seat in one deal, in resti, under ``rules``.
+
+    The net resti R of a deal is ``floor`` or ``ceil`` of P / ``resti_unit``, where P is team
+    A's signed sum of every scoring event (the ratchet keeps ``R * unit + D`` equal to it and
+    the end rounding rounds the rest away from zero), so |R| <= ceil(|P| / unit). |P| is at most
+    what one team can score when the other scores nothing:
+
+    * the pre-play events of its own cards and the capture of the other team's cards: no card
+      counts in both, so together at most the deck's 142 points;
+    * its declarations and, at the end, its pile's combinations (when ``end_recount_combos``):
+      each at most the points of every combination of the whole deck (two disjoint holders
+      cannot hold more of any kind) plus the Matto bonus on at most ``MAX_COMBOS`` of them;
+    * the Matto's death bonus (``matto_death_bonus``);
+    * the end count: 142 card points, the surplus of a pile of all 97 cards, the last trick.
+
+    How tight: a loose upper bound, not a reachable result. Every part above cannot peak in
+    the same deal (a team that captures everything is not also dealt every combination), so
+    real deals stay below it: with the default rules the bound is 14 resti and the largest |R|
+    in 20,000 random-play deals was 9 (with ``resti_unit = 20``: 41 and 24 in 3,000 deals; with
+    ``resti_unit = 10`` and neither recount nor captures: 59 and 24).
+    ``tests/minchiate/test_kernel.py`` checks it on thousands of deals of several variants.
+    """
+    deck_points = card_points(FULL)
+    combos = sum(c.points for c in find_combos(FULL, rules.diecine, False))
+    declared = combos + VALUE[MATTO] * MAX_COMBOS  # the bonus always applies to declarations
+    recount = 0
+    if rules.end_recount_combos:
+        recount = combos + (VALUE[MATTO] * MAX_COMBOS if rules.matto_bonus_at_end else 0)
+    death = VALUE[MATTO] if rules.matto_death_bonus else 0
+    end = deck_points + max(0, 97 - rules.surplus_base) + rules.last_trick_bonus + recount
+    total = deck_points + declared + death + end
+    unit = rules.resti_unit
+    return (total + unit - 1) // unit

@@ -82,7 +82,7 @@ class Series(DealSequence):
 
     def info_view(self, seat: int) -> InfoView:
         """The current deal's view of ``seat``, with the series standing."""
-        return self.state.info_view(seat, self.resti, self.deals)
+        return self.state.info_view(seat)._replace(series_resti=self.resti, deals_done=self.deals)
 
     def _end_deal(self) -> None:
         s = self.state

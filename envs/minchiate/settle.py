@@ -1,84 +1,95 @@
-"""The end of a Minchiate deal: the Matto settlement (M-11.5, M-13.1, MA-22, MA-23), the end
-counts (M-13.2), the final net event and end rounding (M-13.3, M-14.3), and the result record.
+"""The end of a Minchiate deal: the settlement after trick 21 as a pure function of the piles and
+the score (M-11.5, M-13.1 to M-13.3, M-14.3, MA-22, MA-23), and the deal's result record.
 
-Functions over a ``State`` (``envs.minchiate.rules``), which calls them after trick 21 and for
-a MATTO_PAY decision.
+``settlement`` returns what the settlement decides (``Settled``); ``rules.State`` applies it.
+``deal_result`` and ``result_dict`` read a finished or running deal through the ``DealState``
+protocol. The rules themselves are the kernel's (``kernel.settle``); this module adds the typed
+events and the broken-down end counts of the record.
 
-Must not import numpy, torch, gymnasium or pettingzoo.
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.minchiate.rules``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import COMBO_NAMES, Combo
+from envs.minchiate.config import Rules
+from envs.minchiate.kernel import death_points, settle
+from envs.minchiate.protocol import DealState
 from envs.minchiate.scoring import (
     TEAM_NAMES,
     DealResult,
     EndCount,
     Event,
     MattoSettlement,
-    auto_payment,
     end_count,
-    end_rounding,
 )
-from envs.minchiate.tables import BIT, LABELS, MATTO, MATTO_BIT, VALUE
+from envs.minchiate.tables import LABELS, MATTO
 
-if TYPE_CHECKING:
-    from envs.minchiate.rules import State
-
-__all__ = ["deal_result", "end_of_play", "final", "lose_matto", "pay", "result_dict"]
+__all__ = ["Settled", "deal_result", "result_dict", "settlement"]
 
 
-def lose_matto(s: State, team: int) -> None:
-    """The Matto itself goes to the other team (M-13.1, MA-22); with ``matto_death_bonus`` they
-    score its value at once."""
-    s.piles[team] ^= MATTO_BIT
-    s.piles[team ^ 1] |= MATTO_BIT
-    s.matto_lost = True
-    if s.rules.matto_death_bonus:
-        s.score_event(team ^ 1, VALUE[MATTO], "matto_death", s.matto_owner, 21)
+class Settled(NamedTuple):
+    """What the settlement of a finished play decides.
+
+    Attributes:
+        piles: the teams' piles after the Matto's hand-over.
+        paid: the card paid for the Matto (-1 if none).
+        lost: the Matto itself went to the other team.
+        events: the ``matto_death`` event (if any), then the ``final`` net event.
+        end_counts: (T_A, T_B) broken down.
+        r_play: R before the final event; d_final: D after it; end_resti: the end rounding.
+        resti: the final net resti R.
+    """
+
+    piles: tuple[int, int]
+    paid: int
+    lost: bool
+    events: tuple[Event, ...]
+    end_counts: tuple[EndCount, EndCount]
+    r_play: int
+    d_final: int
+    end_resti: int
+    resti: int
 
 
-def end_of_play(s: State) -> None:
-    """M-13.1: settle the Matto debt, then count."""
-    if s.matto_debt:
-        team = s.matto_owner & 1
-        if not s.piles[team] & ~MATTO_BIT:
-            lose_matto(s, team)
-        elif s.rules.matto_payment == "agent":
-            s.phase, s.to_play = Phase.MATTO_PAY, s.matto_owner
-            return
-        else:
-            pay(s, auto_payment(s.piles[team]))
-    final(s)
+def settlement(
+    piles: tuple[int, int],
+    matto_owner: int,
+    card: int,
+    last_winner: int,
+    decl_end: Sequence[int],
+    d: int,
+    r: int,
+    rules: Rules,
+) -> Settled:
+    """The settlement after trick 21 (arguments as for ``kernel.settle``: ``card`` is what the
+    Matto's team hands over, -1 for nothing, ``MATTO`` for the Matto itself)."""
+    pa, pb, d, r, d_final, resti = settle(
+        piles, matto_owner, card, last_winner, decl_end, d, r, rules
+    )
+    events = []
+    points = death_points(card, rules)
+    if points:
+        team = (matto_owner & 1) ^ 1
+        events.append(Event(team, points, "matto_death", matto_owner, 21, d, r))
+    net = d_final - d
+    events.append(Event(0 if net >= 0 else 1, abs(net), "final", -1, 21, d_final, resti))
+    last = last_winner & 1
+    counts = (
+        end_count(pa, last == 0, decl_end[0], rules),
+        end_count(pb, last == 1, decl_end[1], rules),
+    )
+    paid = card if card >= 0 and card != MATTO else -1
+    return Settled(
+        (pa, pb), paid, card == MATTO, tuple(events), counts, r, d_final, resti - r, resti
+    )
 
 
-def pay(s: State, card: int) -> None:
-    """The Matto's team hands ``card`` from its pile to the other team (M-13.1)."""
-    team = s.matto_owner & 1
-    s.piles[team] ^= BIT[card]
-    s.piles[team ^ 1] |= BIT[card]
-    s.matto_paid = card
-
-
-def final(s: State) -> None:
-    """M-13.2, M-13.3, M-14.3: the end counts, the net event and the end rounding."""
-    rules, last = s.rules, s.last_winner & 1
-    count_a = end_count(s.piles[0], last == 0, s.decl_end[0], rules)
-    count_b = end_count(s.piles[1], last == 1, s.decl_end[1], rules)
-    s.end_counts = (count_a, count_b)
-    net = count_a.total - count_b.total
-    s.r_play = s.R
-    s.d_final = s.D = s.D + net
-    s.end_resti = end_rounding(s.D, rules.resti_unit)
-    s.R += s.end_resti
-    s.events.append(Event(0 if net >= 0 else 1, abs(net), "final", -1, 21, s.D, s.R))
-    s.phase, s.to_play = Phase.DONE, -1
-
-
-def deal_result(s: State) -> DealResult:
+def deal_result(s: DealState) -> DealResult:
     """The full result so far: every event with D and R after it, and once the deal is over
     the end counts, the Matto settlement, the end rounding and the returns."""
     done = s.phase is Phase.DONE and not s.void
@@ -134,7 +145,7 @@ def _event(e: Event) -> dict[str, Any]:
     }
 
 
-def result_dict(s: State) -> dict[str, Any]:
+def result_dict(s: DealState) -> dict[str, Any]:
     """The deal's result as JSON-ready data.
 
     Keys: ``void``, ``dealer``, ``cutter``, ``robbed``, ``stop``, ``faceup`` (per seat, code or

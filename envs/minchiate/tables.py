@@ -10,12 +10,14 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from envs.cards.deck import MATTO, MINCHIATE_97, TRUMP_SUIT
 from envs.cards.tricks import build_win_keys
+from envs.minchiate.deck import MATTO, MINCHIATE_97, TRUMP_SUIT
 
 __all__ = [
     "ALL_KINGS",
     "BIT",
+    "CAPTURE_VALUE",
+    "COMBO_CARDS",
     "COUNTERS",
     "DISCARDABLE",
     "FULL",
@@ -25,6 +27,7 @@ __all__ = [
     "MATTO_BIT",
     "QUALIFYING",
     "RELAX_CLASSES",
+    "STRENGTH",
     "SUIT",
     "SUIT_BASE",
     "SUIT_CARDS",
@@ -42,7 +45,8 @@ __all__ = [
 DECK = MINCHIATE_97
 LABELS = DECK.labels
 VALUE = DECK.value
-SUIT = DECK.suit
+SUIT = DECK.suit  # 0..3 plain suits, 4 trumps, 5 the Matto
+STRENGTH = DECK.strength  # trick strength within the suit
 N_CARDS = 97
 FULL = (1 << N_CARDS) - 1
 BIT = tuple(1 << c for c in range(N_CARDS))
@@ -65,6 +69,13 @@ DISCARDABLE = FULL & ~COUNTERS & ~T29_BIT
 _V3 = sum(BIT[c] for c in range(N_CARDS) if VALUE[c] == 3)
 _V5 = sum(BIT[c] for c in range(N_CARDS) if VALUE[c] == 5)
 _V10 = sum(BIT[c] for c in range(N_CARDS) if VALUE[c] == 10)
+
+# Value of a card for the capture bonus (M-12.1): the Matto never counts.
+CAPTURE_VALUE = tuple(0 if c == MATTO else VALUE[c] for c in range(N_CARDS))
+# Cards that can belong to a versicola (M-9.2): T1-T5, T10, T13, T20, T28-T40, the Matto, kings.
+COMBO_CARDS = (
+    sum(BIT[n - 1] for n in (1, 2, 3, 4, 5, 10, 13, 20, *range(28, 41))) | MATTO_BIT | ALL_KINGS
+)
 
 # MA-9 relax: discard classes from the least to the most valuable (T29 is the most valuable of
 # the 0-value cards).

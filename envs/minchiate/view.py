@@ -1,6 +1,7 @@
 """The per-seat information view of a Minchiate deal: exactly what one seat may know.
 
-Owns ``InfoView`` and ``info_view``. A view holds the seat's own hand and discards, the public
+Owns ``InfoView`` and ``info_view`` (which reads a deal through the ``DealState`` protocol, so
+this module does not import ``rules``). A view holds the seat's own hand and discards, the public
 record of the deal (robbed, face-up and taken cards, the stop card, declarations, tricks, piles,
 scoring events, D and R) and the seat's private knowledge of the Fola (the dealer's after M-7.3,
 everyone's after the exposure of M-10.1). It is built only from those parts of the ``State``, so
@@ -11,16 +12,14 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import Combo
 from envs.minchiate.config import Rules
+from envs.minchiate.protocol import DealState
 from envs.minchiate.scoring import Event
 from envs.minchiate.tables import BIT
-
-if TYPE_CHECKING:
-    from envs.minchiate.rules import State
 
 __all__ = ["InfoView", "action_is_visible", "fola_known", "info_view"]
 
@@ -57,8 +56,9 @@ class InfoView(NamedTuple):
         void: the deal was voided; returns: the final returns (zeros before the end).
         hand_sizes: the number of cards in each seat's hand (public: everyone can count them).
         rules: the deal's rule flags (common knowledge).
-        series_resti: in a series, team A's net resti of the finished deals (else 0).
-        deals_done: in a series, the number of finished deals (else 0).
+        series_resti: in a series, team A's net resti of the finished deals (else 0; set by
+            ``Series.info_view``).
+        deals_done: in a series, the number of finished deals (else 0; likewise).
     """
 
     seat: int
@@ -99,7 +99,7 @@ class InfoView(NamedTuple):
     deals_done: int = 0
 
 
-def fola_known(state: State, seat: int) -> int:
+def fola_known(state: DealState, seat: int) -> int:
     """The Fola cards ``seat`` knows: all once exposed; before that its own discards, the stop
     card when it lies in the Fola (public), and for the dealer the Fola he saw (M-7.3)."""
     if state.fola_exposed:
@@ -113,8 +113,9 @@ def fola_known(state: State, seat: int) -> int:
     return known
 
 
-def info_view(state: State, seat: int, series_resti: int = 0, deals_done: int = 0) -> InfoView:
-    """The ``InfoView`` of ``seat`` (0..3) in ``state`` (with the series standing, if any)."""
+def info_view(state: DealState, seat: int) -> InfoView:
+    """The ``InfoView`` of ``seat`` (0..3) in ``state``; ``series_resti`` and ``deals_done`` are
+    0 (a series sets its standing with ``view._replace``)."""
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat!r}")
     setup = state.setup
@@ -156,12 +157,10 @@ def info_view(state: State, seat: int, series_resti: int = 0, deals_done: int = 
         returns=state.returns(),
         hand_sizes=(h[0].bit_count(), h[1].bit_count(), h[2].bit_count(), h[3].bit_count()),
         rules=state.rules,
-        series_resti=series_resti,
-        deals_done=deals_done,
     )
 
 
-def action_is_visible(state: State, action: int, seat: int) -> bool:
+def action_is_visible(state: DealState, action: int, seat: int) -> bool:
     """Whether ``seat`` sees which card ``action`` moves when the player on turn in ``state``
     takes it: a discard is private to the discarder until the Fola is exposed (M-8.4, M-10.1;
     never exposed under ``fola_exposure = never``); plays, declarations, skips and the Matto

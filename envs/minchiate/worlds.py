@@ -13,12 +13,13 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from envs.cards.deal import Deal
 from envs.minchiate.actions import Phase
-from envs.minchiate.combos import Combo, find_combos
+from envs.minchiate.combos import Combo
 from envs.minchiate.dealing import Setup
+from envs.minchiate.pregame import offers
 from envs.minchiate.rules import State
 from envs.minchiate.view import InfoView
 
@@ -75,64 +76,86 @@ def determinize(view: InfoView, world: Assignment) -> State:
     if view.phase is Phase.DONE:
         raise ValueError("a finished deal has no world to search")
     rules = view.rules
-    s = State.__new__(State)
-    s.rules, s.deal, s.dealer, s.cutter = rules, Deal(view.dealer, ()), view.dealer, view.cutter
-    s.setup = Setup(
-        cutter=view.cutter,
-        robbed=view.robbed,
-        stop=view.stop_card,
-        hands=world.hands,
-        faceup=view.faceup,
-        dealer_robbed=view.dealer_robbed,
-        dealer_taken=view.dealer_taken,
-        fola=world.orig_fola,
-        stop_in_fola=bool((world.orig_fola >> view.stop_card) & 1),
-        events=(),
-    )
-    s.phase, s.to_play = view.phase, view.to_play
     d = world.discards
-    s.hands, s.discards = list(world.hands), list(d)
-    s.fola = world.orig_fola | d[0] | d[1] | d[2] | d[3]
-    s.to_discard = view.hand_sizes[view.to_play] - 21 if view.phase < Phase.DECLARE else 0
-    s.fola_exposed = view.fola_exposed
-    s.declared = list(view.declared)
-    _declaring(s, view)
-    s.leader, s.led, s.trick = view.leader, view.led, list(view.trick)
-    s.top_trump = max((c for c in view.trick if c < 40), default=-1)
-    s.suits_led, s.matto_owner, s.matto_debt = view.suits_led, view.matto_owner, view.matto_debt
-    s.matto_paid, s.matto_lost, s.void = -1, False, False
-    s.D, s.R = view.D, view.R
-    s.last_winner = view.tricks[-1][2] if len(view.tricks) == 21 else -1
-    s.end_counts, s.r_play, s.end_resti, s.d_final = None, 0, 0, 0
-    s.king_rule, s.overtrump = rules.king_rule, rules.must_overtrump
-    s.capture = rules.capture_bonus
-    s.trick1_declare = rules.declare_timing == "with_first_card"
-    s.cached_hand = s.cached_mask = -1
-    s.played_by, s.piles = list(view.played_by), list(view.piles)
-    s.tricks, s.events, s.history = list(view.tricks), list(view.events), []
-    return s
+    return State.restore(
+        rules=rules,
+        deal=Deal(view.dealer, ()),
+        dealer=view.dealer,
+        cutter=view.cutter,
+        setup=Setup(
+            cutter=view.cutter,
+            robbed=view.robbed,
+            stop=view.stop_card,
+            hands=world.hands,
+            faceup=view.faceup,
+            dealer_robbed=view.dealer_robbed,
+            dealer_taken=view.dealer_taken,
+            fola=world.orig_fola,
+            stop_in_fola=bool((world.orig_fola >> view.stop_card) & 1),
+            events=(),
+        ),
+        phase=view.phase,
+        to_play=view.to_play,
+        hands=list(world.hands),
+        discards=list(d),
+        fola=world.orig_fola | d[0] | d[1] | d[2] | d[3],
+        to_discard=view.hand_sizes[view.to_play] - 21 if view.phase < Phase.DECLARE else 0,
+        fola_exposed=view.fola_exposed,
+        declared=list(view.declared),
+        **_declaring(view, world.hands),
+        leader=view.leader,
+        led=view.led,
+        trick=list(view.trick),
+        top_trump=max((c for c in view.trick if c < 40), default=-1),
+        suits_led=view.suits_led,
+        matto_owner=view.matto_owner,
+        matto_debt=view.matto_debt,
+        matto_paid=-1,
+        matto_lost=False,
+        void=False,
+        D=view.D,
+        R=view.R,
+        last_winner=view.tricks[-1][2] if len(view.tricks) == 21 else -1,
+        end_counts=None,
+        r_play=0,
+        end_resti=0,
+        d_final=0,
+        king_rule=rules.king_rule,
+        overtrump=rules.must_overtrump,
+        trick1_declare=rules.declare_timing == "with_first_card",
+        played_by=list(view.played_by),
+        piles=list(view.piles),
+        tricks=list(view.tricks),
+        events=list(view.events),
+        history=[],
+    )
 
 
-def _declaring(s: State, view: InfoView) -> None:
-    """The declaration bookkeeping: the declarer's offers and how far he is through them, his
-    running total, and (``declaration_score_timing = end``) the totals of finished declarers."""
+def _declaring(view: InfoView, hands: tuple[int, int, int, int]) -> dict[str, Any]:
+    """The declaration bookkeeping (``decl_k``, ``decl_end``, ``offers``, ``offer_i``,
+    ``decl_sum``): the declarer's offers and how far he is through them, his running total, and
+    (``declaration_score_timing = end``) the totals of finished declarers."""
     declarer = view.to_play if view.phase is Phase.DECLARE else -1
-    s.decl_k = (declarer - view.dealer - 1) & 3 if declarer >= 0 else 0
     decl_end = [0, 0]
     if view.rules.declaration_score_timing == "end":
         for seat, combo in view.declared:
             if seat != declarer:
                 decl_end[seat & 1] += combo.score
-    s.decl_end = decl_end
-    s.offers, s.offer_i, s.decl_sum = (), 0, 0
+    out: dict[str, Any] = {
+        "decl_k": (declarer - view.dealer - 1) & 3 if declarer >= 0 else 0,
+        "decl_end": decl_end,
+        "offers": (),
+        "offer_i": 0,
+        "decl_sum": 0,
+    }
     if declarer < 0:
-        return
-    rules = view.rules
-    holding = declaring_holding(s.hands[declarer], view.played_by[declarer])
-    offers = find_combos(holding, rules.diecine, True, rules.matto_bonus_in_own_combo)
+        return out
+    holding = declaring_holding(hands[declarer], view.played_by[declarer])
+    found = offers(holding, view.rules)
     mine: list[Combo] = [c for seat, c in view.declared if seat == declarer]
     if view.offered is not None:
-        offer_i = offers.index(view.offered)
+        offer_i = found.index(view.offered)
     else:  # another seat's view: the declarer is just past his last declared combination
-        offer_i = offers.index(mine[-1]) + 1 if mine else 0
-    s.offers, s.offer_i, s.decl_sum = offers, offer_i, sum(c.score for c in mine)
+        offer_i = found.index(mine[-1]) + 1 if mine else 0
+    out.update(offers=found, offer_i=offer_i, decl_sum=sum(c.score for c in mine))
+    return out

@@ -3,7 +3,7 @@
 import pytest
 
 from envs.calabresella.deck import ITALIAN_40
-from envs.cards.deck import MATTO, MINCHIATE_97
+from envs.minchiate.deck import MATTO, MINCHIATE_97
 
 
 def test_italian_notation_examples_d2():

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from envs.cards.deal import Deal
-from envs.cards.deck import MINCHIATE_97
 from envs.minchiate import Phase, Rules, State, make_deal
+from envs.minchiate.deck import MINCHIATE_97
+from envs.minchiate.rules import _LISTS, _SCALARS
 
 DECK = MINCHIATE_97
 
@@ -89,16 +91,31 @@ FRESH = " ".join(DECK.labels)  # the canonical order: a valid stream
 
 
 def play_position(
-    hands: dict[int, str], leader: int, suits_led: Sequence[str] = (), rules: Rules | None = None
+    hands: dict[int, str],
+    leader: int,
+    suits_led: Sequence[str] = (),
+    rules: Rules | None = None,
+    **fields: Any,
 ) -> State:
     """A PLAY-phase position with the given hands (only the seats that matter), ``leader`` on
-    lead and the given plain suits already led earlier in the deal. Test surgery: the state comes
-    from a real deal, then its play fields are replaced."""
-    s = State.new(make_deal(0, FRESH), rules or Rules(declarations="auto_all"))
-    s.phase = Phase.PLAY
-    s.hands = [mask(hands.get(i, "")) for i in range(4)]
-    s.leader = s.to_play = leader
-    s.trick, s.led, s.top_trump = [], -1, -1
-    s.suits_led = sum(1 << "cdsb".index(x) for x in suits_led)
-    s.tricks, s.events, s.D, s.R = [], [], 0, 0
-    return s
+    lead and the given plain suits already led earlier in the deal (``fields`` replace any
+    other field). Test surgery: the fields of a real deal, with the play fields replaced, go
+    through ``State.restore``."""
+    base = State.new(make_deal(0, FRESH), rules or Rules(declarations="auto_all"))
+    values = {n: getattr(base, n) for n in _SCALARS + _LISTS if n != "play_legal"}
+    values.update(
+        phase=Phase.PLAY,
+        hands=[mask(hands.get(i, "")) for i in range(4)],
+        leader=leader,
+        to_play=leader,
+        trick=[],
+        led=-1,
+        top_trump=-1,
+        suits_led=sum(1 << "cdsb".index(x) for x in suits_led),
+        tricks=[],
+        events=[],
+        D=0,
+        R=0,
+    )
+    values.update(fields)
+    return State.restore(**values)

@@ -2,6 +2,7 @@
 labels, and leave the state unchanged; malformed deals, labels and flags raise ``ValueError``
 naming the problem."""
 
+import dataclasses
 import re
 
 import pytest
@@ -14,11 +15,9 @@ from envs.minchiate.rules import _LISTS, _SCALARS
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY
 from .helpers import FRESH, codes, play_script
 
-MEMO = {"cached_hand", "cached_mask"}  # legal_actions() memo for apply(), not game state
-
 
 def snapshot(s: State) -> tuple:
-    scalars = tuple(getattr(s, n) for n in _SCALARS if n not in MEMO)
+    scalars = tuple(getattr(s, n) for n in _SCALARS)
     return scalars + tuple(list(getattr(s, n)) for n in _LISTS)
 
 
@@ -162,3 +161,44 @@ def test_flags_round_trip():
     rules = Rules.from_flags({"diecine": "two_triples", "rob_cap": 5, "king_rule": False})
     assert rules.to_flags() == {"diecine": "two_triples", "king_rule": False, "rob_cap": 5}
     assert Rules.from_flags(rules.to_flags()) == rules and Rules.from_flags(None) == Rules()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "reason"),
+    [
+        ({"diecine": "bogus"}, "flag 'diecine' must be one of ['merge_four', 'two_triples', "
+         "'any_three'], got 'bogus'"),
+        ({"matto_payment": 3}, "flag 'matto_payment' must be a string, got 3"),
+        ({"king_rule": 1}, "flag 'king_rule' must be true or false, got 1"),
+        ({"rob_cap": True}, "flag 'rob_cap' must be an integer, got True"),
+        ({"resti_unit": 2.5}, "flag 'resti_unit' must be an integer, got 2.5"),
+        ({"rob_cap": -1}, "flag 'rob_cap' must be 0..13"),
+        ({"surplus_base": -3}, "flag 'surplus_base' must be >= 0, got -3"),
+        ({"faceup_21st": "none"}, "flag 'faceup_21st' must be one of ['all', 'dealer_only']"),
+    ],
+)  # fmt: skip
+def test_rules_built_directly_validate_every_field(kwargs, reason):
+    """The constructor door checks what ``from_flags`` checks, in the same words."""
+    with pytest.raises(ValueError, match=re.escape(reason)):
+        Rules(**kwargs)
+
+
+def test_both_doors_reject_a_bad_choice_alike():
+    with pytest.raises(ValueError) as direct:
+        Rules(diecine="bogus")
+    with pytest.raises(ValueError) as flags:
+        Rules.from_flags({"diecine": "bogus"})
+    assert str(direct.value) == str(flags.value)
+    with pytest.raises(ValueError, match=re.escape("flag 'declarations' must be one of")):
+        dataclasses.replace(Rules(), declarations="sometimes")
+
+
+def test_restore_names_missing_and_unknown_fields():
+    s = State.new(make_deal(0, DEAL1))
+    fields = {n: getattr(s, n) for n in _SCALARS + _LISTS if n != "play_legal"}
+    assert snapshot(State.restore(**fields)) == snapshot(s)
+    del fields["fola"]
+    with pytest.raises(ValueError, match=re.escape("missing fields ['fola'], unknown fields []")):
+        State.restore(**fields)
+    with pytest.raises(ValueError, match=re.escape("unknown fields ['colour']")):
+        State.restore(**fields, fola=s.fola, colour=1)

@@ -2,7 +2,6 @@
 
 import pytest
 
-from envs.cards.deck import MINCHIATE_97
 from envs.minchiate.combos import (
     COMBO_VALUE,
     DIECINE,
@@ -13,7 +12,8 @@ from envs.minchiate.combos import (
     ONE_40_M,
     find_combos,
 )
-from envs.minchiate.scoring import end_rounding, ratchet
+from envs.minchiate.deck import MINCHIATE_97
+from envs.minchiate.kernel import end_rounding, ratchet
 from envs.minchiate.tables import COUNTERS, QUALIFYING, VALUE, card_points
 
 from .helpers import labels, mask, play_position, play_script

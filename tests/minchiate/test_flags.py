@@ -4,9 +4,9 @@ positions."""
 
 import pytest
 
-from envs.cards.deck import MINCHIATE_97
 from envs.cards.errors import IllegalAction
 from envs.minchiate import Phase, Rules, State, make_deal
+from envs.minchiate.deck import MINCHIATE_97
 
 from .deals import (
     DEAL1,

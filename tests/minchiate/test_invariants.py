@@ -8,8 +8,8 @@ import random
 import pytest
 
 from envs.cards.deal import Deal
-from envs.cards.deck import MINCHIATE_97
 from envs.minchiate import Phase, Rules, State
+from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.tables import DISCARDABLE, MATTO, QUALIFYING, SUIT, VALUE, card_points
 
 from .helpers import random_deal

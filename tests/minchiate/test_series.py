@@ -42,6 +42,8 @@ def test_series_rotates_redeals_and_accumulates():
     assert series.state.dealer == 1 and asked[-1] == 1  # the deal passes to S1
     view = series.info_view(0)
     assert (view.series_resti, view.deals_done, view.dealer) == (2, 1, 1)
+    assert view == series.state.info_view(0)._replace(series_resti=2, deals_done=1)
+    assert series.state.info_view(0).series_resti == 0  # a bare deal knows no series
     while not series.is_terminal():
         series.apply(rng.choice(series.legal_actions()))
     assert series.deals == 4 and series.to_play == -1 and series.legal_actions() == []

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from envs.cards.deal import Deal
-from envs.cards.deck import MINCHIATE_97 as DECK
+from envs.minchiate.deck import MINCHIATE_97 as DECK
 
 __all__ = ["holders", "known_cards", "map_action", "may_hold", "public"]
 
