@@ -37,7 +37,10 @@ pile_defenders      40     cards won by the defenders
 
 Scalars: ``n_tricks/12``, thirds won by soloist side and defenders ``/32``, tricks won by each
 side ``/12``, and the match totals of the seats in relative seat order ``/target`` (4 slots,
-unused ones 0).
+unused ones 0; ``target`` is the view's ``rules.target``).
+
+``CalabresellaEncoder`` (its instance ``ENCODER``) is the game's ``Encoder``: ``encode``,
+``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``).
 
 Any change to this layout bumps ``ENCODING_VERSION`` and the env's ``_vN``.
 
@@ -49,14 +52,23 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from envs.calabresella.actions import BID_BASE, PASS
+from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS
 from envs.calabresella.rules import GIVER_MONTE
 from envs.calabresella.scoring import pile_thirds
 from envs.calabresella.view import InfoView
-from envs.common.arrays import bits_to_array
+from envs.common.encoder import BitsEncoder
 from envs.common.layout import offsets
 
-__all__ = ["BINARY_LAYOUT", "ENCODING_VERSION", "OBS_SIZE", "SCALAR_LAYOUT", "encode", "obs_high"]
+__all__ = [
+    "BINARY_LAYOUT",
+    "ENCODER",
+    "ENCODING_VERSION",
+    "OBS_SIZE",
+    "SCALAR_LAYOUT",
+    "CalabresellaEncoder",
+    "encode",
+    "obs_high",
+]
 
 ENCODING_VERSION = 1
 
@@ -126,8 +138,35 @@ def obs_high() -> npt.NDArray[np.float32]:
     return high
 
 
-def encode(v: InfoView, target: int = 21) -> npt.NDArray[np.float32]:
-    """Encode one view (``target``: the match target, scaling the totals)."""
+class CalabresellaEncoder(BitsEncoder[InfoView]):
+    """Calabresella's ``Encoder`` (``envs.protocols``): the totals are scaled by the match
+    target of the view's rules (``view.rules.target``)."""
+
+    version = ENCODING_VERSION
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
+    n_binary = N_BINARY
+
+    def obs_high(self) -> npt.NDArray[np.float32]:
+        return obs_high()
+
+    def bits(self, view: InfoView) -> int:
+        return _bits(view)
+
+    def scalars(self, view: InfoView) -> tuple[float, ...]:
+        return _scalars(view)
+
+
+ENCODER = CalabresellaEncoder()
+
+
+def encode(v: InfoView) -> npt.NDArray[np.float32]:
+    """Encode one view (a fresh row; the totals scaled by ``v.rules.target``)."""
+    return ENCODER.encode(v)
+
+
+def _bits(v: InfoView) -> int:
+    """The binary part as one int (bit i = entry i)."""
     me = v.position if v.position >= 0 else 0
     rel = _REL[me]
     b = 1 << (O_PHASE + v.phase)
@@ -149,11 +188,12 @@ def encode(v: InfoView, target: int = 21) -> npt.NDArray[np.float32]:
         b |= 1 << (O_RETURNED + v.returned)
     b |= v.known_monte << O_MONTE | v.discards << O_DISC
     b |= v.split_d1 << O_SPLIT1 | v.split_d2 << O_SPLIT2
-    b |= _play_bits(v, rel)
-    out = np.empty(OBS_SIZE, np.float32)
-    out[:N_BINARY] = bits_to_array(b, N_BINARY)
-    n, seat, totals = v.n_players, v.seat, v.totals
-    out[N_BINARY:] = (
+    return b | _play_bits(v, rel)
+
+
+def _scalars(v: InfoView) -> tuple[float, ...]:
+    n, seat, totals, target = v.n_players, v.seat, v.totals, v.rules.target
+    return (
         v.n_tricks / 12.0,
         pile_thirds(v.piles[0]) / 32.0,
         pile_thirds(v.piles[1]) / 32.0,
@@ -164,7 +204,6 @@ def encode(v: InfoView, target: int = 21) -> npt.NDArray[np.float32]:
         totals[(seat + 2) % n] / target if n > 2 else 0.0,
         totals[(seat + 3) % n] / target if n > 3 else 0.0,
     )
-    return out
 
 
 def _auction_bits(v: InfoView, rel: tuple[int, int, int]) -> int:

@@ -62,7 +62,7 @@ def test_env_observation_equals_direct_encoding():
     for agent in env.agent_iter(max_iter=3000):
         obs, _, term, trunc, _ = env.last()
         seat = raw.possible_agents.index(agent)
-        direct = encode(raw.game.info_view(seat), raw.rules.target)
+        direct = encode(raw.game.info_view(seat))
         np.testing.assert_array_equal(obs["observation"], direct)
         assert (
             (obs["observation"] >= 0)
