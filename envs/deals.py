@@ -12,7 +12,7 @@ Imports numpy; names no game.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -75,7 +75,7 @@ class DealStream:
             if not (type(dealt) is int and dealt >= 0 and state["bit_generator"] == "PCG64"):
                 raise TypeError
             probe = np.random.PCG64()
-            probe.state = dict(state)
+            probe.state = cast(Any, dict(state))
         except (KeyError, TypeError, ValueError):
             raise ValueError(
                 "position must be DealStream.position()'s {'dealt': int >= 0, "

@@ -103,8 +103,13 @@ class VectorRunner:
         self._views: list[InfoView] = []
         self._seats: list[int] = [0] * n
         self._any_done = False
-        self.batch = VectorBatch(*map(_read_only, (self._seat, self._obs, self._mask)),
-                                 _read_only(self._done), _read_only(self._returns))  # fmt: skip
+        self.batch = VectorBatch(
+            seat=_read_only(self._seat),
+            obs=_read_only(self._obs),
+            mask=_read_only(self._mask),
+            done=_read_only(self._done),
+            returns=_read_only(self._returns),
+        )
 
     # ------------------------------------------------------------------ stepping
     def reset(self) -> VectorBatch:
@@ -191,4 +196,5 @@ class VectorRunner:
 
     def legal_counts(self) -> npt.NDArray[np.int64]:
         """The number of legal actions in each engine, ``(n,)``."""
-        return self._mask.sum(axis=1, dtype=np.int64)
+        counts: npt.NDArray[np.int64] = self._mask.sum(axis=1, dtype=np.int64)
+        return counts

@@ -203,7 +203,8 @@ def _bits(v: InfoView) -> int:
     mid |= v.split_d1 << _M_SPLIT1 | v.split_d2 << _M_SPLIT2
     if v.called >= 0:
         g = v.giver
-        mid |= 1 << v.called | 1 << (_M_GIVER + (rel[g] if g >= 0 else 3 if g == GIVER_MONTE else 4))
+        giver = rel[g] if g >= 0 else 3 if g == GIVER_MONTE else 4
+        mid |= 1 << v.called | 1 << (_M_GIVER + giver)
     if v.returned >= 0:
         mid |= 1 << (_M_RETURNED + v.returned)
     return head | mid << O_CALLED | _play_bits(v, rel) << O_TRICK

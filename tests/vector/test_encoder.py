@@ -28,7 +28,9 @@ def frozen(name: str, view) -> np.ndarray:
     return frozen_m.encode(view, view.rules.resti_unit)
 
 
-@pytest.mark.parametrize(("name", "flags"), cases(), ids=lambda c: variant_id(c) if isinstance(c, dict) else c)
+@pytest.mark.parametrize(
+    ("name", "flags"), cases(), ids=lambda c: variant_id(c) if isinstance(c, dict) else c
+)
 def test_equal_to_the_frozen_version_1_and_batch_equals_rows(name, flags):
     game = get_game(name)
     rules = game.rules(flags)
@@ -106,9 +108,7 @@ def test_encode_batch_rejects_badly_shaped_outputs(game):
     with pytest.raises(ValueError, match="obs must be"):
         enc.encode_batch(views, np.empty((5, enc.obs_size + 1), np.float32))
     with pytest.raises(ValueError, match="masks must be"):
-        enc.encode_batch(
-            views, np.empty((5, enc.obs_size), np.float32), np.empty((5, 3), np.int8)
-        )
+        enc.encode_batch(views, np.empty((5, enc.obs_size), np.float32), np.empty((5, 3), np.int8))
 
 
 def test_bits_to_rows_unpacks_each_int_into_its_row():
