@@ -11,7 +11,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PYTHON = "/tmp/mazzo-peers/bin/python"
-DEFAULT_SCRIPT = str(ROOT.parent / "shared" / "bench" / "peers.py")
+# ../shared beside the checkout (or beside the folder of worktrees holding it).
+DEFAULT_SCRIPT = str(
+    next(
+        (p for p in (ROOT.parent / "shared", ROOT.parents[1] / "shared") if p.is_dir()),
+        ROOT.parent / "shared",
+    )
+    / "bench"
+    / "peers.py"
+)
 
 
 def add_peer_arguments(parser: argparse.ArgumentParser) -> None:

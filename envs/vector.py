@@ -134,18 +134,26 @@ class VectorRunner:
             self._done.fill(False)
             self._returns.fill(0)
             self._any_done = False
-        states, views, seats = self._states, self._views, self._seats
-        returns, done = self._returns, self._done
-        for i, a in enumerate(acts.tolist()):
-            s = states[i]
-            s.apply(a)
-            if s.is_terminal():
-                returns[i] = s.returns()
-                done[i] = self._any_done = True
-                s = states[i] = self._new_state()
-            seat = seats[i] = s.to_play
-            views[i] = s.info_view(seat)
+        states = self._states
+        for state, action in zip(states, acts.tolist(), strict=True):
+            state.apply(action)
+        seats = [state.to_play for state in states]  # -1: the deal is over (GameState)
+        if min(seats) < 0:
+            self._redeal(seats)
+        self._seats = seats
+        self._views = [state.info_view(seat) for state, seat in zip(states, seats, strict=True)]
         return self._publish()
+
+    def _redeal(self, seats: list[int]) -> None:
+        """Record the returns of the engines whose deal is over and deal them a new one."""
+        states, returns, done = self._states, self._returns, self._done
+        for i, seat in enumerate(seats):
+            if seat < 0:
+                returns[i] = states[i].returns()
+                done[i] = True
+                state = states[i] = self._new_state()
+                seats[i] = state.to_play
+        self._any_done = True
 
     def _new_state(self) -> GameState:
         try:
