@@ -2,8 +2,8 @@
 """Speed and memory of the vector runner (``envs.vector.VectorRunner``) beside the peers.
 
 Each registered game is stepped as N engines together under uniformly random legal actions,
-chosen for the whole batch at once with NumPy from the masks (``argmax`` of uniform noise times
-the mask), encoding of every acting seat's observation and mask included. The figure is
+chosen for the whole batch at once with NumPy from the masks (``argmax`` of uniform noise in
+[1, 2) times the mask), encoding of every acting seat's observation and mask included. The figure is
 decisions per second (N per step). The peer benchmark (``../shared/bench/peers.py``) runs in the
 same invocation, and each game is compared with the peers its ``GameInfo.peers`` names:
 ``encoded`` (OpenSpiel's observer writing into a preallocated buffer, ``os:<game>:obsbuf``) and
@@ -48,7 +48,7 @@ TARGETS = {"encoded": 1.0, "engine": 1.0}  # the second is an aim, not a require
 
 def random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     """One uniformly random legal action per row of ``mask`` (batched)."""
-    return (rng.random(mask.shape, np.float32) * mask).argmax(axis=1)
+    return ((rng.random(mask.shape, np.float32) + 1) * mask).argmax(axis=1)  # legal: [1, 2)
 
 
 def measure(game: str, n: int, seconds: float, reps: int, seed: int) -> dict[str, float]:

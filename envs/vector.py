@@ -176,10 +176,13 @@ class VectorRunner:
                 f"actions must be an integer array of shape ({self.n},), "
                 f"got {acts.dtype} of shape {acts.shape}"
             )
-        inside = (acts >= 0) & (acts < self.num_actions)
-        legal = inside & (self._mask[self._rows, np.where(inside, acts, 0)] == 1)
+        if acts.min() < 0 or acts.max() >= self.num_actions:
+            self._raise_illegal(
+                int(np.flatnonzero((acts < 0) | (acts >= self.num_actions))[0]), acts
+            )
+        legal = self._mask[self._rows, acts]
         if not legal.all():
-            self._raise_illegal(int(np.flatnonzero(~legal)[0]), acts)
+            self._raise_illegal(int(np.flatnonzero(legal == 0)[0]), acts)
         return acts.astype(np.int64, copy=False)
 
     def _raise_illegal(self, i: int, acts: npt.NDArray[Any]) -> None:

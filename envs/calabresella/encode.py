@@ -54,7 +54,7 @@ import numpy.typing as npt
 
 from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS
 from envs.calabresella.rules import GIVER_MONTE
-from envs.calabresella.scoring import pile_thirds
+from envs.calabresella.scoring import ACES, COUNTERS
 from envs.calabresella.view import InfoView
 from envs.common.encoder import BitsEncoder
 from envs.common.layout import offsets
@@ -147,33 +147,6 @@ def obs_high() -> npt.NDArray[np.float32]:
     return high
 
 
-class CalabresellaEncoder(BitsEncoder[InfoView]):
-    """Calabresella's ``Encoder`` (``envs.protocols``): the totals are scaled by the match
-    target of the view's rules (``view.rules.target``)."""
-
-    version = ENCODING_VERSION
-    obs_size = OBS_SIZE
-    num_actions = NUM_ACTIONS
-    n_binary = N_BINARY
-
-    def obs_high(self) -> npt.NDArray[np.float32]:
-        return obs_high()
-
-    def bits(self, view: InfoView) -> int:
-        return _bits(view)
-
-    def scalars(self, view: InfoView) -> tuple[float, ...]:
-        return _scalars(view)
-
-
-ENCODER = CalabresellaEncoder()
-
-
-def encode(v: InfoView) -> npt.NDArray[np.float32]:
-    """Encode one view (a fresh row; the totals scaled by ``v.rules.target``)."""
-    return ENCODER.encode(v)
-
-
 def _bits(v: InfoView) -> int:
     """The binary part as one int (bit i = entry i), in three groups (head .. soloist, called ..
     split_d2, trick .. pile_defenders), each assembled as a small int relative to its first
@@ -212,10 +185,11 @@ def _bits(v: InfoView) -> int:
 
 def _scalars(v: InfoView) -> tuple[float, ...]:
     n, seat, totals, target = v.n_players, v.seat, v.totals, v.rules.target
+    p0, p1 = v.piles
     return (
         v.n_tricks / 12.0,
-        pile_thirds(v.piles[0]) / 32.0,
-        pile_thirds(v.piles[1]) / 32.0,
+        (3 * (p0 & ACES).bit_count() + (p0 & COUNTERS).bit_count()) / 32.0,  # pile_thirds
+        (3 * (p1 & ACES).bit_count() + (p1 & COUNTERS).bit_count()) / 32.0,
         v.tricks_won[0] / 12.0,
         v.tricks_won[1] / 12.0,
         totals[seat] / target,
@@ -259,3 +233,28 @@ def _play_bits(v: InfoView, rel: tuple[int, int, int]) -> int:
     if v.phase == 7:  # PLAY: the leader of the trick in progress
         b |= 1 << (_P_LEADER + rel[leader])
     return b
+
+
+class CalabresellaEncoder(BitsEncoder[InfoView]):
+    """Calabresella's ``Encoder`` (``envs.protocols``): the totals are scaled by the match
+    target of the view's rules (``view.rules.target``)."""
+
+    version = ENCODING_VERSION
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
+    n_binary = N_BINARY
+
+    def obs_high(self) -> npt.NDArray[np.float32]:
+        return obs_high()
+
+    # The module functions themselves (no extra call per view on the hot path).
+    bits = staticmethod(_bits)
+    scalars = staticmethod(_scalars)
+
+
+ENCODER = CalabresellaEncoder()
+
+
+def encode(v: InfoView) -> npt.NDArray[np.float32]:
+    """Encode one view (a fresh row; the totals scaled by ``v.rules.target``)."""
+    return ENCODER.encode(v)

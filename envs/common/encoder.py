@@ -11,7 +11,7 @@ Imports numpy; must not import torch.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -27,7 +27,7 @@ V = TypeVar("V", bound=InfoView)
 
 class BitsEncoder(Generic[V]):
     """An encoder whose observation is ``n_binary`` 0/1 entries then ``obs_size - n_binary``
-    scalars. Subclasses set the class attributes and implement ``bits`` and ``scalars``.
+    scalars. Subclasses set the class attributes, ``bits`` and ``scalars``.
 
     Attributes:
         version: the encoding version.
@@ -41,13 +41,11 @@ class BitsEncoder(Generic[V]):
     num_actions: ClassVar[int]
     n_binary: ClassVar[int]
 
-    def bits(self, view: V) -> int:
-        """The binary part of ``view``'s observation: bit i is entry i."""
-        raise NotImplementedError
-
-    def scalars(self, view: V) -> tuple[float, ...]:
-        """The ``obs_size - n_binary`` scalar entries of ``view``'s observation."""
-        raise NotImplementedError
+    bits: Callable[[V], int]
+    """view -> the binary part of its observation as an int (bit i is entry i); a plain
+    function (a ``staticmethod`` in the subclass), called once per view."""
+    scalars: Callable[[V], tuple[float, ...]]
+    """view -> the ``obs_size - n_binary`` scalar entries of its observation."""
 
     def obs_high(self) -> npt.NDArray[np.float32]:
         """Upper bounds of the observation (its shape is the observation's)."""

@@ -145,6 +145,10 @@ assert (O_SUITS, O_MOWNER, O_MDEBT) == (
 )
 assert O_THEIRS == O_MINE + C
 PLAY_PHASE = 3
+# Per observing seat: where each seat's 97-card row starts inside a 4-seat block.
+_SEAT_SHIFT = tuple(tuple(C * ((seat - me) & 3) for seat in range(4)) for me in range(4))
+_P_PLAYED, _P_MINE = O_PLAYED - O_TRICK, O_MINE - O_TRICK
+assert O_PLAYED == O_TRICK + 4 * C + 9 and O_MINE == O_PLAYED + 4 * C + 9
 
 
 def obs_high() -> npt.NDArray[np.float32]:
@@ -152,33 +156,6 @@ def obs_high() -> npt.NDArray[np.float32]:
     high = np.ones(OBS_SIZE, np.float32)
     high[OFFSET["d_lead"] : OBS_SIZE] = np.inf
     return high
-
-
-class MinchiateEncoder(BitsEncoder[InfoView]):
-    """Minchiate's ``Encoder`` (``envs.protocols``): D is scaled by the resti unit of the view's
-    rules (``view.rules.resti_unit``)."""
-
-    version = ENCODING_VERSION
-    obs_size = OBS_SIZE
-    num_actions = NUM_ACTIONS
-    n_binary = N_BINARY
-
-    def obs_high(self) -> npt.NDArray[np.float32]:
-        return obs_high()
-
-    def bits(self, view: InfoView) -> int:
-        return _deal_bits(view) | _play_bits(view)
-
-    def scalars(self, view: InfoView) -> tuple[float, ...]:
-        return _scalars(view)
-
-
-ENCODER = MinchiateEncoder()
-
-
-def encode(v: InfoView) -> npt.NDArray[np.float32]:
-    """Encode one seat's view (a fresh row; D scaled by ``v.rules.resti_unit``)."""
-    return ENCODER.encode(v)
 
 
 def _scalars(v: InfoView) -> tuple[float, ...]:
@@ -205,14 +182,15 @@ def _deal_bits(v: InfoView) -> int:
         head |= 1 << (O_TOPLAY + ((v.to_play - me) & 3))
     head |= 1 << (O_DEALER + ((v.dealer - me) & 3)) | 1 << (O_CUTTER + ((v.cutter - me) & 3))
     cards = v.hand | v.discards << C | mask_of(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)
+    shift = _SEAT_SHIFT[me]
     faceup = 0
     for seat, card in enumerate(v.faceup):
         if card >= 0:
-            faceup |= 1 << (C * ((seat - me) & 3) + card)
+            faceup |= 1 << (shift[seat] + card)
     dealer = mask_of(v.dealer_robbed) | v.dealer_taken << C
     declared = 0
     for seat, combo in v.declared:
-        declared |= combo.members << (C * ((seat - me) & 3))
+        declared |= combo.members << shift[seat]
     fola = v.fola_known | int(v.fola_exposed) << C
     if v.offered is not None:
         fola |= 1 << (C + 1 + v.offered.kind) | v.offered.members << (C + 7)
@@ -227,22 +205,51 @@ def _deal_bits(v: InfoView) -> int:
 
 
 def _play_bits(v: InfoView) -> int:
-    """Blocks trick .. pile_theirs, assembled the same way."""
+    """Blocks trick .. pile_theirs (contiguous), assembled as one int relative to ``O_TRICK``."""
     me, leader = v.seat, v.leader
+    shift = _SEAT_SHIFT[me]
     trick = 0
     for i, card in enumerate(v.trick):
-        trick |= 1 << (C * ((leader + i - me) & 3) + card)
+        trick |= 1 << (shift[(leader + i) & 3] + card)
     if v.phase == PLAY_PHASE:
         trick |= 1 << (4 * C + ((leader - me) & 3))
     if v.led >= 0:
         trick |= 1 << (4 * C + 4 + v.led)
-    played = 0
-    for seat in range(4):
-        played |= v.played_by[seat] << (C * ((seat - me) & 3))
-    played |= (v.suits_led & 15) << 4 * C
+    pb = v.played_by
+    played = pb[0] << shift[0] | pb[1] << shift[1] | pb[2] << shift[2] | pb[3] << shift[3]
+    played |= (v.suits_led & 15) << 4 * C | int(v.matto_debt) << (4 * C + 8)
     if v.matto_owner >= 0:
         played |= 1 << (4 * C + 4 + ((v.matto_owner - me) & 3))
-    played |= int(v.matto_debt) << (4 * C + 8)
     team = me & 1
     piles = v.piles[team] | v.piles[team ^ 1] << C
-    return trick << O_TRICK | played << O_PLAYED | piles << O_MINE
+    return trick | played << _P_PLAYED | piles << _P_MINE
+
+
+def _bits(v: InfoView) -> int:
+    """The binary part as one int (bit i = entry i)."""
+    return _deal_bits(v) | _play_bits(v) << O_TRICK
+
+
+class MinchiateEncoder(BitsEncoder[InfoView]):
+    """Minchiate's ``Encoder`` (``envs.protocols``): D is scaled by the resti unit of the view's
+    rules (``view.rules.resti_unit``)."""
+
+    version = ENCODING_VERSION
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
+    n_binary = N_BINARY
+
+    def obs_high(self) -> npt.NDArray[np.float32]:
+        return obs_high()
+
+    # The module functions themselves (no extra call per view on the hot path).
+    bits = staticmethod(_bits)
+    scalars = staticmethod(_scalars)
+
+
+ENCODER = MinchiateEncoder()
+
+
+def encode(v: InfoView) -> npt.NDArray[np.float32]:
+    """Encode one seat's view (a fresh row; D scaled by ``v.rules.resti_unit``)."""
+    return ENCODER.encode(v)

@@ -18,7 +18,7 @@ STEPS = {"calabresella": 120, "minchiate": 200}
 
 
 def random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    return (rng.random(mask.shape) * mask).argmax(axis=1)
+    return ((rng.random(mask.shape) + 1) * mask).argmax(axis=1)
 
 
 def env_for(game, flags, state):
