@@ -20,6 +20,7 @@ Usage:
     python benchmarks/bench_vector.py                        # N = 64 and 256, 10 s x 3 reps
     python benchmarks/bench_vector.py --seconds 3 --reps 1   # quick
     python benchmarks/bench_vector.py --no-peers             # mazzo only
+    python benchmarks/bench_vector.py --rounds 3             # ours, peers, ours, peers, ...
 """
 
 from __future__ import annotations
@@ -94,6 +95,30 @@ def memory_per_engine(game: str, n: int, steps: int, seed: int) -> dict[str, flo
     return {"held_kb": held / n / 1024, "peak_kb": peak / n / 1024}
 
 
+def print_table(rounds: list[dict[str, Any]]) -> None:
+    """Medians over the rounds; each ratio is the median of the rounds' ratios (ours and the
+    peer's measured in the same round)."""
+    print(f"\n{len(rounds)} round(s): median decisions/s; ratio = median of per-round ratios")
+    print("| case | decisions/s | KiB/engine | peer | peer decisions/s | ratio | target |")
+    print("|---|---|---|---|---|---|---|")
+    for case in rounds[0]["mazzo"]:
+        game = get_game(case.split(":")[1])
+        rates = [r["mazzo"][case]["decisions_per_s"] for r in rounds]
+        held = rounds[-1]["mazzo"][case]["held_kb"]
+        for kind in ("encoded", "engine"):
+            peer = game.info.peers.get(kind, "n/a")
+            pv = [r["peers"][peer] for r in rounds if peer in r["peers"]]
+            ratios = [r["mazzo"][case]["decisions_per_s"] / r["peers"][peer]
+                      for r in rounds if peer in r["peers"]]  # fmt: skip
+            ratio = f"{statistics.median(ratios):.2f}x" if ratios else "n/a"
+            if len(ratios) > 1:
+                ratio += f" ({min(ratios):.2f}-{max(ratios):.2f})"
+            pv_text = f"{statistics.median(pv):,.0f}" if pv else "n/a"
+            aim = "aim" if kind == "engine" else ">="
+            print(f"| {case} | {statistics.median(rates):,.0f} | {held:.1f} | {peer} | "
+                  f"{pv_text} | {ratio} | {aim} {TARGETS[kind]}x |")  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", default=[g.name for g in all_games()])
@@ -102,42 +127,34 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--memory-steps", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=1, help="ours then the peers, repeated")
     add_peer_arguments(parser)
     args = parser.parse_args()
 
-    ours: dict[str, dict[str, Any]] = {}
-    for name in args.games:
-        for n in args.sizes:
-            case = f"mazzo:{name}:vector{n}"
-            r = ours[case] = measure(name, n, args.seconds, args.reps, args.seed)
-            r.update(memory_per_engine(name, n, args.memory_steps, args.seed))
-            print(f"{case:28s} {r['decisions_per_s']:>10,.0f} dec/s {r['deals_per_s']:>9,.1f} "
-                  f"deals/s  {r['held_kb']:6.1f} KiB/engine held, {r['peak_kb']:6.1f} peak",
-                  flush=True)  # fmt: skip
-
-    peers: dict[str, float] = {}
-    if not args.no_peers and peers_available(args.peers_python, args.peers_script):
-        wanted = sorted({p for name in args.games for p in get_game(name).info.peers.values()})
-        peers = run_peers(args.peers_python, args.peers_script, wanted, args.seconds, args.reps,
-                          "peers_vector.json")  # fmt: skip
-        for case, rate in sorted(peers.items()):
-            print(f"{case:28s} {rate:>10,.0f} dec/s")
-
-    print("\n| case | decisions/s | KiB/engine | peer | peer decisions/s | ratio | target |")
-    print("|---|---|---|---|---|---|---|")
-    for case, r in ours.items():
-        game = get_game(case.split(":")[1])
-        for kind in ("encoded", "engine"):
-            peer = game.info.peers.get(kind, "n/a")
-            pv = peers.get(peer)
-            ratio = f"{r['decisions_per_s'] / pv:.2f}x" if pv else "n/a"
-            pv_text = f"{pv:,.0f}" if pv else "n/a"
-            aim = "aim" if kind == "engine" else ">="
-            print(f"| {case} | {r['decisions_per_s']:,.0f} | {r['held_kb']:.1f} | {peer} | "
-                  f"{pv_text} | {ratio} | {aim} {TARGETS[kind]}x |")  # fmt: skip
+    use_peers = not args.no_peers and peers_available(args.peers_python, args.peers_script)
+    wanted = sorted({p for name in args.games for p in get_game(name).info.peers.values()})
+    rounds: list[dict[str, Any]] = []
+    for k in range(args.rounds):
+        ours: dict[str, dict[str, Any]] = {}
+        for name in args.games:
+            for n in args.sizes:
+                case = f"mazzo:{name}:vector{n}"
+                r = ours[case] = measure(name, n, args.seconds, args.reps, args.seed + k)
+                r.update(memory_per_engine(name, n, args.memory_steps, args.seed))
+                print(f"{case:28s} {r['decisions_per_s']:>10,.0f} dec/s "
+                      f"{r['deals_per_s']:>9,.1f} deals/s  {r['held_kb']:6.1f} KiB/engine held, "
+                      f"{r['peak_kb']:6.1f} peak", flush=True)  # fmt: skip
+        peers: dict[str, float] = {}
+        if use_peers:
+            peers = run_peers(args.peers_python, args.peers_script, wanted, args.seconds,
+                              args.reps, "peers_vector.json")  # fmt: skip
+            for case, rate in sorted(peers.items()):
+                print(f"{case:28s} {rate:>10,.0f} dec/s", flush=True)
+        rounds.append({"mazzo": ours, "peers": peers})
+    print_table(rounds)
     out = ROOT / "benchmarks" / "results" / "bench_vector.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"mazzo": ours, "peers": peers, "seconds": args.seconds,
+    out.write_text(json.dumps({"rounds": rounds, "seconds": args.seconds,
                                "reps": args.reps, "time": time.time()}, indent=2))  # fmt: skip
     return 0
 
