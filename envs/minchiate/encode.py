@@ -148,6 +148,7 @@ PLAY_PHASE = 3
 # Per observing seat: where each seat's 97-card row starts inside a 4-seat block.
 _SEAT_SHIFT = tuple(tuple(C * ((seat - me) & 3) for seat in range(4)) for me in range(4))
 _P_PLAYED, _P_MINE = O_PLAYED - O_TRICK, O_MINE - O_TRICK
+_MASKS: dict[tuple[int, ...], int] = {}  # robbed cards -> their mask (see _mask)
 assert O_PLAYED == O_TRICK + 4 * C + 9 and O_MINE == O_PLAYED + 4 * C + 9
 
 
@@ -159,17 +160,18 @@ def obs_high() -> npt.NDArray[np.float32]:
 
 
 def _scalars(v: InfoView) -> tuple[float, ...]:
-    resti_unit = v.rules.resti_unit
+    unit = v.rules.resti_unit
     sign = 1 if v.seat & 1 == 0 else -1  # D and R favour team A; flip for team B
     d, r, series = sign * v.D, sign * v.R, sign * v.series_resti
+    # (max(x, 0) / scale, max(-x, 0) / scale) for each, without the max calls.
     return (
         v.n_tricks / 21.0,
-        max(d, 0) / resti_unit,
-        max(-d, 0) / resti_unit,
-        max(r, 0) / RESTI_SCALE,
-        max(-r, 0) / RESTI_SCALE,
-        max(series, 0) / RESTI_SCALE,
-        max(-series, 0) / RESTI_SCALE,
+        d / unit if d > 0 else 0.0,
+        -d / unit if d < 0 else 0.0,
+        r / RESTI_SCALE if r > 0 else 0.0,
+        -r / RESTI_SCALE if r < 0 else 0.0,
+        series / RESTI_SCALE if series > 0 else 0.0,
+        -series / RESTI_SCALE if series < 0 else 0.0,
     )
 
 
@@ -181,13 +183,13 @@ def _deal_bits(v: InfoView) -> int:
     if v.to_play >= 0:
         head |= 1 << (O_TOPLAY + ((v.to_play - me) & 3))
     head |= 1 << (O_DEALER + ((v.dealer - me) & 3)) | 1 << (O_CUTTER + ((v.cutter - me) & 3))
-    cards = v.hand | v.discards << C | mask_of(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)
+    cards = v.hand | v.discards << C | _mask(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)
     shift = _SEAT_SHIFT[me]
     faceup = 0
     for seat, card in enumerate(v.faceup):
         if card >= 0:
             faceup |= 1 << (shift[seat] + card)
-    dealer = mask_of(v.dealer_robbed) | v.dealer_taken << C
+    dealer = _mask(v.dealer_robbed) | v.dealer_taken << C
     declared = 0
     for seat, combo in v.declared:
         declared |= combo.members << shift[seat]
@@ -202,6 +204,16 @@ def _deal_bits(v: InfoView) -> int:
         | declared << O_DECL
         | fola << O_FOLA
     )
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    """``mask_of(cards)``, remembered: the robbed cards stay the same all deal long."""
+    got = _MASKS.get(cards)
+    if got is None:
+        if len(_MASKS) >= 1 << 12:
+            _MASKS.clear()
+        got = _MASKS[cards] = mask_of(cards)
+    return got
 
 
 def _play_bits(v: InfoView) -> int:
