@@ -28,7 +28,7 @@ Imports numpy; must not import torch or pettingzoo.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,8 +63,9 @@ def _read_only(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
 
 class VectorRunner:
     """``n`` engines of ``game`` (a ``Game`` or its registry name) under ``rules`` (its
-    ``Rules``, a flags mapping, or None for the defaults), dealt from ``deals`` (any iterator of
-    ``Deal``; default a ``DealStream`` from ``seed``).
+    ``Rules``, a flags mapping, or None for the defaults), dealt from ``deals`` (any iterable
+    of ``Deal``, e.g. a fixed deal set; by default ``DealStream(game, rules, seed)``, whose
+    ``position()`` / ``restore()`` make a run resumable).
 
     Raises:
         ValueError: ``n`` is not an integer >= 1, an unknown game, bad flags or seed.
@@ -77,7 +78,7 @@ class VectorRunner:
         n: int,
         rules: Any = None,
         seed: int | np.random.SeedSequence = 0,
-        deals: Iterator[Deal] | None = None,
+        deals: Iterable[Deal] | None = None,
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
