@@ -3,7 +3,9 @@
 A spec is ``name`` or ``name:key=value,key=value`` (``random``, ``heuristic``, ``heuristic@1``,
 ``pimc:samples=64,ms=500``); values are parsed as int, float, bool or string. ``name@N`` asks
 for version N of a versioned agent (the latest when omitted). A factory is registered per game
-and name; unknown names, games and parameters raise ``ValueError`` naming them.
+and name; unknown names, games and parameters raise ``ValueError`` naming them. The games are
+those of ``envs.registry``; a game's built-in agents live in the package ``agents.<game>``,
+imported on first use (it registers them), and ``random`` is registered for every game.
 
 Must not import torch or training/.
 """
@@ -15,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.base import AnyAgent, RandomAgent
+from envs.registry import game_names
 
 __all__ = ["AgentSpec", "known_agents", "make_agent", "parse_spec", "register"]
 
 Factory = Callable[..., AnyAgent]
 _REGISTRY: dict[tuple[str, str], Factory] = {}
-GAMES = ("calabresella", "minchiate")
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,8 @@ def make_agent(spec: str | AgentSpec, game: str) -> AnyAgent:
     Raises:
         ValueError: unknown game or agent name, a bad spec, or parameters the agent rejects.
     """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    if game not in game_names():
+        raise ValueError(f"unknown game {game!r}; known: {', '.join(game_names())}")
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
     _load_builtin()
     factory = _REGISTRY.get((game, parsed.name))
@@ -108,14 +110,16 @@ _loaded = False
 
 
 def _load_builtin() -> None:
-    """Import the built-in agent modules once (they register themselves)."""
+    """Register ``random`` for every game and import each game's built-in agents once."""
     global _loaded
     if _loaded:
         return
     _loaded = True
     import importlib
 
-    for module in ("agents.calabresella", "agents.minchiate"):
+    for game in game_names():
+        register(game, "random")(_random_factory)
+        module = f"agents.{game}"
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as e:
@@ -127,7 +131,3 @@ def _random_factory(version: int | None = None) -> AnyAgent:
     if version not in (None, 1):
         raise ValueError(f"agent 'random' has only version 1, not {version}")
     return RandomAgent()
-
-
-for _game in GAMES:
-    register(_game, "random")(_random_factory)

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from agents.registry import make_agent  # noqa: E402
 from envs.cards.bits import bit_list  # noqa: E402
-from training.games import game_spec  # noqa: E402
+from envs.registry import game_names, get_game  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -39,21 +39,21 @@ def percentile(values: list[float], q: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="calabresella")
+    parser.add_argument("--game", default=game_names()[0], choices=game_names())
     parser.add_argument("--agent", default="pimc")
     parser.add_argument("--others", default="heuristic")
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    spec = game_spec(args.game)
-    rules = spec.rules_type.from_flags({})
-    n = spec.n_players(rules)
+    spec = get_game(args.game)
+    rules = spec.rules()
+    n = spec.seats(rules)
     agent, other = make_agent(args.agent, args.game), make_agent(args.others, args.game)
     rng = np.random.default_rng(args.seed)
     times: dict[str, list[float]] = {}
     for d in range(args.deals):
-        state = spec.new_state(spec.random_deal(rng, rules, dealer=d % n), rules)
+        state = spec.new_state(spec.deal_random(rng, rules, dealer=d % n), rules)
         seat = d % n
         while not state.is_terminal():
             actor = state.to_play

@@ -35,41 +35,42 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _peers import add_peer_arguments, peers_available, run_peers  # noqa: E402
+try:
+    import numpy as np
+    from _peers import add_peer_arguments, peers_available, run_peers
 
-from envs.cards.deal import Deal  # noqa: E402
+    from envs.cards.deal import Deal
+    from envs.registry import Game, game_names, get_game
+except ImportError as e:  # run with a Python that lacks the project's dependencies
+    sys.exit(
+        f"bench_envs: cannot import the project ({e}); run it with the project's venv, "
+        "e.g. .venv/bin/python benchmarks/bench_envs.py"
+    )
 
-PEER_FOR = {
-    "calabresella": ("os:skat:raw", "pz:connect_four_v3"),
-    "minchiate": ("os:hearts:raw", "pz:connect_four_v3"),
-}
+AEC_PEER = "pz:connect_four_v3"  # the PettingZoo loop every AEC case is set beside
 TARGETS = {"engine": 1.0, "aec": 1.5}
 
 
-def _engine_case(game: str, seed: int) -> Callable[[], int]:
+def peer_for(game: Game, kind: str) -> str:
+    """The peer case of ``kind`` (``engine``: the game's comparable raw engine; ``aec``)."""
+    return game.info.peers["engine"] if kind == "engine" else AEC_PEER
+
+
+def _engine_case(game: Game, seed: int) -> Callable[[], int]:
     rng = random.Random(seed)
     choice = rng.choice
-    if game == "calabresella":
-        from envs.calabresella.config import Rules
-        from envs.calabresella.rules import State
-
-        rules, size, n = Rules(), 40, 3
-    else:
-        from envs.minchiate.config import Rules  # type: ignore[no-redef]
-        from envs.minchiate.rules import State  # type: ignore[no-redef]
-
-        rules, size, n = Rules(), 97, 4
+    rules = game.rules()
+    size, n = game.info.deck.size, game.seats(rules)
+    new_state = game.new_state
     order = list(range(size))
     deals = [0]
 
     def play_one() -> int:
         rng.shuffle(order)
-        s = State.new(Deal(deals[0] % n, tuple(order)), rules)
+        s = new_state(Deal(deals[0] % n, tuple(order)), rules)
         deals[0] += 1
         dec = 0
         while not s.is_terminal():
@@ -81,12 +82,8 @@ def _engine_case(game: str, seed: int) -> Callable[[], int]:
     return play_one
 
 
-def _aec_case(game: str, seed: int) -> Callable[[], int]:
-    if game == "calabresella":
-        from envs import calabresella_v0 as mod
-    else:
-        from envs import minchiate_v0 as mod  # type: ignore[no-redef]
-    env = mod.env()
+def _aec_case(game: Game, seed: int) -> Callable[[], int]:
+    env = game.env()
     env.reset(seed=seed)
     choice = random.Random(seed).choice
 
@@ -128,7 +125,7 @@ def measure(play_one: Callable[[], int], seconds: float, reps: int) -> dict[str,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", default=["calabresella", "minchiate"])
+    parser.add_argument("--games", nargs="+", default=list(game_names()), choices=game_names())
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--seed", type=int, default=12345)
@@ -136,14 +133,11 @@ def main() -> int:
     args = parser.parse_args()
 
     ours: dict[str, dict[str, float]] = {}
-    for game in args.games:
-        try:
-            cases = {"engine": _engine_case(game, args.seed), "aec": _aec_case(game, args.seed)}
-        except ImportError as e:
-            print(f"skipping {game}: {e}")
-            continue
+    for name in args.games:
+        game = get_game(name)
+        cases = {"engine": _engine_case(game, args.seed), "aec": _aec_case(game, args.seed)}
         for kind, play_one in cases.items():
-            case = f"mazzo:{game}:{kind}"
+            case = f"mazzo:{name}:{kind}"
             ours[case] = measure(play_one, args.seconds, args.reps)
             r = ours[case]
             rate, games, per = r["decisions_per_s"], r["games_per_s"], r["decisions_per_game"]
@@ -151,7 +145,7 @@ def main() -> int:
 
     peers: dict[str, float] = {}
     if not args.no_peers:
-        wanted = sorted({p for g in args.games for p in PEER_FOR[g]})
+        wanted = sorted({peer_for(get_game(g), k) for g in args.games for k in TARGETS})
         if peers_available(args.peers_python, args.peers_script):
             peers = run_peers(args.peers_python, args.peers_script, wanted, args.seconds, args.reps)
 
@@ -159,7 +153,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     for case, r in ours.items():
         _, game, kind = case.split(":")
-        peer = PEER_FOR[game][0 if kind == "engine" else 1]
+        peer = peer_for(get_game(game), kind)
         pv = peers.get(peer)
         ratio = f"{r['decisions_per_s'] / pv:.2f}x" if pv else "n/a"
         pv_text = f"{pv:,.0f}" if pv else "n/a"

@@ -7,11 +7,13 @@ A game's own classes satisfy these structurally; nothing here knows a game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol, Self
 
 import numpy as np
 import numpy.typing as npt
+
+from envs.cards.deal import Deal
 
 __all__ = ["Encoder", "GameState", "InfoView", "RulesLike"]
 
@@ -48,6 +50,11 @@ class GameState(Protocol):
     @property
     def rules(self) -> Any: ...
 
+    @property
+    def deal(self) -> Deal:
+        """The deal being played (dealer and card order)."""
+        ...
+
     def legal_mask(self) -> int: ...
     def legal_actions(self) -> list[int]: ...
     def apply(self, action: int) -> None: ...
@@ -57,7 +64,9 @@ class GameState(Protocol):
     def info_view(self, seat: int) -> Any: ...
     def action_label(self, action: int) -> str: ...
     def parse_action(self, label: str) -> int: ...
-    def result(self) -> Mapping[str, Any]: ...
+    def result(self) -> dict[str, Any]:
+        """The full, JSON-ready result (the deal so far before the end)."""
+        ...
 
 
 class Encoder(Protocol):

@@ -25,7 +25,15 @@ from envs.cards.deck import Deck
 from envs.cards.record import DealRecord
 from envs.protocols import Encoder, GameState, InfoView, RulesLike
 
-__all__ = ["Game", "GameInfo", "all_games", "game_names", "get_game", "register"]
+__all__ = [
+    "Game",
+    "GameInfo",
+    "all_games",
+    "game_for_format",
+    "game_names",
+    "get_game",
+    "register",
+]
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,11 @@ class Game:
         rules: RulesLike = self.info.rules_type.from_flags(dict(flags or {}))
         return rules
 
+    def reward_scale(self, rules: RulesLike) -> float:
+        """The default reward scale: ``1 / payoff_bound(rules)``, so that every reward of a deal
+        lies in [-1, 1]."""
+        return 1.0 / self.payoff_bound(rules)
+
     def check_rules(self, rules: object) -> None:
         """Raise TypeError unless ``rules`` is this game's ``Rules``."""
         if not isinstance(rules, self.info.rules_type):
@@ -133,6 +146,23 @@ class Game:
         elif not (type(dealer) is int and 0 <= dealer < n):
             raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         return Deal(dealer, tuple(int(c) for c in rng.permutation(self.info.deck.size)))
+
+    def read_deal(self, record: Any, rules: RulesLike | None = None) -> tuple[RulesLike, Deal]:
+        """The rules and the deal of a D.3 record, to be dealt afresh (its actions ignored).
+
+        Raises:
+            ValueError: a bad record, or one whose deal cannot start from the deal alone (it
+                needs start options, such as a Calabresella no-Chiamo redeal: such a record can
+                only be replayed with its actions).
+        """
+        parsed = self.read_record(record, rules)
+        if parsed.options:
+            raise ValueError(
+                f"this {self.info.record_format} record starts with {dict(parsed.options)}: it "
+                "can only be replayed with its actions (mazzo replay, or the env's reset), "
+                "not dealt afresh"
+            )
+        return parsed.rules, parsed.deal
 
     def env(self, **kwargs: Any) -> Any:
         """The wrapped PettingZoo AEC env of this game (``env_module.env(**kwargs)``)."""
@@ -188,6 +218,19 @@ def all_games() -> tuple[Game, ...]:
 def game_names() -> tuple[str, ...]:
     """The registered games' names, sorted."""
     return tuple(g.name for g in all_games())
+
+
+def game_for_format(fmt: object) -> Game:
+    """The game whose D.3 records carry ``format`` ``fmt``.
+
+    Raises:
+        ValueError: no game writes that format (the message lists the known ones).
+    """
+    for game in all_games():
+        if game.info.record_format == fmt:
+            return game
+    known = ", ".join(g.info.record_format for g in all_games())
+    raise ValueError(f"cannot tell the game from format {fmt!r} (known: {known})")
 
 
 def get_game(name: str) -> Game:

@@ -1,5 +1,6 @@
 """The dependency rules of DESIGN.md, checked: engines import only the stdlib and envs.cards;
-nothing in envs/ or agents/ touches global random state; nothing imports training/."""
+nothing in envs/ or agents/ touches global random state; nothing imports training/; no module
+outside a game's own packages names a game (the layers above iterate ``envs.registry``)."""
 
 import ast
 import pathlib
@@ -7,14 +8,17 @@ import re
 
 import pytest
 
+from envs.registry import game_names
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-# Every engine module: everything in a game package but the encoder and the env (numpy /
-# PettingZoo layer), plus the shared card core.
+GAMES = game_names()
+# Every engine module: everything in a game package but the encoder, the env (numpy /
+# PettingZoo layer) and the registration, plus the shared card core.
 PURE = ["envs/cards"] + sorted(
     str(p.relative_to(ROOT))
-    for game in ("calabresella", "minchiate")
+    for game in GAMES
     for p in (ROOT / "envs" / game).glob("*.py")
-    if p.stem not in ("encode", "env")
+    if p.stem not in ("encode", "env", "game")
 )
 FORBIDDEN = {"numpy", "torch", "gymnasium", "pettingzoo", "random", "time", "logging"}
 
@@ -66,3 +70,63 @@ def test_every_module_has_a_docstring():
     for path in _files(["envs", "agents", "training"]):
         tree = ast.parse(path.read_text())
         assert ast.get_docstring(tree), f"{path} has no module docstring"
+
+
+def _own_packages(game):
+    """The places allowed to name ``game``: its packages in every layer and its env module."""
+    return (
+        ROOT / "envs" / game,
+        ROOT / "envs" / f"{game}_v0.py",
+        ROOT / "agents" / game,
+        ROOT / "training" / game,
+        ROOT / "benchmarks" / f"bench_{game}.py",
+    )
+
+
+def _names_in_code(tree):
+    """Every identifier and every non-docstring string constant of a module, with its line."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docstrings:
+                yield node.lineno, node.value
+        elif isinstance(node, ast.Name):
+            yield node.lineno, node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr
+        elif isinstance(node, ast.alias):
+            yield node.lineno, node.name
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.lineno, node.module
+
+
+LAYERS = ["envs", "agents", "training", "benchmarks"]
+
+
+@pytest.mark.parametrize("path", list(_files(LAYERS)), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_game_is_named_outside_its_own_packages(path):
+    """Code outside a game's packages (strings, names, imports; docstrings and comments may
+    mention games) never names a game: it asks the registry."""
+    allowed = {g for g in GAMES if any(path.is_relative_to(p) for p in _own_packages(g))}
+    if path.is_relative_to(ROOT / "envs" / "cards"):  # until the decks move into their games
+        allowed = set(GAMES)
+    tree = ast.parse(path.read_text())
+    found = [
+        (line, text)
+        for line, text in _names_in_code(tree)
+        for game in GAMES
+        if game not in allowed and game in text.lower()
+    ]
+    assert not found, f"{path.relative_to(ROOT)} names a game: {found}"
+
+
+def test_the_game_name_check_catches_a_branch():
+    tree = ast.parse('"""Docs may say minchiate."""\nif name == "minchiate":\n    pass\n')
+    assert [t for _, t in _names_in_code(tree)] == ["name", "minchiate"]

@@ -25,11 +25,11 @@ import numpy as np
 
 from agents.base import RandomAgent
 from agents.registry import make_agent
+from envs.registry import Game, game_for_format, game_names, get_game
 from training.arena.deals import generate_deals, rules_from_flags, write_deal_set
 from training.arena.evaluate import EvalConfig, evaluate
 from training.arena.progress import ProgressBar
 from training.arena.report import format_table, write_outputs
-from training.games import GAMES, game_spec
 from training.play import HumanQuit, play_session
 
 __all__ = ["main"]
@@ -49,8 +49,7 @@ def _parse_flags(items: Sequence[str]) -> dict[str, Any]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    spec = game_spec(args.game)
-    env = spec.module.env(render_mode="ansi", **_parse_flags(args.flag))
+    env = get_game(args.game).env(render_mode="ansi", **_parse_flags(args.flag))
     rng = np.random.default_rng(args.seed)
     agent = RandomAgent()
     totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -73,9 +72,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    spec = game_spec(args.game)
-    rules = spec.rules_type.from_flags(_parse_flags(args.flag))
-    n = spec.n_players(rules)
+    spec = get_game(args.game)
+    rules = spec.rules(_parse_flags(args.flag))
+    n = spec.seats(rules)
     if not 0 <= args.seat < n:
         raise ValueError(f"--seat must be 0..{n - 1}, got {args.seat}")
     agents = [make_agent(args.opponents, spec.name) for _ in range(n)]
@@ -98,24 +97,24 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     text = Path(args.file).read_text()
     record = json.loads(text)
-    spec = game_spec(args.game or spec_for_format(record.get("format", "")))
-    state = spec.replay(record)
-    print(spec.render(state))
+    spec = get_game(args.game) if args.game else _game_of_record(record)
+    state = spec.replay(record, None)
+    print(spec.render_state(state))
     if state.is_terminal():
         print(json.dumps(state.result(), indent=2))
     return 0
 
 
-def spec_for_format(fmt: str) -> str:
-    for name, spec in GAMES.items():
-        if spec.record_format == fmt:
-            return name
-    raise SystemExit(f"mazzo: unknown record format {fmt!r}; pass --game")
+def _game_of_record(record: Any) -> Game:
+    fmt = record.get("format", "") if isinstance(record, dict) else ""
+    try:
+        return game_for_format(fmt)
+    except ValueError as e:
+        raise SystemExit(f"mazzo: {e}; pass --game") from None
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    spec = game_spec(args.game)
-    for f in dataclasses.fields(spec.rules_type):
+    for f in dataclasses.fields(get_game(args.game).info.rules_type):
         choices = f.metadata.get("choices") or f.metadata.get("items")
         extra = f"  choices: {list(choices)}" if choices else ""
         print(f"{f.name} = {f.default!r}{extra}")
@@ -171,18 +170,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mazzo",
         description="mazzo: reinforcement learning for Italian trick-taking card games "
-        f"({', '.join(GAMES)}).",
+        f"({', '.join(game_names())}).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a few deals between random agents and show them")
-    demo.add_argument("--game", default="calabresella", choices=sorted(GAMES))
+    demo.add_argument("--game", default=game_names()[0], choices=game_names())
     demo.add_argument("--deals", type=int, default=2, help="number of deals (default 2)")
     demo.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
     demo.add_argument("--flag", action="append", default=[], metavar="KEY=VALUE",
                       help="a rule flag, e.g. --flag players=4 (repeatable)")  # fmt: skip
     demo.set_defaults(func=cmd_demo)
     play = sub.add_parser("play", help="play in the terminal against agents")
-    play.add_argument("--game", default="calabresella", choices=sorted(GAMES))
+    play.add_argument("--game", default=game_names()[0], choices=game_names())
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--opponents", default="heuristic", help="agent spec for the other seats")
     play.add_argument("--deals", type=int, default=1, help="number of deals (default 1)")
@@ -193,10 +192,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
     replay = sub.add_parser("replay", help="replay a D.3 deal record (JSON) and print it")
     replay.add_argument("file", help="path to the JSON record")
-    replay.add_argument("--game", choices=sorted(GAMES), help="default: from the record's format")
+    replay.add_argument("--game", choices=game_names(), help="default: from the record's format")
     replay.set_defaults(func=cmd_replay)
     rules = sub.add_parser("rules", help="list a game's rule flags, defaults and choices")
-    rules.add_argument("--game", default="calabresella", choices=sorted(GAMES))
+    rules.add_argument("--game", default=game_names()[0], choices=game_names())
     rules.set_defaults(func=cmd_rules)
     _add_eval(sub)
     _add_dealset(sub)
@@ -209,7 +208,7 @@ def _add_eval(sub: Any) -> None:
         help="benchmark agents against each other on fixed deals, duplicate style",
         description="Play every agent in every seat of every deal (seats rotated duplicate "
         "style) and report mean payoffs and win rates with confidence intervals, paired "
-        "differences, Elo ratings and, for Calabresella, contracts. See docs/arena.md.",
+        "differences, Elo ratings and, in games with contracts, the contracts. See docs/arena.md.",
     )
     p.add_argument(
         "agents",
@@ -218,7 +217,9 @@ def _add_eval(sub: Any) -> None:
         help="agent spec (random, heuristic@1, pimc:samples=64) or label=spec",
     )
     p.add_argument(
-        "--game", choices=sorted(GAMES), help="default: the deal file's game, else calabresella"
+        "--game",
+        choices=game_names(),
+        help=f"default: the deal file's game, else {game_names()[0]}",
     )
     p.add_argument(
         "--deals",
@@ -286,7 +287,7 @@ def _add_dealset(sub: Any) -> None:
         "dealset",
         help="write a reusable deal set (JSON Lines of D.3 records) generated from a seed",
     )
-    p.add_argument("--game", default="calabresella", choices=sorted(GAMES))
+    p.add_argument("--game", default=game_names()[0], choices=game_names())
     p.add_argument("--n", type=int, required=True, help="number of deals")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument(

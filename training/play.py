@@ -19,7 +19,7 @@ import numpy as np
 
 from agents.base import AnyAgent
 from envs.cards.bits import bit_list
-from training.games import GameSpec
+from envs.registry import Game
 
 __all__ = ["HumanQuit", "play_session"]
 
@@ -74,7 +74,7 @@ def ask(state: Any, view_text: str, read: Callable[[], str], out: TextIO) -> int
 
 
 def play_session(
-    spec: GameSpec,
+    spec: Game,
     rules: Any,
     seat: int,
     agents: list[AnyAgent],
@@ -93,10 +93,11 @@ def play_session(
     records: list[dict[str, Any]] = []
     try:
         for number in range(1, deals + 1):
-            state = spec.new_state(spec.random_deal(rng, rules), rules)
-            print(f"\n=== deal {number}: you are S{seat}, dealer S{state.dealer} ===", file=out)
+            state = spec.new_state(spec.deal_random(rng, rules), rules)
+            dealer = state.deal.dealer
+            print(f"\n=== deal {number}: you are S{seat}, dealer S{dealer} ===", file=out)
             _play_deal(spec, state, seat, agents, rng, read, out)
-            print(spec.render(state), file=out)
+            print(spec.render_state(state), file=out)
             print("Final result (JSON): " + json.dumps(state.result()), file=out)
             records.append(spec.write_record(state))
     finally:
@@ -107,7 +108,7 @@ def play_session(
 
 
 def _play_deal(
-    spec: GameSpec, state: Any, seat: int, agents: list[AnyAgent], rng: np.random.Generator,
+    spec: Game, state: Any, seat: int, agents: list[AnyAgent], rng: np.random.Generator,
     read: Callable[[], str], out: TextIO,
 ) -> None:  # fmt: skip
     while not state.is_terminal():
@@ -117,7 +118,7 @@ def _play_deal(
         else:
             action = agents[actor].act(state.info_view(actor), rng)
         label = state.action_label(action)
-        if not spec.visible(state, action, seat):
+        if not spec.action_is_visible(state, action, seat):
             label = label.split()[0] + " a card"  # a private card: only the verb is seen
         done = len(state.tricks)
         state.apply(action)

@@ -27,8 +27,9 @@ from gymnasium import spaces
 from agents.base import AnyAgent
 from agents.registry import make_agent
 from envs.cards.bits import bit_list
+from envs.cards.deal import Deal
 from envs.common.arrays import mask_to_int8
-from training.games import GAMES, GameSpec, game_spec
+from envs.registry import Game, all_games, game_names, get_game
 
 __all__ = ["SingleAgentEnv"]
 
@@ -37,12 +38,13 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
     """One learning seat against agents built from specs.
 
     Args:
-        game: ``calabresella`` or another name in ``training.games``.
+        game: the name of a game in ``envs.registry`` (default: the first by name).
         seat: the learner's seat, or ``None`` for a random seat each episode (never the idle
             dealer of 4-player Calabresella: he makes no decision).
         opponents: one agent spec for every other seat, or a list with one spec per seat
             (the learner's entry is ignored).
-        reward_scale: multiplies the learner's settlement (default: the PettingZoo env's).
+        reward_scale: multiplies the learner's settlement (default: the game's
+            ``reward_scale(rules)``, one over the largest possible |return| of a deal).
         illegal_penalty: reward for an illegal action, which ends the episode.
         render_mode: ``"ansi"`` or None.
         **flags: the game's rule flags.
@@ -52,7 +54,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
 
     def __init__(
         self,
-        game: str = "calabresella",
+        game: str | None = None,
         seat: int | None = 0,
         opponents: str | list[str] = "heuristic",
         reward_scale: float | None = None,
@@ -60,9 +62,11 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
         **flags: Any,
     ) -> None:
-        self.spec_ = game_spec(game)
-        self.rules = self.spec_.rules_type.from_flags(flags)
-        self.n_players = self.spec_.n_players(self.rules)
+        game = game if game is not None else game_names()[0]
+        self.spec_ = get_game(game)
+        self.rules = self.spec_.rules(flags)
+        self.n_players = self.spec_.seats(self.rules)
+        self.encoder = self.spec_.encoder(self.rules)
         if seat is not None and not 0 <= seat < self.n_players:
             raise ValueError(f"seat must be None or 0..{self.n_players - 1}, got {seat!r}")
         if render_mode not in (None, "ansi"):
@@ -75,10 +79,10 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         self.render_mode = render_mode
         self.illegal_penalty = float(illegal_penalty)
         self.reward_scale = float(
-            reward_scale if reward_scale is not None else self.spec_.module.REWARD_SCALE
+            reward_scale if reward_scale is not None else self.spec_.reward_scale(self.rules)
         )
-        n = self.spec_.num_actions
-        high = self.spec_.obs_high()
+        n = self.spec_.info.num_actions
+        high = self.encoder.obs_high()
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, high, shape=high.shape, dtype=np.float32),
@@ -98,9 +102,9 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         self._agent_rng = np.random.default_rng(int(rng.integers(2**63)))
         record = (options or {}).get("deal")
         if record is not None:
-            self.rules, deal = self.spec_.read_record(record, self.rules)
+            self.rules, deal = self.spec_.read_deal(record, self.rules)
         else:
-            deal = self.spec_.random_deal(rng, self.rules)
+            deal = self.spec_.deal_random(rng, self.rules)
         if self.fixed_seat is None:
             self.seat = int(rng.integers(self.n_players))
         deal = self._deal_with_learner_active(deal)
@@ -109,7 +113,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         while self.state.is_terminal() and record is None:
             # a void deal (Minchiate M-8.5: too few legal discards) ends before the learner
             # acts: the same dealer redeals
-            deal = self.spec_.random_deal(rng, self.rules, self.state.deal.dealer)
+            deal = self.spec_.deal_random(rng, self.rules, self.state.deal.dealer)
             self.state = self.spec_.new_state(deal, self.rules)
             self._advance()
         return self._obs(), self._info()
@@ -121,7 +125,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         if s is None or s.is_terminal():
             raise RuntimeError("step() after the episode ended: call reset()")
         a = int(action)
-        if not (0 <= a < self.spec_.num_actions and s.legal_mask() >> a & 1):
+        if not (0 <= a < self.spec_.info.num_actions and s.legal_mask() >> a & 1):
             info = self._info() | {"illegal_action": a, "legal": bit_list(s.legal_mask())}
             self.state = None
             return self._zero_obs(), self.illegal_penalty, True, False, info
@@ -139,20 +143,23 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             if self.state is not None and not self.state.is_terminal()
             else 0
         )
-        return mask_to_int8(mask, self.spec_.num_actions).astype(bool)
+        return mask_to_int8(mask, self.spec_.info.num_actions).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:
             return None
-        return self.spec_.render(self.state)
+        return self.spec_.render_state(self.state)
 
     # ------------------------------------------------------------------ internals
-    def _deal_with_learner_active(self, deal: Any) -> Any:
-        """With 4 Calabresella players the dealer sits out: move the deal so he is not the
-        learner (the cards stay; only the dealer seat changes)."""
-        if self.spec_.name == "calabresella" and self.n_players == 4 and deal.dealer == self.seat:
-            return type(deal)((deal.dealer + 1) % 4, deal.order)
-        return deal
+    def _deal_with_learner_active(self, deal: Deal) -> Deal:
+        """Where the game idles a seat of the deal (4-player Calabresella's dealer sits out),
+        move the deal on until the learner is active (the cards stay; only the dealer moves)."""
+        dealer = deal.dealer
+        for _ in range(self.n_players):
+            if self.seat not in self.spec_.idle_seats(self.rules, dealer):
+                break
+            dealer = (dealer + 1) % self.n_players
+        return deal if dealer == deal.dealer else Deal(dealer, deal.order)
 
     def _advance(self) -> None:
         """Let the opponents act until the learner is on turn or the deal is over."""
@@ -166,25 +173,26 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         s = self.state
         on_turn = not s.is_terminal() and s.to_play == self.seat
         return {
-            "observation": self.spec_.encode(s, self.seat),
-            "action_mask": mask_to_int8(s.legal_mask() if on_turn else 0, self.spec_.num_actions),
+            "observation": self.encoder.encode(s.info_view(self.seat)),
+            "action_mask": mask_to_int8(
+                s.legal_mask() if on_turn else 0, self.spec_.info.num_actions
+            ),
         }
 
     def _zero_obs(self) -> dict[str, npt.NDArray[Any]]:
         return {
-            "observation": np.zeros(self.spec_.obs_high().shape, np.float32),
-            "action_mask": np.zeros(self.spec_.num_actions, np.int8),
+            "observation": np.zeros(self.spec_.info.obs_size, np.float32),
+            "action_mask": np.zeros(self.spec_.info.num_actions, np.int8),
         }
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat}
 
 
-def _register(spec: GameSpec) -> None:
-    env_id = f"mazzo/{spec.name.capitalize()}-v0"
-    if env_id not in gym.registry:
-        gym.register(id=env_id, entry_point=SingleAgentEnv, kwargs={"game": spec.name})
+def _register(game: Game) -> None:
+    if game.info.gym_id not in gym.registry:
+        gym.register(id=game.info.gym_id, entry_point=SingleAgentEnv, kwargs={"game": game.name})
 
 
-for _spec in GAMES.values():
-    _register(_spec)
+for _game in all_games():
+    _register(_game)

@@ -6,6 +6,7 @@ Imports the encoder (numpy); the engine modules it names stay pure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from envs.calabresella import encode, record
@@ -19,7 +20,7 @@ from envs.cards.deck import ITALIAN_40
 from envs.cards.record import DealRecord
 from envs.registry import Game, GameInfo, register
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_NOT_ZERO_SUM", "TEST_VARIANTS"]
 
 
 def _rules(rules: object) -> Rules:
@@ -40,7 +41,8 @@ def _payoff_bound(rules: object) -> int:
     r = _rules(rules)  # the soloist's pairwise settlement at its largest (C-9.5)
     unit = max(r.contract_values) * max(1, r.cappotto_mult, r.stramazzo_mult)
     unit *= 11 if r.payout_mode == "difference" else 1
-    return int(-(-2 * unit * r.aperta_payout_factor // 1))
+    # The aperta factor scales only the match layer's payments (match.py), by up to itself.
+    return int(-(-2 * unit * max(1.0, r.aperta_payout_factor) // 1))
 
 
 def _new_state(deal: Deal, rules: object, **options: Any) -> State:
@@ -93,4 +95,40 @@ GAME = register(
         render_view=render_view,
         action_is_visible=action_is_visible,
     )
+)
+
+# The rule variants the contract suite (tests/contract/) plays: the defaults first, then one
+# entry per variant family (RULES.md B.11, C.3). Each is a ``Rules.from_flags`` dict.
+TEST_VARIANTS: tuple[Mapping[str, Any], ...] = (
+    {},
+    {"players": 4},
+    {"players": 2},
+    {"auction": "until_two_passes"},
+    {"allowed_contracts": ["chiamo"]},
+    {"allowed_contracts": ["solo", "dividete"]},
+    {"all_pass": "forced_chiamo_eldest"},
+    {"all_pass": "next_deal_no_chiamo"},
+    {"allow_call_own_card": True},
+    {"chiamo_monte_exposed": True, "chiamo_return_public": True, "solissimo_view_monte": True},
+    {"scegliete_splits": "only_2_2"},
+    {"first_lead": "soloist"},
+    {"first_lead": "dealer_left", "players": 4},
+    {"first_lead": "dealer_left", "players": 2},
+    {"stramazzo": False, "cappotto_mult": 4},
+    {"stramazzo_def": "raw_zero"},
+    {"payout_mode": "difference", "reward_mode": "raw"},
+    {"contract_values": [1, 3, 5, 7, 9]},
+    {"aperta": True, "aperta_payout_factor": 0.5},
+)
+# More env keyword arguments (the match layer; rule flags may come with them) that the
+# PettingZoo checks of the contract suite also run.
+TEST_ENV_VARIANTS: tuple[Mapping[str, Any], ...] = (
+    {"match": True},
+    {"match": True, "players": 4},
+    {"aperta": True},
+)
+# The variants whose returns are not zero-sum by design (``reward_mode = raw`` pays each seat its
+# game-point increment, C-9.1).
+TEST_NOT_ZERO_SUM: tuple[Mapping[str, Any], ...] = (
+    {"payout_mode": "difference", "reward_mode": "raw"},
 )

@@ -6,6 +6,7 @@ Imports the encoder (numpy); the engine modules it names stay pure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from envs.cards.deal import Deal
@@ -19,7 +20,7 @@ from envs.minchiate.rules import State
 from envs.minchiate.view import action_is_visible
 from envs.registry import Game, GameInfo, register
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_VARIANTS"]
 
 TEAMS = ((0, 2), (1, 3))  # M-1: S0+S2 (team A) against S1+S3 (team B)
 
@@ -100,4 +101,61 @@ GAME = register(
         render_view=render_view,
         action_is_visible=action_is_visible,
     )
+)
+
+# The rule variants the contract suite (tests/contract/) plays: the defaults first, then every
+# flag's alternative values (RULES.md C.3), then all of them at once where they combine. Each is
+# a ``Rules.from_flags`` dict.
+TEST_VARIANTS: tuple[Mapping[str, Any], ...] = (
+    {},
+    {"faceup_21st": "dealer_only"},
+    {"dealer_takes": "counters_only"},
+    {"score_taken_cards": True},
+    {"discard_rule": "any"},
+    {"impossible_discard": "relax"},
+    {"declarations": "auto_all"},
+    {"declare_timing": "with_first_card"},
+    {"declare_timing": "with_first_card", "declarations": "auto_all"},
+    {"diecine": "two_triples"},
+    {"diecine": "any_three"},
+    {"matto_bonus_in_own_combo": True},
+    {"matto_bonus_at_end": False},
+    {"end_recount_combos": False},
+    {"declaration_score_timing": "end"},
+    {"fola_exposure": "never"},
+    {"king_rule": False},
+    {"must_overtrump": True},
+    {"matto_payment": "agent"},
+    {"matto_last_trick_lost": True},
+    {"matto_death_bonus": True},
+    {"matto_last_trick_lost": True, "matto_death_bonus": True},
+    {"capture_bonus": False},
+    {"rob_cap": 0},
+    {"rob_cap": 4},
+    {"resti_unit": 20},
+    {"surplus_base": 30, "last_trick_bonus": 0},
+    {
+        "faceup_21st": "dealer_only",
+        "dealer_takes": "counters_only",
+        "score_taken_cards": True,
+        "impossible_discard": "relax",
+        "declare_timing": "with_first_card",
+        "diecine": "any_three",
+        "matto_bonus_in_own_combo": True,
+        "declaration_score_timing": "end",
+        "fola_exposure": "never",
+        "must_overtrump": True,
+        "matto_payment": "agent",
+        "matto_last_trick_lost": True,
+        "matto_death_bonus": True,
+        "rob_cap": 7,
+        "resti_unit": 45,
+    },
+)
+# More env keyword arguments (the series layer; rule flags may come with them) that the
+# PettingZoo checks of the contract suite also run.
+TEST_ENV_VARIANTS: tuple[Mapping[str, Any], ...] = (
+    {"deals": 3},
+    {"matto_payment": "agent", "declare_timing": "with_first_card"},
+    {"declarations": "auto_all", "must_overtrump": True, "fola_exposure": "never"},
 )

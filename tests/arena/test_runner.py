@@ -8,12 +8,12 @@ import pickle
 import pytest
 
 from agents.base import RandomAgent
+from envs.registry import get_game
 from training.arena.deals import generate_deals, rules_from_flags
 from training.arena.report import _dump, summary_json
 from training.arena.runner import ArenaError, Entrant, make_plan, parse_entrant, run_arena
 from training.arena.streams import agent_rng
 from training.arena.summary import summarize
-from training.games import game_spec
 
 from .agents import CrashAgent, FloatAgent, IllegalAgent, NotAnAgent, PassAgent
 
@@ -51,7 +51,7 @@ def test_plans_and_outcomes_pickle():
 def test_each_game_is_the_engine_loop_with_the_documented_generators():
     plan = make_plan(_deals(4), ["random", "random"], "pairs", seed=9)
     run = run_arena(plan, 1)
-    spec, rules = game_spec("calabresella"), plan.deal_set.rules
+    spec, rules = get_game("calabresella"), plan.deal_set.rules
     agent = RandomAgent()
     for i, deal in enumerate(plan.deal_set.deals):
         for r in range(len(plan.lineups)):

@@ -1,11 +1,13 @@
 """Seating: every agent occupies every seat equally often, for 2, 3 and 4 Calabresella
 players and for Minchiate's partnerships, in both schemes; the lineups are the documented ones."""
 
+import dataclasses
 from itertools import combinations
 
 import numpy as np
 import pytest
 
+from envs.registry import get_game
 from training.arena.seating import (
     SCHEMES,
     expand,
@@ -19,6 +21,12 @@ from training.arena.seating import (
 X, Y = 0, 1
 
 
+def _units(game, n_players):
+    g = get_game(game)
+    flags = {} if g.seats(g.rules()) == n_players else {"players": n_players}
+    return units_for(g, g.rules(flags))
+
+
 TABLES = [("calabresella", 2), ("calabresella", 3), ("calabresella", 4), ("minchiate", 4)]
 
 
@@ -26,7 +34,7 @@ TABLES = [("calabresella", 2), ("calabresella", 3), ("calabresella", 4), ("minch
 @pytest.mark.parametrize(("game", "n_players"), TABLES)
 @pytest.mark.parametrize("n_agents", [2, 3, 4, 5])
 def test_every_agent_sits_in_every_seat_equally_often(scheme, game, n_players, n_agents):
-    lineups = lineups_for(scheme, n_agents, units_for(game, n_players))
+    lineups = lineups_for(scheme, n_agents, _units(game, n_players))
     counts = seat_counts(lineups, n_agents)
     assert counts.shape == (n_agents, n_players)
     assert counts.min() > 0 and (counts == counts[0, 0]).all(), counts
@@ -36,7 +44,7 @@ def test_every_agent_sits_in_every_seat_equally_often(scheme, game, n_players, n
 
 
 def test_three_players_two_agents_is_xyy_and_yxx_rotated():
-    lineups = lineups_for("pairs", 2, units_for("calabresella", 3))
+    lineups = lineups_for("pairs", 2, _units("calabresella", 3))
     assert lineups == ((X, Y, Y), (Y, Y, X), (Y, X, Y), (Y, X, X), (X, X, Y), (X, Y, X))
     # In each seat: X three times (once alone, twice with a partner), Y three times.
     assert seat_counts(lineups, 2).tolist() == [[3, 3, 3], [3, 3, 3]]
@@ -44,14 +52,14 @@ def test_three_players_two_agents_is_xyy_and_yxx_rotated():
 
 
 def test_two_and_four_players():
-    assert lineups_for("pairs", 2, units_for("calabresella", 2)) == ((X, Y), (Y, X))
-    four = lineups_for("pairs", 2, units_for("calabresella", 4))
+    assert lineups_for("pairs", 2, _units("calabresella", 2)) == ((X, Y), (Y, X))
+    four = lineups_for("pairs", 2, _units("calabresella", 4))
     assert len(four) == 8 and sorted(lu.count(X) for lu in four) == [1, 1, 1, 1, 3, 3, 3, 3]
-    assert len(lineups_for("mixed", 2, units_for("calabresella", 4))) == 2**4 - 2
+    assert len(lineups_for("mixed", 2, _units("calabresella", 4))) == 2**4 - 2
 
 
 def test_minchiate_partners_are_one_agent_and_teams_swap():
-    units = units_for("minchiate", 4)
+    units = _units("minchiate", 4)
     assert units == ((0, 2), (1, 3))
     assert lineups_for("pairs", 2, units) == ((X, Y, X, Y), (Y, X, Y, X))
     for scheme in SCHEMES:
@@ -65,7 +73,7 @@ def test_minchiate_partners_are_one_agent_and_teams_swap():
 
 
 def test_mixed_tables_of_distinct_agents():
-    three = lineups_for("mixed", 3, units_for("calabresella", 3))
+    three = lineups_for("mixed", 3, _units("calabresella", 3))
     assert sorted(three) == sorted(
         [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
     )
@@ -82,8 +90,10 @@ def test_pairs_count_and_expand():
 
 def test_errors():
     with pytest.raises(ValueError, match="unknown seating scheme 'swiss'"):
-        lineups_for("swiss", 2, units_for("calabresella", 3))
+        lineups_for("swiss", 2, _units("calabresella", 3))
     with pytest.raises(ValueError, match="at least 2 agents"):
-        lineups_for("pairs", 1, units_for("calabresella", 3))
+        lineups_for("pairs", 1, _units("calabresella", 3))
+    minchiate = get_game("minchiate")
+    three_seats = dataclasses.replace(minchiate, seats=lambda rules: 3)
     with pytest.raises(ValueError, match="do not fit"):
-        units_for("minchiate", 3)
+        units_for(three_seats, minchiate.rules())

@@ -1,12 +1,10 @@
-"""The PettingZoo face: api_test and seed_test per variant family, explicit-deal resets and
-replay, labels, results in infos, rewards, rendering, and every error path."""
+"""The PettingZoo face (api_test and seed_test per variant run in tests/contract/): explicit-deal
+resets and replay, labels, results in infos, rewards, rendering, and every error path."""
 
 import json
-import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from envs import calabresella_v0
 from envs.calabresella.actions import NUM_ACTIONS
@@ -15,20 +13,6 @@ from envs.cards.errors import IllegalAction
 from envs.common.aec import IllegalMoveWarning
 
 from .test_golden import DEAL2, SOLO2_SCRIPT
-
-FAMILIES = [{}, {"players": 4}, {"players": 2}, {"match": True}, {"aperta": True}]
-
-
-@pytest.mark.parametrize("kwargs", FAMILIES, ids=str)
-def test_pettingzoo_api(kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # api_test's advice on Dict spaces
-        api_test(calabresella_v0.env(**kwargs), num_cycles=300)
-
-
-@pytest.mark.parametrize("kwargs", FAMILIES, ids=str)
-def test_pettingzoo_seed(kwargs):
-    seed_test(lambda: calabresella_v0.env(**kwargs), num_cycles=300)
 
 
 def record_of(script, dealer=2, deck=DEAL2, flags=None):

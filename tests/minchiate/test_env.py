@@ -1,12 +1,10 @@
-"""The PettingZoo face: api_test and seed_test per variant family, explicit-deal resets and
-replay, labels, results in infos, rewards, series mode, rendering, and every error path."""
+"""The PettingZoo face (api_test and seed_test per variant run in tests/contract/): explicit-deal
+resets and replay, labels, results in infos, rewards, series mode, rendering, and every error path."""
 
 import json
-import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from envs import minchiate_v0
 from envs.cards.errors import IllegalAction
@@ -16,25 +14,7 @@ from envs.minchiate.encode import OBS_SIZE
 
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY, impossible_stream
 
-FAMILIES = [
-    {},
-    {"deals": 3},
-    {"matto_payment": "agent", "declare_timing": "with_first_card"},
-    {"declarations": "auto_all", "must_overtrump": True, "fola_exposure": "never"},
-]
 SCRIPT = DEAL1_DECISIONS + DEAL1_PLAY
-
-
-@pytest.mark.parametrize("kwargs", FAMILIES, ids=str)
-def test_pettingzoo_api(kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # api_test's advice on Dict spaces
-        api_test(minchiate_v0.env(**kwargs), num_cycles=400)
-
-
-@pytest.mark.parametrize("kwargs", FAMILIES, ids=str)
-def test_pettingzoo_seed(kwargs):
-    seed_test(lambda: minchiate_v0.env(**kwargs), num_cycles=400)
 
 
 def record_of(script, dealer=0, stream=DEAL1, flags=None):

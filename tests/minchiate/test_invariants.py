@@ -4,7 +4,6 @@ M-12.1, the resti ratchet M-14.2, the index form of the deal M-6.1), for the def
 for every flag's alternative values."""
 
 import random
-import time
 
 import pytest
 
@@ -212,9 +211,7 @@ def run_deals(rules: Rules, n: int, seed: int, deep: bool = True) -> dict[str, i
 def test_10000_random_deals_default_rules():
     """A.15 invariants over 10,000 deals (cheap checks every step; the reference legality is in
     ``test_reference_legality``)."""
-    start = time.perf_counter()
     seen = run_deals(Rules(), 10_000, seed=2024, deep=False)
-    assert time.perf_counter() - start < 120
     assert seen["declare"] > 0 and seen["king_rule"] > 0 and seen["matto_debt"] > 0
 
 
@@ -268,7 +265,8 @@ def test_flag_alternatives(flags):
     if flags.get("matto_payment") == "agent":
         assert seen["pay"] > 0
     if flags.get("king_rule") is False:
-        assert seen["king_rule"] >= 0  # kings may still be the only card of the suit
+        # the M-11.3.1 situation was reached, and the play stayed free (run_deals checks it)
+        assert seen["king_free"] > 0 and seen["king_rule"] == 0
     if flags.get("declarations") == "auto_all":
         assert seen["declare"] == 0
 

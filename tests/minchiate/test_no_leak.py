@@ -1,11 +1,14 @@
-"""No leak at the view level: resampling every card a seat cannot see, consistently with what it
-has seen, leaves that seat's ``InfoView`` unchanged; changing what it can see changes it.
+"""No leak at the view level, by surgery on the current state: moving cards a seat cannot see
+between the hidden slots leaves that seat's ``InfoView`` unchanged; changing what it can see
+changes it. (The general test, by resampling the deal and replaying, runs for every variant in
+``tests/contract/test_no_leak.py``.)
 
+What the seat knows comes from the contract suite's Minchiate oracle
+(``tests/contract/oracles/minchiate.py``: the public record and the rules text, not the view).
 The resampler moves cards between the hidden slots (other seats' hands, the Fola cards the seat
-does not know) by random transpositions that keep what the seat has seen true: public cards stay
-put (face-up cards, declared cards, robbed and taken cards that cannot be discarded), robbed and
-taken cards stay with their owner or in the Fola, the Fola holds only dead cards, and no seat
-receives a card of a suit it has shown void in, nor a king the King rule showed it lacks.
+does not know) by random transpositions that keep what the seat has seen true: known cards stay
+put, the Fola holds only dead cards, and no seat receives a card of a suit it has shown void in,
+nor a king the King rule showed it lacks.
 """
 
 import random
@@ -14,12 +17,16 @@ import pytest
 
 from envs.minchiate import Phase, Rules, State
 from envs.minchiate.tables import DISCARDABLE, MATTO, SUIT
+from envs.registry import get_game
+from tests.contract.no_leak import steps_of
+from tests.contract.oracles import minchiate as oracle
 
 from .helpers import random_deal
 
 TRUMP = 4
 FOLA = -1
 KING_OF = {s: 41 + 14 * s + 13 for s in range(4)}
+GAME = get_game("minchiate")
 
 
 def led_suit(cards) -> int:
@@ -60,21 +67,16 @@ def owner_of_public(s: State) -> dict[int, int]:
 
 def slots(s: State, seat: int) -> list[tuple[int, int]]:
     """(card, location) of every card ``seat`` cannot locate; location = a seat or FOLA."""
-    view = s.info_view(seat)
-    pinned = {c for c in view.faceup if c >= 0}
-    for _, combo in view.declared:
-        pinned |= {c for c in range(97) if (combo.members >> c) & 1}
-    for c in owner_of_public(s):
-        if not (DISCARDABLE >> c) & 1:
-            pinned.add(c)
+    steps = steps_of(GAME, s.rules, s.deal, [a for _, a in s.history], seat)
+    known = oracle.known_cards(s.rules, s.deal, steps, s, seat)
     out = [
         (c, q)
         for q in range(4)
         if q != seat
         for c in range(97)
-        if (s.hands[q] >> c) & 1 and c not in pinned
+        if (s.hands[q] >> c) & 1 and not (known >> c) & 1
     ]
-    hidden_fola = s.fola & ~view.fola_known
+    hidden_fola = s.fola & ~known
     out += [(c, FOLA) for c in range(97) if (hidden_fola >> c) & 1]
     return out
 

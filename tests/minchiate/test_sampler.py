@@ -217,14 +217,28 @@ def chi_square_ok(counts: dict, expected: dict) -> bool:
     return stat < df + 6 * (2 * df) ** 0.5  # mean + 6 sd of chi2(df): false alarm < 1e-6
 
 
+def test_endgame_worlds_match_enumeration_and_are_uniform():
+    """The default rules, two endgames (one where the play ruled worlds out); the full study of
+    every flag below is ``slow``."""
+    endgame_study({}, min_tested=2, min_constrained=1)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "flags", [{}, {"must_overtrump": True}, {"declarations": "auto_all"}], ids=str
 )
-def test_endgame_worlds_match_enumeration_and_are_uniform(flags):
+def test_endgame_worlds_match_enumeration_and_are_uniform_study(flags):
+    endgame_study(flags, min_tested=4, min_constrained=3)
+
+
+def endgame_study(flags, min_tested: int, min_constrained: int) -> None:
+    """Enumerate the worlds of small endgames exactly and check the sampler's support, count
+    and uniformity (chi-square) on ``min_tested`` of them, ``min_constrained`` of them with
+    worlds the play ruled out."""
     rules = Rules.from_flags(flags)
     rng, nrng = random.Random(4), np.random.default_rng(5)
     tested = constrained = 0
-    while tested < 4 or constrained < 3:
+    while tested < min_tested or constrained < min_constrained:
         s = State.new(random_deal(rng), rules)
         stop = 18 + rng.randrange(3)
         while not s.is_terminal() and len(s.tricks) < stop:
@@ -246,7 +260,7 @@ def test_endgame_worlds_match_enumeration_and_are_uniform(flags):
         sizes = [view.hand_sizes[q] for q in range(4) if q != view.seat]
         free = comb(sum(sizes), sizes[0]) * comb(sizes[1] + sizes[2], sizes[1])
         deals = len({w[:3] for w in support})  # the hands; the rest is who discarded what
-        if deals == free and tested >= 4:
+        if deals == free and tested >= min_tested:
             continue  # enough unconstrained cases: look for one where the play ruled worlds out
         constrained += deals < free
         n = 60 * len(worlds)

@@ -22,7 +22,7 @@ import training.single_agent  # noqa: F401 (registers the ids)
 from envs.minchiate import Phase, Rules, State
 from envs.minchiate.render import render_view
 from envs.minchiate.view import action_is_visible
-from training.games import game_spec
+from envs.registry import get_game
 from training.single_agent import SingleAgentEnv
 
 from ..minchiate.helpers import random_deal
@@ -191,7 +191,7 @@ def test_demo_replay_and_rules(tmp_path):
     assert "net resti" in out.stdout
     rules = run_cli("rules", "--game", "minchiate")
     assert rules.returncode == 0 and "king_rule = True" in rules.stdout
-    spec = game_spec("minchiate")
+    spec = get_game("minchiate")
     s = State.new(random_deal(__import__("random").Random(2)), Rules())
     rng = np.random.default_rng(0)
     from agents.registry import make_agent

@@ -7,7 +7,7 @@ import sys
 import pexpect
 import pytest
 
-from training.games import game_spec
+from envs.registry import get_game
 from training.play import parse_choice
 
 CHOICES = [(40, "pass"), (41, "bid chiamo"), (42, "bid solo")]
@@ -59,7 +59,7 @@ def test_play_a_whole_deal_with_wrong_inputs(tmp_path, game, args, bad_number, t
     child.expect(pexpect.EOF)
     assert moves >= tricks  # at least one card per trick
     record = json.loads((tmp_path / "deal.json").read_text())
-    assert game_spec(game).replay(record).result() == result
+    assert get_game(game).replay(record).result() == result
 
 
 def test_quit_and_end_of_input(tmp_path):

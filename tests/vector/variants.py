@@ -1,15 +1,18 @@
-"""The flag variants the vector tests run on, per registered game (those of
-tests/calabresella/test_invariants.py and tests/minchiate/test_flags.py, plus the defaults), and
-random play through the registry that collects every seat's view along the way."""
+"""The flag variants the vector tests run on, per registered game (each game's ``TEST_VARIANTS``
+from its ``envs/<game>/game.py``, joined with those of tests/calabresella/test_invariants.py and
+tests/minchiate/test_flags.py), and random play through the registry that collects every seat's
+view along the way."""
 
 from __future__ import annotations
 
+import importlib
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from envs.registry import Game
+from envs.registry import Game, all_games
 
 VARIANTS: dict[str, list[dict[str, Any]]] = {
     "calabresella": [
@@ -66,8 +69,17 @@ def variant_id(flags: dict[str, Any]) -> str:
 
 
 def cases() -> list[tuple[str, dict[str, Any]]]:
-    """(game name, flags) for every variant of every game."""
-    return [(name, flags) for name, variants in VARIANTS.items() for flags in variants]
+    """(game name, flags) for every variant of every registered game, each once."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for game in all_games():
+        module = importlib.import_module(f"envs.{game.name}.game")
+        seen: set[str] = set()
+        for flags in [*getattr(module, "TEST_VARIANTS", ({},)), *VARIANTS.get(game.name, [])]:
+            key = json.dumps(flags, sort_keys=True)
+            if key not in seen:
+                seen.add(key)
+                out.append((game.name, dict(flags)))
+    return out
 
 
 def random_views(game: Game, rules: Any, deals: int, seed: int) -> Iterator[Any]:

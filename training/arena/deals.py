@@ -23,16 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from envs.cards.deal import Deal
+from envs.registry import Game, game_for_format, get_game
 from training.arena.streams import check_seed, deal_rng
-from training.games import GAMES, GameSpec, game_spec
 
 __all__ = ["DealSet", "generate_deals", "read_deal_set", "rules_from_flags", "write_deal_set"]
 
 
 def rules_from_flags(game: str, flags: Mapping[str, Any]) -> Any:
     """``game``'s ``Rules`` from a flags mapping. Raises ValueError naming a bad flag."""
-    rules_type: Any = game_spec(game).rules_type
-    return rules_type.from_flags(flags)
+    return get_game(game).rules(flags)
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ class DealSet:
     """Deals of one game under one set of rules.
 
     Attributes:
-        game: the game's name (a key of ``training.games.GAMES``).
+        game: the game's name (registered in ``envs.registry``).
         rules: the game's frozen ``Rules``.
         deals: the deals, in order (their index is their identity in results and seeds).
         source: where they came from, for reports (``seed=1`` or the file path).
@@ -52,9 +51,9 @@ class DealSet:
     source: str
 
     @property
-    def spec(self) -> GameSpec:
+    def spec(self) -> Game:
         """The game's entry points."""
-        return game_spec(self.game)
+        return get_game(self.game)
 
     def records(self) -> list[dict[str, Any]]:
         """The D.3 records of the deals (no actions), JSON-ready."""
@@ -89,11 +88,11 @@ def generate_deals(game: str, rules: Any, n: int, seed: int) -> DealSet:
     Raises:
         ValueError: an unknown game, ``n < 1`` or a bad seed.
     """
-    spec = game_spec(game)
+    spec = get_game(game)
     _check_count(n)
     check_seed(seed)
-    players = spec.n_players(rules)
-    deals = tuple(spec.random_deal(deal_rng(seed, i), rules, i % players) for i in range(n))
+    players = spec.seats(rules)
+    deals = tuple(spec.deal_random(deal_rng(seed, i), rules, i % players) for i in range(n))
     return DealSet(game, rules, deals, f"seed={seed}")
 
 
@@ -139,12 +138,12 @@ def read_deal_set(
         raise ValueError(f"{path}: no deals in the file")
     if game is None:
         game = _game_of(entries[0][1], f"{path}, {entries[0][0]}")
-    spec = game_spec(game)
+    spec = get_game(game)
     rules = rules_from_flags(game, flags) if flags is not None else None
     deals = []
     for where, record in entries:
         try:
-            rec_rules, deal = spec.read_record(record, rules)
+            rec_rules, deal = spec.read_deal(record, rules)
         except ValueError as e:
             raise ValueError(f"{path}, {where}: {e}") from None
         rules = rec_rules
@@ -175,8 +174,7 @@ def _load_entries(path: Path) -> list[tuple[str, Any]]:
 
 def _game_of(record: Any, where: str) -> str:
     fmt = record.get("format") if isinstance(record, dict) else None
-    for name, spec in GAMES.items():
-        if spec.record_format == fmt:
-            return name
-    known = ", ".join(s.record_format for s in GAMES.values())
-    raise ValueError(f"{where}: cannot tell the game from format {fmt!r} (known: {known})")
+    try:
+        return game_for_format(fmt).name
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from envs.registry import game_names
 from training.arena.deals import DealSet, generate_deals, read_deal_set, rules_from_flags
 from training.arena.runner import ArenaRun, Entrant, Progress, make_plan, run_arena
 from training.arena.seating import SCHEMES
@@ -90,7 +91,7 @@ def load_deals(config: EvalConfig) -> DealSet:
         flags = config.flags or None  # no flags given: the file's
         deal_set = read_deal_set(config.deals, config.game, flags)
         return deal_set.head(config.n) if config.n is not None else deal_set
-    game = config.game or "calabresella"
+    game = config.game or game_names()[0]
     rules = rules_from_flags(game, config.flags)
     return generate_deals(game, rules, config.n or DEFAULT_DEALS, config.seed)
 

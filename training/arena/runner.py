@@ -173,8 +173,7 @@ def make_plan(
         if seen[entrant.label] > 1:
             entrant = Entrant(f"{entrant.label}#{seen[entrant.label]}", entrant.source)
         entrants.append(entrant)
-    n_players = deal_set.spec.n_players(deal_set.rules)
-    units = units_for(deal_set.game, n_players)
+    units = units_for(deal_set.spec, deal_set.rules)
     lineups = lineups_for(scheme, len(entrants), units)
     return ArenaPlan(deal_set, tuple(entrants), scheme, lineups, seed)
 

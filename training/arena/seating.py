@@ -2,9 +2,9 @@
 
 A *lineup* is a tuple with one agent index per player seat. A deal is played once per lineup
 of the scheme, with the same cards, so luck of the cards cancels between agents (duplicate
-play). Schemes work on *units*: the groups of seats one agent always fills together. Each seat
-is its own unit in Calabresella (2, 3 or 4 players); in Minchiate the units are the
-partnerships S0+S2 and S1+S3, so partners are always the same agent.
+play). Schemes work on *units*: the groups of seats one agent always fills together. The units are
+the game's teams (``Game.teams``): one seat each in a game of individuals, the partnerships in a
+partnership game (Minchiate's S0+S2 and S1+S3), so partners are always the same agent.
 
 Schemes (``u`` units, ``k`` agents):
 
@@ -22,15 +22,18 @@ agent occupies each unit, and hence each seat, equally often (``seat_counts`` ch
 the dealer of a deal is fixed, that also means each agent plays every dealer-relative position
 of every deal.
 
-Pure functions over counts; nothing here knows a game's engine.
+Pure functions over counts; the game enters only through its teams.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations, product
+from typing import Any
 
 import numpy as np
+
+from envs.registry import Game
 
 __all__ = [
     "SCHEMES",
@@ -46,21 +49,17 @@ __all__ = [
 Lineup = tuple[int, ...]
 SCHEMES = ("pairs", "mixed")
 
-# Partnerships by game (seats that one agent fills together); other games: one unit per seat.
-_TEAMS: dict[str, tuple[tuple[int, ...], ...]] = {"minchiate": ((0, 2), (1, 3))}
 
-
-def units_for(game: str, n_players: int) -> tuple[tuple[int, ...], ...]:
-    """The seat groups filled by one agent: a game's partnerships, else one group per seat.
+def units_for(game: Game, rules: Any) -> tuple[tuple[int, ...], ...]:
+    """The seat groups filled by one agent: the game's teams (its partnerships, else one group
+    per seat) under ``rules``.
 
     Raises:
-        ValueError: the game's partnerships do not cover exactly ``n_players`` seats.
+        ValueError: the teams do not cover every seat exactly once.
     """
-    teams = _TEAMS.get(game)
-    if teams is None:
-        return tuple((s,) for s in range(n_players))
+    teams, n_players = game.teams(rules), game.seats(rules)
     if sorted(s for team in teams for s in team) != list(range(n_players)):
-        raise ValueError(f"{game} partnerships {teams} do not fit {n_players} players")
+        raise ValueError(f"{game.name} teams {teams} do not fit {n_players} players")
     return teams
 
 

@@ -276,7 +276,7 @@ def _contracts(run: ArenaRun) -> tuple[ContractStats, ...]:
             key = (plan.lineups[r][o.soloist], o.contract)
             bid[key] = bid.get(key, 0) + 1
             made[key] = made.get(key, 0) + bool(o.success)
-    canonical = tuple(getattr(plan.deal_set.spec.rules_type(), "allowed_contracts", ()))
+    canonical = tuple(getattr(plan.deal_set.spec.info.rules_type(), "allowed_contracts", ()))
     names.sort(key=lambda c: (canonical.index(c) if c in canonical else len(canonical), c))
     n_deals = len(run.outcomes)
     out: list[ContractStats] = []
