@@ -87,6 +87,10 @@ class Encoder(Protocol):
         """One view -> a fresh ``float32[obs_size]`` row."""
         ...
 
+    def encode_into(self, view: Any, row: npt.NDArray[np.float32]) -> None:
+        """Write one view's observation into ``row`` (``float32[obs_size]``)."""
+        ...
+
     def encode_batch(
         self,
         views: Sequence[Any],

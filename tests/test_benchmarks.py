@@ -55,3 +55,12 @@ def test_bench_envs_without_the_project_says_how_to_run_it():
     assert "bench_envs: cannot import the project" in out.stderr, out.stderr
     assert ".venv/bin/python benchmarks/bench_envs.py" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_bench_vector_runs_without_peers():
+    out = run("bench_vector.py", "--seconds", "0.2", "--reps", "1", "--sizes", "4",
+              "--memory-steps", "3", "--no-peers")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    for case in ("mazzo:calabresella:vector4", "mazzo:minchiate:vector4"):
+        assert case in out.stdout
+    assert "os:skat:obsbuf" in out.stdout and "os:hearts:raw" in out.stdout

@@ -123,7 +123,7 @@ class raw_env(CardGameAEC):
         return self.game.state if self.match else self.game  # type: ignore[no-any-return]
 
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
-        return encode(self.game.info_view(seat), self.rules.target)
+        return encode(self.game.info_view(seat))
 
     def _finished_deals(self) -> Sequence[State]:
         game = self.game

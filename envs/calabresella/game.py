@@ -20,7 +20,6 @@ from envs.calabresella.scoring import payoff_bound
 from envs.calabresella.view import action_is_visible
 from envs.cards.deal import Deal
 from envs.cards.record import DealRecord
-from envs.common.encoder import RowEncoder
 from envs.registry import Game, GameInfo, register
 
 __all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_NOT_ZERO_SUM", "TEST_VARIANTS"]
@@ -56,13 +55,7 @@ def _replay(rec: Any, rules: object = None) -> State:
     return record.replay(rec, None if rules is None else _rules(rules))
 
 
-_ENCODER = RowEncoder(
-    version=encode.ENCODING_VERSION,
-    obs_size=encode.OBS_SIZE,
-    num_actions=NUM_ACTIONS,
-    high=encode.obs_high(),
-    encode_row=lambda v: encode.encode(v, v.rules.target),
-)
+_ENCODER = encode.ENCODER
 
 GAME = register(
     Game(

@@ -40,7 +40,11 @@ pile_theirs     97     cards won by the other team
 Scalars (all >= 0): ``n_tricks/21``; D and R from my team's side, each split into the
 positive part and the negative part (``lead``, ``behind``: D / ``resti_unit``, R / 8); in a
 series my team's banked resti likewise (``series_ahead``, ``series_behind``, / 8). Upper bounds
-are in :func:`obs_high` (D, R and the series parts are unbounded above).
+are in :func:`obs_high` (D, R and the series parts are unbounded above). ``resti_unit`` is the
+view's ``rules.resti_unit``.
+
+``MinchiateEncoder`` (its instance ``ENCODER``) is the game's ``Encoder``: ``encode``,
+``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``).
 
 Any change to this layout bumps ``ENCODING_VERSION`` and the env's ``_vN``.
 
@@ -53,11 +57,21 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.cards.bits import mask_of
-from envs.common.arrays import bits_to_array
+from envs.common.encoder import BitsEncoder
 from envs.common.layout import offsets
+from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.view import InfoView
 
-__all__ = ["BINARY_LAYOUT", "ENCODING_VERSION", "OBS_SIZE", "SCALAR_LAYOUT", "encode", "obs_high"]
+__all__ = [
+    "BINARY_LAYOUT",
+    "ENCODER",
+    "ENCODING_VERSION",
+    "OBS_SIZE",
+    "SCALAR_LAYOUT",
+    "MinchiateEncoder",
+    "encode",
+    "obs_high",
+]
 
 ENCODING_VERSION = 1
 C = 97
@@ -131,6 +145,11 @@ assert (O_SUITS, O_MOWNER, O_MDEBT) == (
 )
 assert O_THEIRS == O_MINE + C
 PLAY_PHASE = 3
+# Per observing seat: where each seat's 97-card row starts inside a 4-seat block.
+_SEAT_SHIFT = tuple(tuple(C * ((seat - me) & 3) for seat in range(4)) for me in range(4))
+_P_PLAYED, _P_MINE = O_PLAYED - O_TRICK, O_MINE - O_TRICK
+_MASKS: dict[tuple[int, ...], int] = {}  # robbed cards -> their mask (see _mask)
+assert O_PLAYED == O_TRICK + 4 * C + 9 and O_MINE == O_PLAYED + 4 * C + 9
 
 
 def obs_high() -> npt.NDArray[np.float32]:
@@ -140,22 +159,20 @@ def obs_high() -> npt.NDArray[np.float32]:
     return high
 
 
-def encode(v: InfoView, resti_unit: int = 60) -> npt.NDArray[np.float32]:
-    """Encode one seat's view (``resti_unit``: the rules' unit, scaling D)."""
-    out = np.empty(OBS_SIZE, np.float32)
-    out[:N_BINARY] = bits_to_array(_deal_bits(v) | _play_bits(v), N_BINARY)
+def _scalars(v: InfoView) -> tuple[float, ...]:
+    unit = v.rules.resti_unit
     sign = 1 if v.seat & 1 == 0 else -1  # D and R favour team A; flip for team B
     d, r, series = sign * v.D, sign * v.R, sign * v.series_resti
-    out[N_BINARY:] = (
+    # (max(x, 0) / scale, max(-x, 0) / scale) for each, without the max calls.
+    return (
         v.n_tricks / 21.0,
-        max(d, 0) / resti_unit,
-        max(-d, 0) / resti_unit,
-        max(r, 0) / RESTI_SCALE,
-        max(-r, 0) / RESTI_SCALE,
-        max(series, 0) / RESTI_SCALE,
-        max(-series, 0) / RESTI_SCALE,
+        d / unit if d > 0 else 0.0,
+        -d / unit if d < 0 else 0.0,
+        r / RESTI_SCALE if r > 0 else 0.0,
+        -r / RESTI_SCALE if r < 0 else 0.0,
+        series / RESTI_SCALE if series > 0 else 0.0,
+        -series / RESTI_SCALE if series < 0 else 0.0,
     )
-    return out
 
 
 def _deal_bits(v: InfoView) -> int:
@@ -166,15 +183,16 @@ def _deal_bits(v: InfoView) -> int:
     if v.to_play >= 0:
         head |= 1 << (O_TOPLAY + ((v.to_play - me) & 3))
     head |= 1 << (O_DEALER + ((v.dealer - me) & 3)) | 1 << (O_CUTTER + ((v.cutter - me) & 3))
-    cards = v.hand | v.discards << C | mask_of(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)
+    cards = v.hand | v.discards << C | _mask(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)
+    shift = _SEAT_SHIFT[me]
     faceup = 0
     for seat, card in enumerate(v.faceup):
         if card >= 0:
-            faceup |= 1 << (C * ((seat - me) & 3) + card)
-    dealer = mask_of(v.dealer_robbed) | v.dealer_taken << C
+            faceup |= 1 << (shift[seat] + card)
+    dealer = _mask(v.dealer_robbed) | v.dealer_taken << C
     declared = 0
     for seat, combo in v.declared:
-        declared |= combo.members << (C * ((seat - me) & 3))
+        declared |= combo.members << shift[seat]
     fola = v.fola_known | int(v.fola_exposed) << C
     if v.offered is not None:
         fola |= 1 << (C + 1 + v.offered.kind) | v.offered.members << (C + 7)
@@ -188,23 +206,62 @@ def _deal_bits(v: InfoView) -> int:
     )
 
 
+def _mask(cards: tuple[int, ...]) -> int:
+    """``mask_of(cards)``, remembered: the robbed cards stay the same all deal long."""
+    got = _MASKS.get(cards)
+    if got is None:
+        if len(_MASKS) >= 1 << 12:
+            _MASKS.clear()
+        got = _MASKS[cards] = mask_of(cards)
+    return got
+
+
 def _play_bits(v: InfoView) -> int:
-    """Blocks trick .. pile_theirs, assembled the same way."""
+    """Blocks trick .. pile_theirs (contiguous), assembled as one int relative to ``O_TRICK``."""
     me, leader = v.seat, v.leader
+    shift = _SEAT_SHIFT[me]
     trick = 0
     for i, card in enumerate(v.trick):
-        trick |= 1 << (C * ((leader + i - me) & 3) + card)
+        trick |= 1 << (shift[(leader + i) & 3] + card)
     if v.phase == PLAY_PHASE:
         trick |= 1 << (4 * C + ((leader - me) & 3))
     if v.led >= 0:
         trick |= 1 << (4 * C + 4 + v.led)
-    played = 0
-    for seat in range(4):
-        played |= v.played_by[seat] << (C * ((seat - me) & 3))
-    played |= (v.suits_led & 15) << 4 * C
+    pb = v.played_by
+    played = pb[0] << shift[0] | pb[1] << shift[1] | pb[2] << shift[2] | pb[3] << shift[3]
+    played |= (v.suits_led & 15) << 4 * C | int(v.matto_debt) << (4 * C + 8)
     if v.matto_owner >= 0:
         played |= 1 << (4 * C + 4 + ((v.matto_owner - me) & 3))
-    played |= int(v.matto_debt) << (4 * C + 8)
     team = me & 1
     piles = v.piles[team] | v.piles[team ^ 1] << C
-    return trick << O_TRICK | played << O_PLAYED | piles << O_MINE
+    return trick | played << _P_PLAYED | piles << _P_MINE
+
+
+def _bits(v: InfoView) -> int:
+    """The binary part as one int (bit i = entry i)."""
+    return _deal_bits(v) | _play_bits(v) << O_TRICK
+
+
+class MinchiateEncoder(BitsEncoder[InfoView]):
+    """Minchiate's ``Encoder`` (``envs.protocols``): D is scaled by the resti unit of the view's
+    rules (``view.rules.resti_unit``)."""
+
+    version = ENCODING_VERSION
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
+    n_binary = N_BINARY
+
+    def obs_high(self) -> npt.NDArray[np.float32]:
+        return obs_high()
+
+    # The module functions themselves (no extra call per view on the hot path).
+    bits = staticmethod(_bits)
+    scalars = staticmethod(_scalars)
+
+
+ENCODER = MinchiateEncoder()
+
+
+def encode(v: InfoView) -> npt.NDArray[np.float32]:
+    """Encode one seat's view (a fresh row; D scaled by ``v.rules.resti_unit``)."""
+    return ENCODER.encode(v)
