@@ -30,7 +30,6 @@ import argparse
 import json
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -41,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 try:
     import numpy as np
+    from _peers import add_peer_arguments, peers_available, run_peers
 
     from envs.cards.deal import Deal
     from envs.registry import Game, game_names, get_game
@@ -123,32 +123,13 @@ def measure(play_one: Callable[[], int], seconds: float, reps: int) -> dict[str,
     }
 
 
-def run_peers(
-    python: str, script: str, cases: list[str], seconds: float, reps: int
-) -> dict[str, float]:
-    cmd = [python, script, "--seconds", str(seconds), "--reps", str(reps)]
-    for case in cases:
-        cmd += ["--only", case]
-    out_json = ROOT / "benchmarks" / "results" / "peers.json"
-    out_json.parent.mkdir(parents=True, exist_ok=True)
-    cmd += ["--json", str(out_json)]
-    print("$ " + " ".join(cmd), flush=True)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    rows = json.loads(out_json.read_text())  # a list of per-case dicts
-    return {r["case"]: float(r["decisions_per_s"]) for r in rows if r.get("decisions_per_s")}
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", default=list(game_names()), choices=game_names())
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--seed", type=int, default=12345)
-    parser.add_argument("--no-peers", action="store_true")
-    parser.add_argument("--peers-python", default="/tmp/mazzo-peers/bin/python")
-    parser.add_argument(
-        "--peers-script", default=str(ROOT.parent / "shared" / "bench" / "peers.py")
-    )
+    add_peer_arguments(parser)
     args = parser.parse_args()
 
     ours: dict[str, dict[str, float]] = {}
@@ -165,11 +146,8 @@ def main() -> int:
     peers: dict[str, float] = {}
     if not args.no_peers:
         wanted = sorted({peer_for(get_game(g), k) for g in args.games for k in TARGETS})
-        if Path(args.peers_python).exists() and Path(args.peers_script).exists():
+        if peers_available(args.peers_python, args.peers_script):
             peers = run_peers(args.peers_python, args.peers_script, wanted, args.seconds, args.reps)
-        else:
-            print(f"peers not available ({args.peers_python}, {args.peers_script}); "
-                  "run ../shared/bench/setup-peers.sh first")  # fmt: skip
 
     print("\n| case | decisions/s | peer | peer decisions/s | ratio | target |")
     print("|---|---|---|---|---|---|")

@@ -27,3 +27,12 @@ def test_bench_agents_reports_percentiles():
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["decisions"] > 0 and report["median_ms"] <= report["p95_ms"] <= report["max_ms"]
+
+
+def test_bench_vector_runs_without_peers():
+    out = run("bench_vector.py", "--seconds", "0.2", "--reps", "1", "--sizes", "4",
+              "--memory-steps", "3", "--no-peers")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    for case in ("mazzo:calabresella:vector4", "mazzo:minchiate:vector4"):
+        assert case in out.stdout
+    assert "os:skat:obsbuf" in out.stdout and "os:hearts:raw" in out.stdout

@@ -37,7 +37,10 @@ pile_defenders      40     cards won by the defenders
 
 Scalars: ``n_tricks/12``, thirds won by soloist side and defenders ``/32``, tricks won by each
 side ``/12``, and the match totals of the seats in relative seat order ``/target`` (4 slots,
-unused ones 0).
+unused ones 0; ``target`` is the view's ``rules.target``).
+
+``CalabresellaEncoder`` (its instance ``ENCODER``) is the game's ``Encoder``: ``encode``,
+``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``).
 
 Any change to this layout bumps ``ENCODING_VERSION`` and the env's ``_vN``.
 
@@ -49,14 +52,23 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from envs.calabresella.actions import BID_BASE, PASS
+from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS
 from envs.calabresella.rules import GIVER_MONTE
 from envs.calabresella.scoring import pile_thirds
 from envs.calabresella.view import InfoView
-from envs.common.arrays import bits_to_array
+from envs.common.encoder import BitsEncoder
 from envs.common.layout import offsets
 
-__all__ = ["BINARY_LAYOUT", "ENCODING_VERSION", "OBS_SIZE", "SCALAR_LAYOUT", "encode", "obs_high"]
+__all__ = [
+    "BINARY_LAYOUT",
+    "ENCODER",
+    "ENCODING_VERSION",
+    "OBS_SIZE",
+    "SCALAR_LAYOUT",
+    "CalabresellaEncoder",
+    "encode",
+    "obs_high",
+]
 
 ENCODING_VERSION = 1
 
@@ -117,6 +129,15 @@ O_PLAYED, O_VOID, O_PILE_S, O_PILE_D = (
     OFFSET[k] for k in ("played_by", "void", "pile_soloist", "pile_defenders")
 )
 _REL = ((0, 1, 2), (2, 0, 1), (1, 2, 0))  # _REL[me][pos] = (pos - me) % 3
+# Offsets inside the groups of _bits: called .. split_d2 from O_CALLED, trick .. from O_TRICK.
+_M_GIVER, _M_RETURNED, _M_MONTE = O_GIVER - O_CALLED, O_RETURNED - O_CALLED, O_MONTE - O_CALLED
+_M_DISC, _M_SPLIT1, _M_SPLIT2 = O_DISC - O_CALLED, O_SPLIT1 - O_CALLED, O_SPLIT2 - O_CALLED
+_P_LEADER, _P_PLAYED, _P_VOID = O_LEADER - O_TRICK, O_PLAYED - O_TRICK, O_VOID - O_TRICK
+_P_PILES = O_PILE_S - O_TRICK
+assert O_PILE_D == O_PILE_S + 40 and O_TRICK == O_SPLIT2 + 40 and O_CALLED == O_SOLO + 3
+# Auction bits per (bids, me, no_chiamo, contract): the auction is short and repeats.
+_AUCTION: dict[tuple[tuple[tuple[int, int], ...], int, bool, int], int] = {}
+_AUCTION_CAP = 1 << 16
 
 
 def obs_high() -> npt.NDArray[np.float32]:
@@ -126,34 +147,72 @@ def obs_high() -> npt.NDArray[np.float32]:
     return high
 
 
-def encode(v: InfoView, target: int = 21) -> npt.NDArray[np.float32]:
-    """Encode one view (``target``: the match target, scaling the totals)."""
-    me = v.position if v.position >= 0 else 0
+class CalabresellaEncoder(BitsEncoder[InfoView]):
+    """Calabresella's ``Encoder`` (``envs.protocols``): the totals are scaled by the match
+    target of the view's rules (``view.rules.target``)."""
+
+    version = ENCODING_VERSION
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
+    n_binary = N_BINARY
+
+    def obs_high(self) -> npt.NDArray[np.float32]:
+        return obs_high()
+
+    def bits(self, view: InfoView) -> int:
+        return _bits(view)
+
+    def scalars(self, view: InfoView) -> tuple[float, ...]:
+        return _scalars(view)
+
+
+ENCODER = CalabresellaEncoder()
+
+
+def encode(v: InfoView) -> npt.NDArray[np.float32]:
+    """Encode one view (a fresh row; the totals scaled by ``v.rules.target``)."""
+    return ENCODER.encode(v)
+
+
+def _bits(v: InfoView) -> int:
+    """The binary part as one int (bit i = entry i), in three groups (head .. soloist, called ..
+    split_d2, trick .. pile_defenders), each assembled as a small int relative to its first
+    block and shifted into place once (ORs into the big int are the expensive part)."""
+    pos = v.position
+    me = pos if pos >= 0 else 0
     rel = _REL[me]
-    b = 1 << (O_PHASE + v.phase)
-    b |= 1 << (O_MYPOS + (v.position if v.position >= 0 else 3))
+    head = 1 << (O_PHASE + v.phase) | v.hand << O_HAND | v.partner_hand << O_PARTNER
+    head |= 1 << (O_MYPOS + (pos if pos >= 0 else 3))
     if v.to_play >= 0:
-        b |= 1 << (O_TOPLAY + rel[v.to_play])
-    b |= v.hand << O_HAND | v.partner_hand << O_PARTNER
+        head |= 1 << (O_TOPLAY + rel[v.to_play])
     if v.bids:
-        b |= _auction_bits(v, rel)
-    if v.soloist >= 0:
-        b |= 1 << (O_SOLO + rel[v.soloist])
-        if v.position >= 0:
-            b |= 1 << (O_ROLE + (v.position - v.soloist) % 3)
+        key = (v.bids, me, v.no_chiamo, v.contract)
+        auction = _AUCTION.get(key)
+        if auction is None:
+            auction = _auction_bits(v, rel)
+            if len(_AUCTION) >= _AUCTION_CAP:
+                _AUCTION.clear()
+            _AUCTION[key] = auction
+        head |= auction
+    soloist = v.soloist
+    if soloist >= 0:
+        head |= 1 << (O_SOLO + rel[soloist])
+        if pos >= 0:
+            head |= 1 << (O_ROLE + (pos - soloist) % 3)
+    mid = v.known_monte << _M_MONTE | v.discards << _M_DISC
+    mid |= v.split_d1 << _M_SPLIT1 | v.split_d2 << _M_SPLIT2
     if v.called >= 0:
         g = v.giver
-        b |= 1 << (O_CALLED + v.called)
-        b |= 1 << (O_GIVER + (rel[g] if g >= 0 else 3 if g == GIVER_MONTE else 4))
+        giver = rel[g] if g >= 0 else 3 if g == GIVER_MONTE else 4
+        mid |= 1 << v.called | 1 << (_M_GIVER + giver)
     if v.returned >= 0:
-        b |= 1 << (O_RETURNED + v.returned)
-    b |= v.known_monte << O_MONTE | v.discards << O_DISC
-    b |= v.split_d1 << O_SPLIT1 | v.split_d2 << O_SPLIT2
-    b |= _play_bits(v, rel)
-    out = np.empty(OBS_SIZE, np.float32)
-    out[:N_BINARY] = bits_to_array(b, N_BINARY)
-    n, seat, totals = v.n_players, v.seat, v.totals
-    out[N_BINARY:] = (
+        mid |= 1 << (_M_RETURNED + v.returned)
+    return head | mid << O_CALLED | _play_bits(v, rel) << O_TRICK
+
+
+def _scalars(v: InfoView) -> tuple[float, ...]:
+    n, seat, totals, target = v.n_players, v.seat, v.totals, v.rules.target
+    return (
         v.n_tricks / 12.0,
         pile_thirds(v.piles[0]) / 32.0,
         pile_thirds(v.piles[1]) / 32.0,
@@ -164,7 +223,6 @@ def encode(v: InfoView, target: int = 21) -> npt.NDArray[np.float32]:
         totals[(seat + 2) % n] / target if n > 2 else 0.0,
         totals[(seat + 3) % n] / target if n > 3 else 0.0,
     )
-    return out
 
 
 def _auction_bits(v: InfoView, rel: tuple[int, int, int]) -> int:
@@ -189,15 +247,15 @@ def _auction_bits(v: InfoView, rel: tuple[int, int, int]) -> int:
 
 
 def _play_bits(v: InfoView, rel: tuple[int, int, int]) -> int:
+    """Blocks trick .. pile_defenders, relative to ``O_TRICK``."""
     leader = v.leader
-    b = v.piles[0] << O_PILE_S | v.piles[1] << O_PILE_D
-    for i, card in enumerate(v.trick):
-        b |= 1 << (O_TRICK + 40 * rel[(leader + i) % 3] + card)
-    if v.phase == 7:  # PLAY: the leader of the trick in progress
-        b |= 1 << (O_LEADER + rel[leader])
-    played, void = v.played_by, v.void
     r0, r1, r2 = rel
-    b |= played[0] << (O_PLAYED + 40 * r0) | played[1] << (O_PLAYED + 40 * r1)
-    b |= played[2] << (O_PLAYED + 40 * r2)
-    b |= void[0] << (O_VOID + 4 * r0) | void[1] << (O_VOID + 4 * r1) | void[2] << (O_VOID + 4 * r2)
+    played, void = v.played_by, v.void
+    b = (v.piles[0] | v.piles[1] << 40) << _P_PILES
+    b |= (void[0] << 4 * r0 | void[1] << 4 * r1 | void[2] << 4 * r2) << _P_VOID
+    b |= (played[0] << 40 * r0 | played[1] << 40 * r1 | played[2] << 40 * r2) << _P_PLAYED
+    for i, card in enumerate(v.trick):
+        b |= 1 << (40 * rel[(leader + i) % 3] + card)
+    if v.phase == 7:  # PLAY: the leader of the trick in progress
+        b |= 1 << (_P_LEADER + rel[leader])
     return b

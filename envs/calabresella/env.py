@@ -104,7 +104,7 @@ class raw_env(CardGameAEC):
         return self.game.state if self.match else self.game  # type: ignore[no-any-return]
 
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
-        return encode(self.game.info_view(seat), self.rules.target)
+        return encode(self.game.info_view(seat))
 
     def _final_infos(self) -> list[dict[str, Any]]:
         if self.match:

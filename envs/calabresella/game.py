@@ -17,7 +17,6 @@ from envs.calabresella.view import action_is_visible
 from envs.cards.deal import Deal
 from envs.cards.deck import ITALIAN_40
 from envs.cards.record import DealRecord
-from envs.common.encoder import RowEncoder
 from envs.registry import Game, GameInfo, register
 
 __all__ = ["GAME"]
@@ -59,13 +58,7 @@ def _replay(rec: Any, rules: object = None) -> State:
     return record.replay(rec, None if rules is None else _rules(rules))
 
 
-_ENCODER = RowEncoder(
-    version=encode.ENCODING_VERSION,
-    obs_size=encode.OBS_SIZE,
-    num_actions=NUM_ACTIONS,
-    high=encode.obs_high(),
-    encode_row=lambda v: encode.encode(v, v.rules.target),
-)
+_ENCODER = encode.ENCODER
 
 GAME = register(
     Game(

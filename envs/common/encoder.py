@@ -1,54 +1,95 @@
-"""An ``Encoder`` (``envs.protocols``) built from a game's row encoder: one view to one float32
-row, a batch of views into a preallocated ``(B, obs_size)`` array, and the legal masks as int8.
+"""The shared body of the games' encoders (``envs.protocols.Encoder``): an observation is a
+binary part, built from a view as one Python int, followed by a few float scalars.
+
+A game's encoder subclasses ``BitsEncoder`` and supplies ``bits(view)`` and
+``scalars(view)``; one view is encoded by unpacking its int, a batch of B views by joining the
+bytes of their B ints and unpacking them in one NumPy call (``envs.common.arrays``), with the
+scalars written as one ``(B, k)`` block and the legal masks unpacked the same way.
 
 Imports numpy; must not import torch.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from envs.common.arrays import bits_to_array
+from envs.common.arrays import bits_to_array, bits_to_rows
+from envs.protocols import InfoView
 
-__all__ = ["RowEncoder"]
+__all__ = ["BitsEncoder"]
+
+V = TypeVar("V", bound=InfoView)
 
 
-@dataclass(frozen=True)
-class RowEncoder:
-    """An encoder from ``encode_row(view) -> float32[obs_size]``.
+class BitsEncoder(Generic[V]):
+    """An encoder whose observation is ``n_binary`` 0/1 entries then ``obs_size - n_binary``
+    scalars. Subclasses set the class attributes and implement ``bits`` and ``scalars``.
 
     Attributes:
         version: the encoding version.
         obs_size: the observation length.
         num_actions: the action-space size (the mask length).
-        high: the observation's upper bounds.
-        encode_row: view -> a fresh row.
+        n_binary: the length of the binary part.
     """
 
-    version: int
-    obs_size: int
-    num_actions: int
-    high: npt.NDArray[np.float32]
-    encode_row: Callable[[Any], npt.NDArray[np.float32]]
+    version: ClassVar[int]
+    obs_size: ClassVar[int]
+    num_actions: ClassVar[int]
+    n_binary: ClassVar[int]
+
+    def bits(self, view: V) -> int:
+        """The binary part of ``view``'s observation: bit i is entry i."""
+        raise NotImplementedError
+
+    def scalars(self, view: V) -> tuple[float, ...]:
+        """The ``obs_size - n_binary`` scalar entries of ``view``'s observation."""
+        raise NotImplementedError
 
     def obs_high(self) -> npt.NDArray[np.float32]:
-        return self.high.copy()
+        """Upper bounds of the observation (its shape is the observation's)."""
+        raise NotImplementedError
 
-    def encode(self, view: Any) -> npt.NDArray[np.float32]:
-        return self.encode_row(view)
+    def encode(self, view: V) -> npt.NDArray[np.float32]:
+        """One view -> a fresh ``float32[obs_size]`` row."""
+        row = np.empty(self.obs_size, np.float32)
+        self.encode_into(view, row)
+        return row
+
+    def encode_into(self, view: V, row: npt.NDArray[np.float32]) -> None:
+        """Write ``view``'s observation into ``row`` (``float32[obs_size]``)."""
+        n = self.n_binary
+        row[:n] = bits_to_array(self.bits(view), n)
+        row[n:] = self.scalars(view)
 
     def encode_batch(
         self,
-        views: Sequence[Any],
+        views: Sequence[V],
         obs: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8] | None = None,
     ) -> None:
-        for i, view in enumerate(views):
-            obs[i] = self.encode_row(view)
-            if masks is not None:
-                masks[i] = bits_to_array(view.legal_mask, self.num_actions)
+        """Write ``len(views)`` rows into ``obs[:B]`` (and the legal masks into ``masks[:B]``).
+
+        Raises:
+            ValueError: ``obs`` (or ``masks``) has the wrong width or fewer than B rows.
+        """
+        b, n = len(views), self.n_binary
+        _check_out("obs", obs, b, self.obs_size)
+        if b == 0:
+            return
+        bits, scalars = self.bits, self.scalars
+        obs[:b, :n] = bits_to_rows([bits(v) for v in views], n)
+        obs[:b, n:] = [scalars(v) for v in views]
+        if masks is not None:
+            _check_out("masks", masks, b, self.num_actions)
+            legal = [v.legal_mask for v in views]
+            masks[:b] = bits_to_rows(legal, self.num_actions).view(np.int8)
+
+
+def _check_out(name: str, out: Any, rows: int, width: int) -> None:
+    shape = getattr(out, "shape", None)
+    if shape is None or len(shape) != 2 or shape[1] != width or shape[0] < rows:
+        raise ValueError(f"{name} must be an array of shape (>= {rows}, {width}), got {shape!r}")

@@ -40,7 +40,11 @@ pile_theirs     97     cards won by the other team
 Scalars (all >= 0): ``n_tricks/21``; D and R from my team's side, each split into the
 positive part and the negative part (``lead``, ``behind``: D / ``resti_unit``, R / 8); in a
 series my team's banked resti likewise (``series_ahead``, ``series_behind``, / 8). Upper bounds
-are in :func:`obs_high` (D, R and the series parts are unbounded above).
+are in :func:`obs_high` (D, R and the series parts are unbounded above). ``resti_unit`` is the
+view's ``rules.resti_unit``.
+
+``MinchiateEncoder`` (its instance ``ENCODER``) is the game's ``Encoder``: ``encode``,
+``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``).
 
 Any change to this layout bumps ``ENCODING_VERSION`` and the env's ``_vN``.
 
@@ -53,11 +57,21 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.cards.bits import mask_of
-from envs.common.arrays import bits_to_array
+from envs.common.encoder import BitsEncoder
 from envs.common.layout import offsets
+from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.view import InfoView
 
-__all__ = ["BINARY_LAYOUT", "ENCODING_VERSION", "OBS_SIZE", "SCALAR_LAYOUT", "encode", "obs_high"]
+__all__ = [
+    "BINARY_LAYOUT",
+    "ENCODER",
+    "ENCODING_VERSION",
+    "OBS_SIZE",
+    "SCALAR_LAYOUT",
+    "MinchiateEncoder",
+    "encode",
+    "obs_high",
+]
 
 ENCODING_VERSION = 1
 C = 97
@@ -140,13 +154,38 @@ def obs_high() -> npt.NDArray[np.float32]:
     return high
 
 
-def encode(v: InfoView, resti_unit: int = 60) -> npt.NDArray[np.float32]:
-    """Encode one seat's view (``resti_unit``: the rules' unit, scaling D)."""
-    out = np.empty(OBS_SIZE, np.float32)
-    out[:N_BINARY] = bits_to_array(_deal_bits(v) | _play_bits(v), N_BINARY)
+class MinchiateEncoder(BitsEncoder[InfoView]):
+    """Minchiate's ``Encoder`` (``envs.protocols``): D is scaled by the resti unit of the view's
+    rules (``view.rules.resti_unit``)."""
+
+    version = ENCODING_VERSION
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
+    n_binary = N_BINARY
+
+    def obs_high(self) -> npt.NDArray[np.float32]:
+        return obs_high()
+
+    def bits(self, view: InfoView) -> int:
+        return _deal_bits(view) | _play_bits(view)
+
+    def scalars(self, view: InfoView) -> tuple[float, ...]:
+        return _scalars(view)
+
+
+ENCODER = MinchiateEncoder()
+
+
+def encode(v: InfoView) -> npt.NDArray[np.float32]:
+    """Encode one seat's view (a fresh row; D scaled by ``v.rules.resti_unit``)."""
+    return ENCODER.encode(v)
+
+
+def _scalars(v: InfoView) -> tuple[float, ...]:
+    resti_unit = v.rules.resti_unit
     sign = 1 if v.seat & 1 == 0 else -1  # D and R favour team A; flip for team B
     d, r, series = sign * v.D, sign * v.R, sign * v.series_resti
-    out[N_BINARY:] = (
+    return (
         v.n_tricks / 21.0,
         max(d, 0) / resti_unit,
         max(-d, 0) / resti_unit,
@@ -155,7 +194,6 @@ def encode(v: InfoView, resti_unit: int = 60) -> npt.NDArray[np.float32]:
         max(series, 0) / RESTI_SCALE,
         max(-series, 0) / RESTI_SCALE,
     )
-    return out
 
 
 def _deal_bits(v: InfoView) -> int:

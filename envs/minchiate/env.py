@@ -101,7 +101,7 @@ class raw_env(CardGameAEC):
         return self.game.state if self.deals > 1 else self.game  # type: ignore[no-any-return]
 
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
-        return encode(self.game.info_view(seat), self.rules.resti_unit)
+        return encode(self.game.info_view(seat))
 
     def _final_infos(self) -> list[dict[str, Any]]:
         if self.deals > 1:

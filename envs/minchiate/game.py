@@ -11,7 +11,6 @@ from typing import Any
 from envs.cards.deal import Deal
 from envs.cards.deck import MINCHIATE_97
 from envs.cards.record import DealRecord
-from envs.common.encoder import RowEncoder
 from envs.minchiate import encode, record
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.config import Rules
@@ -66,13 +65,7 @@ def _payoff_bound(rules: object) -> int:
     return max(1, -(-8 * 60 // _rules(rules).resti_unit))
 
 
-_ENCODER = RowEncoder(
-    version=encode.ENCODING_VERSION,
-    obs_size=encode.OBS_SIZE,
-    num_actions=NUM_ACTIONS,
-    high=encode.obs_high(),
-    encode_row=lambda v: encode.encode(v, v.rules.resti_unit),
-)
+_ENCODER = encode.ENCODER
 
 GAME = register(
     Game(

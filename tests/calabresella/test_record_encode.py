@@ -9,6 +9,7 @@ from envs import calabresella_v0
 from envs.calabresella.config import Rules
 from envs.calabresella.encode import (
     BINARY_LAYOUT,
+    ENCODER,
     N_BINARY,
     OBS_SIZE,
     OFFSET,
@@ -62,7 +63,7 @@ def test_env_observation_equals_direct_encoding():
     for agent in env.agent_iter(max_iter=3000):
         obs, _, term, trunc, _ = env.last()
         seat = raw.possible_agents.index(agent)
-        direct = encode(raw.game.info_view(seat), raw.rules.target)
+        direct = encode(raw.game.info_view(seat))
         np.testing.assert_array_equal(obs["observation"], direct)
         assert (
             (obs["observation"] >= 0)
@@ -83,3 +84,19 @@ def test_encoding_marks_own_hand_and_phase():
     hand = x[OFFSET["hand"] : OFFSET["hand"] + 40]
     assert sorted(np.flatnonzero(hand)) == [c for c in range(40) if v.hand >> c & 1]
     assert x[OFFSET["phase"]] == 1 and x[OFFSET["phase"] + 1 : OFFSET["phase"] + 9].sum() == 0
+
+
+def test_totals_are_scaled_by_the_views_target():
+    env = calabresella_v0.raw_env(match=True, target=9)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    while not any(env.game.totals):
+        env.step(int(rng.choice(env.game.legal_actions())))
+    v = env.game.info_view(0)
+    assert v.rules.target == 9 and v.totals == tuple(env.game.totals)
+    totals = encode(v)[OFFSET["totals"] : OFFSET["totals"] + 4]
+    want = [v.totals[s % 3] / 9 for s in range(3)] + [0.0]
+    assert totals.tolist() == np.array(want, np.float32).tolist()
+    row = np.empty(OBS_SIZE, np.float32)
+    ENCODER.encode_into(v, row)
+    assert row.tobytes() == encode(v).tobytes()

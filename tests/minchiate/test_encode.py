@@ -10,6 +10,7 @@ from envs.minchiate import Rules, State, make_deal
 from envs.minchiate.combos import LOW_RUN
 from envs.minchiate.encode import (
     BINARY_LAYOUT,
+    ENCODER,
     ENCODING_VERSION,
     OBS_SIZE,
     OFFSET,
@@ -58,6 +59,15 @@ def test_blocks_at_the_first_lead_of_golden_deal_1():
     assert block(o1, "fola_exposed")[0] == 1 and cards(block(o1, "fola_known")) == s.fola
     assert block(o0, "d_lead")[0] == 6 / 60 and block(o1, "d_behind")[0] == 6 / 60
     assert block(o0, "d_behind")[0] == 0 and block(o1, "d_lead")[0] == 0
+
+
+def test_d_is_scaled_by_the_views_resti_unit():
+    s = State.new(make_deal(0, DEAL1), Rules(resti_unit=20))
+    play_script(s, DEAL1_DECISIONS)  # D = 6 (A ahead)
+    assert s.info_view(0).rules.resti_unit == 20
+    assert block(encode(s.info_view(0)), "d_lead")[0] == np.float32(6 / 20)
+    assert block(encode(s.info_view(1)), "d_behind")[0] == np.float32(6 / 20)
+    assert block(ENCODER.encode(s.info_view(1)), "d_lead")[0] == 0
 
 
 def test_trick_piles_and_matto_blocks():
