@@ -34,6 +34,8 @@ class NeuralAgent:
         sample: sample from the policy instead of taking its most probable action.
     """
 
+    name = "nn"
+
     def __init__(self, net: PolicyNet, encoder: Encoder, sample: bool = False) -> None:
         self.net, self.encoder, self.sample = net, encoder, sample
 
@@ -49,7 +51,7 @@ class NeuralAgent:
         logits = self.net.logits(torch.from_numpy(obs), torch.from_numpy(mask))
         if not self.sample:
             return [int(a) for a in logits.argmax(dim=-1).tolist()]
-        return _sample(torch.softmax(logits, dim=-1).numpy(), rng).tolist()
+        return [int(a) for a in _sample(torch.softmax(logits, dim=-1).numpy(), rng)]
 
 
 def _sample(probs: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDArray[np.int64]:

@@ -36,6 +36,11 @@ class InfoView(Protocol):
     @property
     def legal_mask(self) -> int: ...
     @property
+    def phase(self) -> int:
+        """The decision phase (the game's ``Phase``, an ``IntEnum``)."""
+        ...
+
+    @property
     def rules(self) -> Any: ...
 
 

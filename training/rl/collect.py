@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
+from envs.deals import DealStream
 from envs.registry import Game
 from envs.vector import VectorRunner
 from training.rl.nets import PolicyValueNet
@@ -97,6 +98,38 @@ class Collector:
         self.controllers = [self._deal_controllers() for _ in range(n_envs)]
         self._nets: dict[str, PolicyValueNet] = {}
 
+    def state(self) -> dict[str, Any]:
+        """The collector between rollouts, JSON-ready: the deals in flight as D.3 records, who
+        plays them, the deal stream's position and the sampling generator's state."""
+        stream = self.runner.deals
+        if not isinstance(stream, DealStream):
+            raise TypeError("only a collector on a DealStream can be saved")
+        return {
+            "inflight": [self.game.write_record(s) for s in self.runner.states],
+            "controllers": [list(c) for c in self.controllers],
+            "stream": stream.position(),
+            "rng": _plain(self.rng.bit_generator.state),
+        }
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Put the collector back where ``state()`` was taken.
+
+        Raises:
+            ValueError: the state does not fit this collector (engines, records).
+        """
+        if len(state["inflight"]) != self.runner.n:
+            raise ValueError(
+                f"the checkpoint has {len(state['inflight'])} deals in flight; this run "
+                f"steps {self.runner.n} engines (n_envs)"
+            )
+        states = [self.game.replay(rec, self.rules) for rec in state["inflight"]]
+        stream = self.runner.deals
+        assert isinstance(stream, DealStream)
+        stream.restore(state["stream"])
+        self.batch = self.runner.load(states)
+        self.controllers = [list(c) for c in state["controllers"]]
+        self.rng.bit_generator.state = state["rng"]
+
     def _deal_controllers(self) -> list[int]:
         return self.pool.controllers(self.rng, self.teams, self.n_seats)
 
@@ -147,9 +180,9 @@ class Collector:
                 logits, v = net(torch.from_numpy(o), torch.from_numpy(m))
                 a, lp = self._sample(logits)
                 acts[rows] = a
-                j = slice(t, t + rows.size)
-                obs[j], mask[j], action[j], value[j] = o, m, a, v.numpy()
-                logp[j] = lp[torch.arange(rows.size), torch.from_numpy(a)].numpy()
+                new = slice(t, t + rows.size)
+                obs[new], mask[new], action[new], value[new] = o, m, a, v.numpy()
+                logp[new] = lp[torch.arange(rows.size), torch.from_numpy(a)].numpy()
                 views = self.runner.views()
                 for k, i in enumerate(rows.tolist()):
                     phase[t + k] = int(views[i].phase)
@@ -209,6 +242,15 @@ class Collector:
         opp = self._net_of(member, net)
         logits, _ = opp(torch.from_numpy(b.obs[idx]), torch.from_numpy(b.mask[idx]))
         return self._sample(logits)[0]
+
+
+def _plain(x: Any) -> Any:
+    """A bit generator state with numpy integers turned into Python ints (JSON-ready)."""
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
 
 
 def _widths(net: PolicyValueNet) -> tuple[int, ...]:

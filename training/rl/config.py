@@ -85,7 +85,7 @@ def make_config(cls: type[C], values: Mapping[str, Any], where: str = "config") 
         ValueError: an unknown key (the known ones are listed), a bad value, a missing key, or
             what the dataclass's own ``__post_init__`` refuses.
     """
-    fields = _fields(cls)  # type: ignore[arg-type]
+    fields = _fields(cls)
     hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, value in values.items():

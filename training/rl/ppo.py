@@ -12,17 +12,21 @@ trains with this file; nothing here names a game.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
+from torch.utils.tensorboard import SummaryWriter
 
-from envs.registry import get_game
+from envs.registry import Game, get_game
+from training.arena.deals import generate_deals
 from training.rl.collect import Collector, Rollout
 from training.rl.nets import PolicyValueNet
 from training.rl.pool import OpponentPool
+from training.rl.run import RunState, _StopSignal
 
 __all__ = ["PPOConfig", "ppo_update", "train"]
 
@@ -63,11 +67,20 @@ class PPOConfig:
     max_snapshots: int = 10
     threads: int = 2
     """torch threads of the learner"""
+    eval_every: int = 10
+    """updates between evaluations (0: none)"""
+    eval_deals: int = 100
+    """deals of the fixed evaluation set (each played in both seatings)"""
+    eval_seed: int = 1000
+    """seed of the evaluation deals (never the training deals' stream)"""
+    eval_opponents: tuple[str, ...] = ("random", "heuristic")
+    checkpoint_minutes: float = 5.0
+    """minutes between checkpoints (one is also written at the end and on a signal)"""
 
     def __post_init__(self) -> None:
         get_game(self.game)
         positive = ("total_decisions", "n_envs", "rollout_decisions", "epochs", "minibatch")
-        for name in (*positive, "snapshot_every", "max_snapshots", "threads"):
+        for name in (*positive, "snapshot_every", "max_snapshots", "threads", "eval_deals"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         for name in ("lr", "clip", "max_grad_norm"):
@@ -76,6 +89,8 @@ class PPOConfig:
         for name in ("gamma", "lam", "self_play"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.eval_every < 0 or self.checkpoint_minutes <= 0:
+            raise ValueError("eval_every must be >= 0 and checkpoint_minutes > 0")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive widths, got {list(self.hidden)}")
 
@@ -133,8 +148,16 @@ def phase_entropy(net: PolicyValueNet, roll: Rollout) -> dict[int, float]:
     return out
 
 
-def train(cfg: PPOConfig, run_dir: Path | None = None, log: Any = print) -> PolicyValueNet:
-    """Train for ``cfg.total_decisions`` learner decisions; returns the network."""
+def train(
+    cfg: PPOConfig, run_dir: Path, resume: bool = False, log: Callable[[str], None] = print
+) -> PolicyValueNet:
+    """Train for ``cfg.total_decisions`` learner decisions, writing TensorBoard events,
+    ``metrics.csv`` and checkpoints into ``run_dir``; with ``resume``, continue exactly from
+    its latest checkpoint (the run's config must be the checkpoint's). Returns the network.
+
+    Raises:
+        ValueError: a checkpoint of another game, rules, encoding or config.
+    """
     # ---- seeding: one root, spawned into independent streams
     collect_seed, torch_seed = np.random.SeedSequence(cfg.seed).spawn(2)
     torch.manual_seed(int(torch_seed.generate_state(1)[0]))
@@ -150,21 +173,69 @@ def train(cfg: PPOConfig, run_dir: Path | None = None, log: Any = print) -> Poli
     collector = Collector(
         game, rules, cfg.n_envs, collect_seed, pool, game.reward_scale(rules), cfg.gamma, cfg.lam
     )
-    decisions, update, t0 = 0, 0, time.perf_counter()
-    while decisions < cfg.total_decisions:
-        t_collect = time.perf_counter()
-        roll = collector.collect(net, cfg.rollout_decisions)
-        t_learn = time.perf_counter()
-        stats = ppo_update(net, opt, roll, cfg, gen)
-        t_end = time.perf_counter()
-        decisions += len(roll)
-        update += 1
-        if update % cfg.snapshot_every == 0:
-            pool.add_snapshot(f"u{update}", net.state_dict())
-        log(
-            f"update {update}: {decisions:,} decisions, {len(roll) / (t_end - t_collect):,.0f}/s "
-            f"(collect {t_learn - t_collect:.1f}s, learn {t_end - t_learn:.1f}s), "
-            f"entropy {stats['ent']:.3f}, explained variance {stats['explained_variance']:.3f}"
-        )
-    log(f"done: {decisions:,} decisions in {time.perf_counter() - t0:.0f}s")
+    run = RunState(game.name, rules, encoder.version, cfg)
+    if resume:
+        run.restore(run_dir, net, opt, gen, pool, collector)
+        log(f"resumed {run_dir} at update {run.update} ({run.decisions:,} decisions)")
+    else:
+        run.start(run_dir)
+    eval_deals = generate_deals(game.name, rules, cfg.eval_deals, cfg.eval_seed)
+    writer = SummaryWriter(str(run_dir))
+    stop = _StopSignal()
+    last_ckpt = time.monotonic()
+    with stop:
+        while run.decisions < cfg.total_decisions and not stop.requested:
+            t0 = time.perf_counter()
+            roll = collector.collect(net, cfg.rollout_decisions)
+            t1 = time.perf_counter()
+            stats = ppo_update(net, opt, roll, cfg, gen)
+            t2 = time.perf_counter()
+            run.decisions += len(roll)
+            run.update += 1
+            u = run.update
+            if u % cfg.snapshot_every == 0:
+                pool.add_snapshot(f"u{u}", net.state_dict())
+            _log_update(writer, run, roll, stats, net, (t0, t1, t2), game, log)
+            if cfg.eval_every and u % cfg.eval_every == 0:
+                run.evaluate(writer, net, encoder, eval_deals, cfg, log)
+            if time.monotonic() - last_ckpt >= 60 * cfg.checkpoint_minutes:
+                run.save(run_dir, net, opt, gen, pool, collector)
+                last_ckpt = time.monotonic()
+        run.save(run_dir, net, opt, gen, pool, collector)
+    writer.close()
+    why = "stopped by a signal" if stop.requested else "done"
+    log(f"{why}: update {run.update}, {run.decisions:,} decisions; checkpoint in {run_dir}")
     return net
+
+
+def _log_update(
+    writer: SummaryWriter, run: RunState, roll: Rollout, stats: dict[str, float],
+    net: PolicyValueNet, times: tuple[float, float, float], game: Game,
+    log: Callable[[str], None],
+) -> None:  # fmt: skip
+    t0, t1, t2 = times
+    step = run.decisions
+    for key in ("pg", "vf", "kl", "clipfrac"):
+        writer.add_scalar(f"losses/{key}", stats[key], step)
+    writer.add_scalar("losses/entropy", stats["ent"], step)
+    writer.add_scalar("losses/explained_variance", stats["explained_variance"], step)
+    dps, sps = len(roll) / (t2 - t0), len(roll) * run.cfg.epochs / max(t2 - t1, 1e-9)
+    writer.add_scalar("perf/decisions_per_s", dps, step)
+    writer.add_scalar("perf/learner_samples_per_s", sps, step)
+    writer.add_scalar("perf/deals_per_s", roll.deals / (t2 - t0), step)
+    names = phase_names(game)
+    for phase, ent in phase_entropy(net, roll).items():
+        writer.add_scalar(f"charts/entropy_{names.get(phase, phase)}", ent, step)
+    log(
+        f"update {run.update}: {step:,} decisions, {dps:,.0f} decisions/s, learner "
+        f"{sps:,.0f} samples/s, entropy {stats['ent']:.3f}, explained variance "
+        f"{stats['explained_variance']:.3f}"
+    )
+
+
+def phase_names(game: Game) -> dict[int, str]:
+    """Phase index -> lower-case name, from a fresh deal's view (``Phase`` enums)."""
+    rules = game.rules()
+    state = game.new_state(game.deal_random(np.random.default_rng(0), rules), rules)
+    phase = state.info_view(state.to_play).phase
+    return {int(p): p.name.lower() for p in type(phase)}
