@@ -31,6 +31,7 @@ from training.arena.evaluate import EvalConfig, evaluate
 from training.arena.progress import ProgressBar
 from training.arena.report import format_table, write_outputs
 from training.play import HumanQuit, play_session
+from training.train_cli import add_train_command
 
 __all__ = ["main"]
 
@@ -199,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.set_defaults(func=cmd_rules)
     _add_eval(sub)
     _add_dealset(sub)
+    add_train_command(sub)
     return parser
 
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["config_dict", "load_config", "make_config", "parse_overrides"]
+__all__ = ["config_dict", "load_config", "make_config", "parse_overrides", "read_toml"]
 
 C = TypeVar("C")
 
@@ -120,20 +120,31 @@ def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def load_config(cls: type[C], path: str | Path, overrides: Mapping[str, Any] | None = None) -> C:
-    """The config of TOML file ``path`` with ``overrides`` applied on top.
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """The table of TOML file ``path``. Raises ValueError naming the file and the problem."""
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text())
+    except (FileNotFoundError, IsADirectoryError):
+        raise ValueError(f"config file {str(path)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{path}: not valid TOML: {e}") from None
+
+
+def load_config(
+    cls: type[C], path: str | Path, overrides: Mapping[str, Any] | None = None,
+    ignore: tuple[str, ...] = (),
+) -> C:  # fmt: skip
+    """The config of TOML file ``path`` with ``overrides`` applied on top (keys in ``ignore``,
+    read by the caller, are left out).
 
     Raises:
         ValueError: the file cannot be read or parsed, or a key or value is bad.
     """
-    path = Path(path)
-    try:
-        values = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"config file {str(path)!r} does not exist") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{path}: not valid TOML: {e}") from None
+    values = read_toml(path)
     values.update(overrides or {})
+    for key in ignore:
+        values.pop(key, None)
     return make_config(cls, values, str(path))
 
 
