@@ -2,21 +2,39 @@
 picks from the masked policy, deterministically (the most probable legal action) by default or
 by sampling on request. ``act_batch`` runs one forward pass for many views.
 
-Imports torch (only this module of agents/ does); must not import training/.
+``load_policy(path)`` reads a trainer's checkpoint (a folder with ``meta.json`` and
+``model.pt``, or a run directory, whose latest checkpoint is taken) without executing anything
+from it: the tensors are read with ``torch.load(weights_only=True)``, the rest is JSON. It
+checks the checkpoint against the registered game (its encoding version) and rebuilds the net.
+
+Imports torch; must not import training/.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 import torch
 
+from agents.nets import PolicyValueNet
 from envs.protocols import Encoder
+from envs.registry import get_game
 
-__all__ = ["NeuralAgent", "PolicyNet"]
+__all__ = [
+    "CHECKPOINT_FORMAT",
+    "NeuralAgent",
+    "PolicyNet",
+    "checkpoint_dir",
+    "load_policy",
+    "read_policy",
+]
+
+CHECKPOINT_FORMAT = "mazzo-checkpoint/1"
 
 
 class PolicyNet(Protocol):
@@ -59,3 +77,68 @@ def _sample(probs: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDA
     u = rng.random(len(probs)) * cum[:, -1]
     out: npt.NDArray[np.int64] = np.minimum((cum < u[:, None]).sum(axis=1), probs.shape[1] - 1)
     return out
+
+
+def checkpoint_dir(path: str | Path) -> Path:
+    """The checkpoint folder ``path`` names: itself, or a run directory's latest.
+
+    Raises:
+        ValueError: no checkpoint there.
+    """
+    path = Path(path)
+    if (path / "meta.json").exists():
+        return path
+    pointer = path / "latest"
+    if pointer.exists():
+        ckpt = path / pointer.read_text().strip()
+        if (ckpt / "meta.json").exists():
+            return ckpt
+    raise ValueError(f"{str(path)!r} is neither a mazzo checkpoint nor a run directory with one")
+
+
+def read_policy(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
+    """(the policy's tensors, the checkpoint's metadata) of a checkpoint or run directory.
+
+    Raises:
+        ValueError: not a mazzo checkpoint, or a model file holding more than tensors.
+    """
+    ckpt = checkpoint_dir(path)
+    try:
+        meta = json.loads((ckpt / "meta.json").read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"{ckpt}: unreadable meta.json ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
+        got = meta.get("format") if isinstance(meta, dict) else meta
+        raise ValueError(f"{ckpt}: format {got!r}, expected {CHECKPOINT_FORMAT!r}")
+    try:
+        model = torch.load(ckpt / "model.pt", weights_only=True)
+    except Exception as e:  # the weights-only unpickler's refusal names the offending global
+        raise ValueError(f"{ckpt}: not a weights-only checkpoint ({e})") from None
+    return model, meta
+
+
+def load_policy(path: str | Path, sample: bool = False) -> tuple[NeuralAgent, dict[str, Any]]:
+    """A ``NeuralAgent`` on the policy of a checkpoint, and the checkpoint's metadata.
+
+    Raises:
+        ValueError: not a checkpoint, an unknown game, or an encoding version or network
+            shape that the registered game does not have.
+    """
+    model, meta = read_policy(path)
+    game = get_game(meta.get("game", ""))
+    rules = game.rules(meta.get("flags", {}))
+    encoder = game.encoder(rules)
+    if meta.get("encoding_version") != encoder.version:
+        raise ValueError(
+            f"{path}: trained on {game.name} encoding v{meta.get('encoding_version')}, "
+            f"this mazzo encodes v{encoder.version}"
+        )
+    shape = meta.get("network", {})
+    if (shape.get("obs_size"), shape.get("num_actions")) != (encoder.obs_size, encoder.num_actions):
+        raise ValueError(f"{path}: network shape {shape} does not fit {game.name}")
+    net = PolicyValueNet(encoder.obs_size, encoder.num_actions, tuple(shape.get("hidden", ())))
+    try:
+        net.load_state_dict(model)
+    except RuntimeError as e:
+        raise ValueError(f"{path}: the weights do not fit the network ({e})") from None
+    return NeuralAgent(net.eval(), encoder, sample=sample), meta

@@ -21,9 +21,11 @@ from typing import Any
 
 import torch
 
-__all__ = ["FORMAT", "latest_checkpoint", "load_checkpoint", "save_checkpoint"]
+from agents.neural import CHECKPOINT_FORMAT, checkpoint_dir, read_policy
 
-FORMAT = "mazzo-checkpoint/1"
+__all__ = ["FORMAT", "load_checkpoint", "save_checkpoint"]
+
+FORMAT = CHECKPOINT_FORMAT
 
 
 def save_checkpoint(
@@ -54,35 +56,16 @@ def save_checkpoint(
     return final
 
 
-def latest_checkpoint(path: Path) -> Path:
-    """The checkpoint folder ``path`` names: itself, or a run directory's latest.
-
-    Raises:
-        ValueError: no checkpoint there.
-    """
-    if (path / "meta.json").exists():
-        return path
-    pointer = path / "latest"
-    if pointer.exists():
-        ckpt = path / pointer.read_text().strip()
-        if (ckpt / "meta.json").exists():
-            return ckpt
-    raise ValueError(f"{str(path)!r} is neither a checkpoint nor a run directory with one")
-
-
 def load_checkpoint(path: Path) -> tuple[dict[str, torch.Tensor], dict[str, Any], dict[str, Any]]:
     """(model tensors, trainer state, meta) of the checkpoint at ``path`` (or a run's latest).
 
     Raises:
         ValueError: not a mazzo checkpoint, or a file that holds more than tensors.
     """
-    ckpt = latest_checkpoint(path)
-    meta = json.loads((ckpt / "meta.json").read_text())
-    if meta.get("format") != FORMAT:
-        raise ValueError(f"{ckpt}: format {meta.get('format')!r}, expected {FORMAT!r}")
+    model, meta = read_policy(path)
+    ckpt = checkpoint_dir(path)
     try:
-        model = torch.load(ckpt / "model.pt", weights_only=True)
         trainer = torch.load(ckpt / "trainer.pt", weights_only=True)
-    except Exception as e:  # an unpickler refusal names the offending global
+    except Exception as e:  # the weights-only unpickler's refusal names the offending global
         raise ValueError(f"{ckpt}: not a weights-only checkpoint ({e})") from None
     return model, trainer, meta

@@ -20,10 +20,10 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
+from agents.nets import PolicyValueNet
 from envs.deals import DealStream
 from envs.registry import Game
 from envs.vector import VectorRunner
-from training.rl.nets import PolicyValueNet
 from training.rl.pool import LEARNER, OpponentPool
 
 __all__ = ["Collector", "Rollout", "gae"]

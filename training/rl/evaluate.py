@@ -10,12 +10,12 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from agents.nets import PolicyValueNet
 from agents.neural import NeuralAgent
 from envs.protocols import Encoder
 from training.arena.deals import DealSet
 from training.arena.runner import Entrant, make_plan, run_arena
 from training.arena.summary import summarize
-from training.rl.nets import PolicyValueNet
 
 __all__ = ["Margin", "evaluate_policy"]
 

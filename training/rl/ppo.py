@@ -21,10 +21,10 @@ import numpy as np
 import torch
 from torch.utils.tensorboard import SummaryWriter
 
+from agents.nets import PolicyValueNet
 from envs.registry import Game, get_game
 from training.arena.deals import generate_deals
 from training.rl.collect import Collector, Rollout
-from training.rl.nets import PolicyValueNet
 from training.rl.pool import OpponentPool
 from training.rl.run import RunState, _StopSignal
 
@@ -52,6 +52,10 @@ class PPOConfig:
     lr: float = 3e-4
     epochs: int = 3
     minibatch: int = 1024
+    reward_scale: float = 0.0
+    """multiplies the engine's returns; 0: the game's default, 1 / payoff_bound (rewards in
+    [-1, 1]; for games whose typical deal pays far less, a larger scale trains the value
+    faster)"""
     gamma: float = 1.0
     lam: float = 0.95
     clip: float = 0.2
@@ -89,6 +93,8 @@ class PPOConfig:
         for name in ("gamma", "lam", "self_play"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.reward_scale < 0:
+            raise ValueError(f"reward_scale must be >= 0 (0: the game's), got {self.reward_scale}")
         if self.eval_every < 0 or self.checkpoint_minutes <= 0:
             raise ValueError("eval_every must be >= 0 and checkpoint_minutes > 0")
         if not self.hidden or min(self.hidden) < 1:
@@ -171,7 +177,14 @@ def train(
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     pool = OpponentPool(game.name, cfg.pool_agents, cfg.self_play, cfg.max_snapshots)
     collector = Collector(
-        game, rules, cfg.n_envs, collect_seed, pool, game.reward_scale(rules), cfg.gamma, cfg.lam
+        game,
+        rules,
+        cfg.n_envs,
+        collect_seed,
+        pool,
+        cfg.reward_scale or game.reward_scale(rules),
+        cfg.gamma,
+        cfg.lam,
     )
     run = RunState(game.name, rules, encoder.version, cfg)
     if resume:

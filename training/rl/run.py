@@ -18,13 +18,13 @@ from typing import Any
 import torch
 from torch.utils.tensorboard import SummaryWriter
 
+from agents.nets import PolicyValueNet
 from envs.protocols import Encoder
 from training.arena.deals import DealSet
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
 from training.rl.collect import Collector
 from training.rl.config import config_dict
 from training.rl.evaluate import evaluate_policy
-from training.rl.nets import PolicyValueNet
 from training.rl.pool import OpponentPool
 
 __all__ = ["RunState"]

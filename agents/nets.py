@@ -1,8 +1,10 @@
-"""The policy-value network of the trainers and the masking of its logits.
+"""The policy-value network of the neural agents and the trainers, and the masking of logits.
 
 One network serves every seat (observations are seat-relative): an MLP torso, a policy head
 over the flat action space and a value head. Illegal actions are masked on the logits with a
 finite fill (the dtype's minimum, not -inf, so no NaN can arise from an all-masked row).
+
+Imports torch; must not import training/.
 """
 
 from __future__ import annotations
