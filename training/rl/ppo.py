@@ -11,6 +11,7 @@ trains with this file; nothing here names a game.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,7 +25,8 @@ from torch.utils.tensorboard import SummaryWriter
 from agents.nets import PolicyValueNet
 from envs.registry import Game, get_game
 from training.arena.deals import generate_deals
-from training.rl.collect import Collector, Rollout
+from training.rl.actors import Actors, ActorSpec
+from training.rl.collect import Rollout
 from training.rl.pool import OpponentPool
 from training.rl.run import RunState, _StopSignal
 
@@ -71,6 +73,9 @@ class PPOConfig:
     max_snapshots: int = 10
     threads: int = 2
     """torch threads of the learner"""
+    n_actors: int = 0
+    """actor processes collecting self-play (0: collect in the learner's process); each
+    steps n_envs / n_actors engines"""
     eval_every: int = 10
     """updates between evaluations (0: none)"""
     eval_deals: int = 100
@@ -93,6 +98,8 @@ class PPOConfig:
         for name in ("gamma", "lam", "self_play"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.n_actors < 0 or self.n_envs < max(self.n_actors, 1):
+            raise ValueError(f"n_actors must be 0..n_envs, got {self.n_actors}")
         if self.reward_scale < 0:
             raise ValueError(f"reward_scale must be >= 0 (0: the game's), got {self.reward_scale}")
         if self.eval_every < 0 or self.checkpoint_minutes <= 0:
@@ -176,19 +183,10 @@ def train(
     net = PolicyValueNet(encoder.obs_size, encoder.num_actions, cfg.hidden)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     pool = OpponentPool(game.name, cfg.pool_agents, cfg.self_play, cfg.max_snapshots)
-    collector = Collector(
-        game,
-        rules,
-        cfg.n_envs,
-        collect_seed,
-        pool,
-        cfg.reward_scale or game.reward_scale(rules),
-        cfg.gamma,
-        cfg.lam,
-    )
+    actors = make_actors(cfg, game, collect_seed)
     run = RunState(game.name, rules, encoder.version, cfg)
     if resume:
-        run.restore(run_dir, net, opt, gen, pool, collector)
+        run.restore(run_dir, net, opt, gen, pool, actors)
         log(f"resumed {run_dir} at update {run.update} ({run.decisions:,} decisions)")
     else:
         run.start(run_dir)
@@ -196,10 +194,12 @@ def train(
     writer = SummaryWriter(str(run_dir))
     stop = _StopSignal()
     last_ckpt = time.monotonic()
-    with stop:
+    with stop, contextlib.closing(actors):
         while run.decisions < cfg.total_decisions and not stop.requested:
             t0 = time.perf_counter()
-            roll = collector.collect(net, cfg.rollout_decisions)
+            roll = actors.collect(
+                net, pool, run.update // cfg.snapshot_every, cfg.rollout_decisions
+            )
             t1 = time.perf_counter()
             stats = ppo_update(net, opt, roll, cfg, gen)
             t2 = time.perf_counter()
@@ -212,9 +212,9 @@ def train(
             if cfg.eval_every and u % cfg.eval_every == 0:
                 run.evaluate(writer, net, encoder, eval_deals, cfg, log)
             if time.monotonic() - last_ckpt >= 60 * cfg.checkpoint_minutes:
-                run.save(run_dir, net, opt, gen, pool, collector)
+                run.save(run_dir, net, opt, gen, pool, actors)
                 last_ckpt = time.monotonic()
-        run.save(run_dir, net, opt, gen, pool, collector)
+        run.save(run_dir, net, opt, gen, pool, actors)
     writer.close()
     why = "stopped by a signal" if stop.requested else "done"
     log(f"{why}: update {run.update}, {run.decisions:,} decisions; checkpoint in {run_dir}")
@@ -244,6 +244,23 @@ def _log_update(
         f"{sps:,.0f} samples/s, entropy {stats['ent']:.3f}, explained variance "
         f"{stats['explained_variance']:.3f}"
     )
+
+
+def make_actors(cfg: PPOConfig, game: Game, seed: np.random.SeedSequence) -> Actors:
+    """The run's actors: ``n_actors`` processes on seeds spawned from ``seed`` (or, for 0,
+    one collector in this process on ``seed`` itself)."""
+    rules = game.rules(cfg.flags)
+    k = max(cfg.n_actors, 1)
+    seeds = [seed] if cfg.n_actors == 0 else seed.spawn(k)
+    specs = [
+        ActorSpec(
+            game.name, dict(cfg.flags), cfg.n_envs // k, s, cfg.pool_agents, cfg.self_play,
+            cfg.max_snapshots, cfg.reward_scale or game.reward_scale(rules), cfg.gamma, cfg.lam,
+            cfg.hidden,
+        )
+        for s in seeds
+    ]  # fmt: skip
+    return Actors(specs, local=cfg.n_actors == 0)
 
 
 def phase_names(game: Game) -> dict[int, str]:

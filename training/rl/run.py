@@ -21,8 +21,8 @@ from torch.utils.tensorboard import SummaryWriter
 from agents.nets import PolicyValueNet
 from envs.protocols import Encoder
 from training.arena.deals import DealSet
+from training.rl.actors import Actors
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
-from training.rl.collect import Collector
 from training.rl.config import config_dict
 from training.rl.evaluate import evaluate_policy
 from training.rl.pool import OpponentPool
@@ -76,7 +76,7 @@ class RunState:
 
     def save(
         self, run_dir: Path, net: PolicyValueNet, opt: torch.optim.Optimizer,
-        gen: torch.Generator, pool: OpponentPool, collector: Collector,
+        gen: torch.Generator, pool: OpponentPool, actors: Actors,
     ) -> Path:  # fmt: skip
         """Write a checkpoint of everything the run needs to continue exactly."""
         trainer = {
@@ -92,13 +92,13 @@ class RunState:
             "network": {"obs_size": net.obs_size, "num_actions": net.num_actions,
                         "hidden": list(self.cfg.hidden)},
             "pool": pool.state()["snapshots"],
-            "collector": collector.state(),
+            "actors": actors.state(),
         }  # fmt: skip
         return save_checkpoint(run_dir, f"ckpt-{self.update:07d}", net.state_dict(), trainer, meta)
 
     def restore(
         self, run_dir: Path, net: PolicyValueNet, opt: torch.optim.Optimizer,
-        gen: torch.Generator, pool: OpponentPool, collector: Collector,
+        gen: torch.Generator, pool: OpponentPool, actors: Actors,
     ) -> None:  # fmt: skip
         """Load the run's latest checkpoint into the given objects (after checking it fits)."""
         self.run_dir = run_dir
@@ -109,7 +109,7 @@ class RunState:
         torch.set_rng_state(trainer["torch_rng"])
         gen.set_state(trainer["generator"])
         pool.restore({"snapshots": meta["pool"], "weights": trainer["pool"]})
-        collector.restore(meta["collector"])
+        actors.restore(meta["actors"])
         self.update, self.decisions = int(meta["update"]), int(meta["decisions"])
 
     def check(self, meta: dict[str, Any]) -> None:
