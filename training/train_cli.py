@@ -1,8 +1,9 @@
 """``mazzo train CONFIG [--set key=value ...] [--run-dir DIR] [--resume RUN_DIR]``: run a
 trainer from a config file under ``configs/``.
 
-The file's ``algorithm`` key picks the trainer (``ppo``); every other key is a field of that
-trainer's config dataclass. ``--resume`` continues a run exactly from its latest checkpoint.
+The file's ``algorithm`` key picks the trainer (``ppo`` or ``dmc``); every other key is a field
+of that trainer's config dataclass. ``--resume`` continues a run exactly from its latest
+checkpoint.
 """
 
 from __future__ import annotations
@@ -17,19 +18,25 @@ from training.rl.config import load_config, parse_overrides, read_toml
 
 __all__ = ["add_train_command", "cmd_train"]
 
-ALGORITHMS = ("ppo",)
+ALGORITHMS = ("ppo", "dmc")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Run the trainer the config names; returns the exit status."""
-    from training.rl import ppo  # torch is imported only by this command
+    from training.rl import dmc, ppo  # torch is imported only by this command
+
+    trainers: dict[str, Any] = {
+        "ppo": (ppo.PPOConfig, ppo.train),
+        "dmc": (dmc.DMCConfig, dmc.train),
+    }
 
     overrides = parse_overrides(args.set)
     path = Path(args.config)
     algo = overrides.pop("algorithm", None) or read_toml(path).get("algorithm")
     if algo not in ALGORITHMS:
         raise ValueError(f"{path}: algorithm must be one of {', '.join(ALGORITHMS)}, got {algo!r}")
-    cfg = load_config(ppo.PPOConfig, path, overrides, ignore=("algorithm",))
+    config_type, train = trainers[algo]
+    cfg = load_config(config_type, path, overrides, ignore=("algorithm",))
     if args.resume:
         run_dir = Path(args.resume)
     elif args.run_dir:
@@ -37,7 +44,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         run_dir = Path("runs") / f"{cfg.game}_{algo}_s{cfg.seed}_{time.strftime('%Y%m%d-%H%M%S')}"
     print(f"mazzo train: {algo} on {cfg.game}, run directory {run_dir}", file=sys.stderr)
-    ppo.train(cfg, run_dir, resume=bool(args.resume))
+    train(cfg, run_dir, resume=bool(args.resume))
     return 0
 
 

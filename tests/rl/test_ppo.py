@@ -15,6 +15,8 @@ from envs.registry import all_games, get_game
 from training.arena.deals import generate_deals
 from training.rl.checkpoint import load_checkpoint
 from training.rl.config import load_config, make_config
+from training.rl.dmc import DMCConfig
+from training.rl.dmc import train as train_dmc
 from training.rl.evaluate import evaluate_policy
 from training.rl.ppo import PPOConfig, train
 
@@ -50,6 +52,29 @@ def test_a_few_updates_log_checkpoint_and_resume_exactly(game, tmp_path):
     obs = torch.rand(3, net.obs_size)
     mask = torch.ones(3, net.num_actions, dtype=torch.int8)
     assert torch.equal(net.logits(obs, mask), a.logits(obs, mask))  # reloaded: same outputs
+
+
+def test_dmc_a_few_updates_and_exact_resume(tmp_path):
+    kw = TINY | {"game": "calabresella", "epsilon_decay": 512}
+    a = train_dmc(DMCConfig(total_decisions=1024, **kw), tmp_path / "a", log=quiet)
+    train_dmc(DMCConfig(total_decisions=512, **kw), tmp_path / "b", log=quiet)
+    b = train_dmc(DMCConfig(total_decisions=1024, **kw), tmp_path / "b", resume=True, log=quiet)
+    for k, v in a.state_dict().items():
+        assert torch.equal(v, b.state_dict()[k]), k
+    _model, _trainer, meta = load_checkpoint(tmp_path / "a")
+    assert meta["algorithm"] == "dmc"
+    with pytest.raises(ValueError, match='checkpoint\'s algorithm is "dmc"'):
+        ppo_kw = {k: v for k, v in kw.items() if k != "epsilon_decay"}
+        train(PPOConfig(total_decisions=2048, **ppo_kw), tmp_path / "a", resume=True, log=quiet)
+
+
+def test_two_actor_processes_resume_exactly(tmp_path):
+    kw = TINY | {"game": "calabresella", "n_actors": 2, "eval_every": 0}
+    a = train(PPOConfig(total_decisions=1024, **kw), tmp_path / "a", log=quiet)
+    train(PPOConfig(total_decisions=512, **kw), tmp_path / "b", log=quiet)
+    b = train(PPOConfig(total_decisions=1024, **kw), tmp_path / "b", resume=True, log=quiet)
+    for k, v in a.state_dict().items():
+        assert torch.equal(v, b.state_dict()[k]), k
 
 
 def test_bad_configs_name_the_key_and_the_allowed(tmp_path):

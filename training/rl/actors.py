@@ -77,11 +77,11 @@ def _actor_main(spec: ActorSpec, conn: Connection) -> None:
         msg = conn.recv()
         kind = msg[0]
         if kind == "collect":
-            _, weights, pool_state, n = msg
+            _, weights, pool_state, n, epsilon = msg
             net.load_state_dict(weights)
             if pool_state is not None:
                 pool.restore(pool_state)
-            conn.send(collector.collect(net, n))
+            conn.send(collector.collect(net, n, epsilon))
         elif kind == "state":
             conn.send(collector.state())
         elif kind == "restore":
@@ -117,20 +117,22 @@ class Actors:
             self._procs.append(proc)
 
     def collect(
-        self, net: PolicyValueNet, pool: OpponentPool, pool_version: int, n_decisions: int
-    ) -> Rollout:
-        """Rollouts of every actor with ``net``'s weights, merged."""
+        self, net: PolicyValueNet, pool: OpponentPool, pool_version: int, n_decisions: int,
+        epsilon: float | None = None,
+    ) -> Rollout:  # fmt: skip
+        """Rollouts of every actor with ``net``'s weights, merged (``epsilon``: see
+        ``Collector.collect``)."""
         share = -(-n_decisions // len(self.specs))
         if self.local:
             if pool_version != self._pool_version:
                 self.pool.restore(pool.state())
                 self._pool_version = pool_version
-            return self.collector.collect(net, share)
+            return self.collector.collect(net, share, epsilon)
         weights = {k: v.detach().clone() for k, v in net.state_dict().items()}
         pool_state = pool.state() if pool_version != self._pool_version else None
         self._pool_version = pool_version
         for conn in self._conns:
-            conn.send(("collect", weights, pool_state, share))
+            conn.send(("collect", weights, pool_state, share, epsilon))
         return merge_rollouts([conn.recv() for conn in self._conns])
 
     def state(self) -> list[dict[str, Any]]:

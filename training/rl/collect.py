@@ -152,9 +152,27 @@ class Collector:
         acts = np.minimum((cum < u[:, None]).sum(axis=1), probs.shape[1] - 1)
         return acts.astype(np.int64), logp_all
 
+    def _epsilon_greedy(
+        self, q: torch.Tensor, mask: npt.NDArray[np.int8], epsilon: float
+    ) -> npt.NDArray[np.int64]:
+        """The best legal action by ``q``, or with probability ``epsilon`` a uniform legal one."""
+        best = q.argmax(dim=-1).numpy()
+        explore = self.rng.random(len(best)) < epsilon
+        for k in np.flatnonzero(explore).tolist():
+            legal = np.flatnonzero(mask[k])
+            best[k] = legal[self.rng.integers(len(legal))]
+        out: npt.NDArray[np.int64] = best.astype(np.int64)
+        return out
+
     @torch.no_grad()
-    def collect(self, net: PolicyValueNet, n_decisions: int) -> Rollout:
-        """Play until the learner made ``n_decisions`` decisions; return them with advantages."""
+    def collect(
+        self, net: PolicyValueNet, n_decisions: int, epsilon: float | None = None
+    ) -> Rollout:
+        """Play until the learner made ``n_decisions`` decisions; return them with advantages.
+
+        The learner samples from its policy, or with ``epsilon`` acts epsilon-greedily on the
+        policy head read as Q-values (``logp`` is then 0).
+        """
         cap = n_decisions + self.runner.n
         obs = np.zeros((cap, self.encoder.obs_size), np.float32)
         mask = np.zeros((cap, self.encoder.num_actions), np.int8)
@@ -178,11 +196,14 @@ class Collector:
             if rows.size:
                 o, m = b.obs[rows], b.mask[rows]
                 logits, v = net(torch.from_numpy(o), torch.from_numpy(m))
-                a, lp = self._sample(logits)
-                acts[rows] = a
                 new = slice(t, t + rows.size)
+                if epsilon is None:
+                    a, lp = self._sample(logits)
+                    logp[new] = lp[torch.arange(rows.size), torch.from_numpy(a)].numpy()
+                else:
+                    a = self._epsilon_greedy(logits, m, epsilon)
+                acts[rows] = a
                 obs[new], mask[new], action[new], value[new] = o, m, a, v.numpy()
-                logp[new] = lp[torch.arange(rows.size), torch.from_numpy(a)].numpy()
                 views = self.runner.views()
                 for k, i in enumerate(rows.tolist()):
                     phase[t + k] = int(views[i].phase)

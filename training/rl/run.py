@@ -35,14 +35,18 @@ METRICS = ("update", "decisions", "opponent", "margin", "low", "high", "deals")
 class RunState:
     """Counters and files of one run (``cfg`` is the trainer's config dataclass)."""
 
-    def __init__(self, game: str, rules: Any, encoding_version: int, cfg: Any) -> None:
+    def __init__(
+        self, game: str, rules: Any, encoding_version: int, cfg: Any, algorithm: str
+    ) -> None:
         self.game, self.rules, self.encoding_version, self.cfg = game, rules, encoding_version, cfg
+        self.algorithm = algorithm
         self.update = 0
         self.decisions = 0
         self.run_dir = Path(".")
 
     def identity(self) -> dict[str, Any]:
         return {
+            "algorithm": self.algorithm,
             "game": self.game,
             "flags": self.rules.to_flags(),
             "encoding_version": self.encoding_version,
@@ -116,7 +120,7 @@ class RunState:
         """Raise ValueError naming what differs between a checkpoint and this run."""
         mine = self.identity() | {"config": _fixed(config_dict(self.cfg))}
         theirs = meta | {"config": _fixed(meta.get("config", {}))}
-        for key in ("game", "flags", "encoding_version", "config"):
+        for key in ("algorithm", "game", "flags", "encoding_version", "config"):
             if theirs.get(key) != mine[key]:
                 raise ValueError(
                     f"the checkpoint's {key} is {_short(theirs.get(key), mine[key])}; "
