@@ -24,6 +24,7 @@ from training.arena.deals import generate_deals
 from training.arena.progress import format_duration
 from training.rl.actors import Actors, ActorSpec
 from training.rl.collect import Rollout
+from training.rl.imitation import behaviour_clone, expert_decisions
 from training.rl.pool import OpponentPool
 from training.rl.run import RunState, _StopSignal
 
@@ -79,6 +80,12 @@ class RunConfig:
     eval_opponents: tuple[str, ...] = ("random", "heuristic")
     checkpoint_minutes: float = 5.0
     """minutes between checkpoints (one is also written at the end and on a signal)"""
+    bc_decisions: int = 0
+    """expert decisions to imitate before self-play (0: start from random weights)"""
+    bc_experts: tuple[str, ...] = ("heuristic",)
+    """agent specs whose games are imitated (one per deal, in turn)"""
+    bc_epochs: int = 5
+    bc_lr: float = 1e-3
 
     def __post_init__(self) -> None:
         get_game(self.game)
@@ -98,6 +105,8 @@ class RunConfig:
             raise ValueError(f"reward_scale must be >= 0 (0: the game's), got {self.reward_scale}")
         if self.eval_every < 0 or self.checkpoint_minutes <= 0:
             raise ValueError("eval_every must be >= 0 and checkpoint_minutes > 0")
+        if self.bc_decisions < 0 or self.bc_epochs < 1 or not self.bc_lr > 0:
+            raise ValueError("bc_decisions must be >= 0, bc_epochs >= 1 and bc_lr > 0")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive widths, got {list(self.hidden)}")
 
@@ -132,7 +141,7 @@ def train_loop(
         ValueError: a checkpoint of another game, rules, encoding or config.
     """
     # ---- seeding: one root, spawned into independent streams
-    collect_seed, torch_seed = np.random.SeedSequence(cfg.seed).spawn(2)
+    collect_seed, torch_seed, bc_seed = np.random.SeedSequence(cfg.seed).spawn(3)
     torch.manual_seed(int(torch_seed.generate_state(1)[0]))
     gen = torch.Generator().manual_seed(int(torch_seed.generate_state(2)[1]))
     torch.set_num_threads(cfg.threads)
@@ -152,6 +161,10 @@ def train_loop(
         run.start(run_dir)
     eval_deals = generate_deals(game.name, rules, cfg.eval_deals, cfg.eval_seed)
     writer = SummaryWriter(str(run_dir))
+    if not resume and cfg.bc_decisions:
+        _imitate(cfg, game, rules, net, bc_seed, gen, writer, log)
+        if cfg.eval_every:
+            run.evaluate(writer, net, encoder, eval_deals, cfg, log)
     stop = _StopSignal()
     last_ckpt = start = time.monotonic()
     first = run.decisions
@@ -208,6 +221,25 @@ def _log_update(
         f"{sps:,.0f} samples/s, entropy {stats.get('entropy', float('nan')):.3f}, explained "
         f"variance {stats.get('explained_variance', float('nan')):.3f}, "
         f"ETA {format_duration(eta)}"
+    )
+
+
+def _imitate(
+    cfg: RunConfig, game: Game, rules: Any, net: PolicyValueNet, seed: np.random.SeedSequence,
+    gen: torch.Generator, writer: SummaryWriter, log: Callable[[str], None],
+) -> None:  # fmt: skip
+    """Behaviour cloning of ``cfg.bc_experts`` before self-play (``training.rl.imitation``)."""
+    t0 = time.perf_counter()
+    scale = cfg.reward_scale or game.reward_scale(rules)
+    demos = expert_decisions(game, rules, cfg.bc_experts, cfg.bc_decisions, cfg.n_envs, seed, scale)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.bc_lr)
+    stats = behaviour_clone(net, opt, demos, cfg.bc_epochs, cfg.minibatch, gen)
+    for key, value in stats.items():
+        writer.add_scalar(f"imitation/{key}", value, 0)
+    log(
+        f"imitation of {', '.join(cfg.bc_experts)}: {len(demos):,} decisions, accuracy "
+        f"{stats['accuracy']:.1%}, value loss {stats['value']:.4f} "
+        f"({time.perf_counter() - t0:.0f}s)"
     )
 
 
