@@ -136,7 +136,8 @@ def load_policy(path: str | Path, sample: bool = False) -> tuple[NeuralAgent, di
     shape = meta.get("network", {})
     if (shape.get("obs_size"), shape.get("num_actions")) != (encoder.obs_size, encoder.num_actions):
         raise ValueError(f"{path}: network shape {shape} does not fit {game.name}")
-    net = PolicyValueNet(encoder.obs_size, encoder.num_actions, tuple(shape.get("hidden", ())))
+    hidden, extra = tuple(shape.get("hidden", ())), int(shape.get("critic_extra", 0))
+    net = PolicyValueNet(encoder.obs_size, encoder.num_actions, hidden, extra)
     try:
         net.load_state_dict(model)
     except RuntimeError as e:

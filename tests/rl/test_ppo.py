@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import torch
 
+from agents.neural import load_policy
 from envs.registry import all_games, get_game
 from training.arena.deals import generate_deals
 from training.rl.checkpoint import load_checkpoint
@@ -75,6 +76,22 @@ def test_two_actor_processes_resume_exactly(tmp_path):
     b = train(PPOConfig(total_decisions=1024, **kw), tmp_path / "b", resume=True, log=quiet)
     for k, v in a.state_dict().items():
         assert torch.equal(v, b.state_dict()[k]), k
+
+
+def test_a_critic_that_sees_the_hidden_cards_never_lends_them_to_the_policy(tmp_path):
+    kw = TINY | {"game": "calabresella", "critic_sees_hidden": True, "eval_every": 0}
+    net = train(PPOConfig(total_decisions=512, **kw), tmp_path, log=quiet)
+    assert net.critic_extra == 2 * 40  # the other two hands, one bit per card
+    obs = torch.rand(4, net.obs_size)
+    mask = torch.ones(4, net.num_actions, dtype=torch.int8)
+    hidden_a, hidden_b = torch.zeros(4, 80), torch.ones(4, 80)
+    logits_a, value_a = net(obs, mask, hidden_a)
+    logits_b, value_b = net(obs, mask, hidden_b)
+    assert torch.equal(logits_a, logits_b) and torch.equal(logits_a, net.logits(obs, mask))
+    assert not torch.equal(value_a, value_b)  # the critic does read them
+    agent, meta = load_policy(tmp_path)  # the bot loads and acts on its view alone
+    assert meta["network"]["critic_extra"] == 80
+    assert torch.equal(agent.net.logits(obs, mask), net.logits(obs, mask))
 
 
 def test_bad_configs_name_the_key_and_the_allowed(tmp_path):

@@ -45,6 +45,7 @@ class ActorSpec:
     gamma: float
     lam: float
     hidden: tuple[int, ...]
+    critic_extra: int = 0
 
     def build(self) -> tuple[Collector, PolicyValueNet, OpponentPool]:
         game = get_game(self.game)
@@ -54,7 +55,8 @@ class ActorSpec:
             game, rules, self.n_envs, self.seed, pool, self.reward_scale, self.gamma, self.lam
         )
         enc = collector.encoder
-        return collector, PolicyValueNet(enc.obs_size, enc.num_actions, self.hidden), pool
+        net = PolicyValueNet(enc.obs_size, enc.num_actions, self.hidden, self.critic_extra)
+        return collector, net, pool
 
 
 def merge_rollouts(parts: list[Rollout]) -> Rollout:

@@ -21,6 +21,7 @@ import numpy.typing as npt
 import torch
 
 from agents.nets import PolicyValueNet
+from envs.common.arrays import bits_to_array
 from envs.deals import DealStream
 from envs.registry import Game
 from envs.vector import VectorRunner
@@ -41,6 +42,7 @@ class Rollout:
     advantage: npt.NDArray[np.float32]
     ret: npt.NDArray[np.float32]
     phase: npt.NDArray[np.int64]
+    extra: npt.NDArray[np.float32]  # the hidden cards a critic may see ((T, 0) when unused)
     deals: int
     deal_returns: npt.NDArray[np.float32]  # the learner's scaled return in each finished deal
 
@@ -137,7 +139,9 @@ class Collector:
         m = self.pool.members[member]
         net = self._nets.get(m.name)
         if net is None:
-            net = PolicyValueNet(template.obs_size, template.num_actions, _widths(template))
+            net = PolicyValueNet(
+                template.obs_size, template.num_actions, _widths(template), template.critic_extra
+            )
             assert m.weights is not None
             net.load_state_dict(m.weights)
             self._nets = {k: v for k, v in self._nets.items() if k in _names(self.pool)}
@@ -180,6 +184,7 @@ class Collector:
         logp = np.zeros(cap, np.float32)
         value = np.zeros(cap, np.float32)
         phase = np.zeros(cap, np.int64)
+        extra = np.zeros((cap, net.critic_extra), np.float32)
         reward = np.zeros(cap, np.float32)
         terminal = np.zeros(cap, np.bool_)
         boot = np.zeros(cap, np.float32)
@@ -195,8 +200,12 @@ class Collector:
             rows = np.flatnonzero(ctrl == LEARNER)
             if rows.size:
                 o, m = b.obs[rows], b.mask[rows]
-                logits, v = net(torch.from_numpy(o), torch.from_numpy(m))
                 new = slice(t, t + rows.size)
+                x = None
+                if net.critic_extra:
+                    extra[new] = self.hidden_cards([(i, seats[i]) for i in rows.tolist()])
+                    x = torch.from_numpy(extra[new])
+                logits, v = net(torch.from_numpy(o), torch.from_numpy(m), x)
                 if epsilon is None:
                     a, lp = self._sample(logits)
                     logp[new] = lp[torch.arange(rows.size), torch.from_numpy(a)].numpy()
@@ -231,7 +240,7 @@ class Collector:
         adv = gae(reward[:t], value[:t], nxt[:t], terminal[:t], boot[:t], self.gamma, self.lam)
         return Rollout(
             obs[:t], mask[:t], action[:t], logp[:t], value[:t], adv, adv + value[:t], phase[:t],
-            len(deal_returns), np.asarray(deal_returns, np.float32),
+            extra[:t], len(deal_returns), np.asarray(deal_returns, np.float32),
         )  # fmt: skip
 
     def _bootstrap(
@@ -248,9 +257,23 @@ class Collector:
         m = np.zeros((len(views), self.encoder.num_actions), np.int8)
         self.encoder.encode_batch(views, o, m)
         m[:] = 1  # the value does not depend on the mask; any row must stay finite
-        _, v = net(torch.from_numpy(o), torch.from_numpy(m))
+        x = torch.from_numpy(self.hidden_cards(keys)) if net.critic_extra else None
+        _, v = net(torch.from_numpy(o), torch.from_numpy(m), x)
         for key, val in zip(keys, v.numpy().tolist(), strict=True):
             boot[last[key]] = val
+
+    def hidden_cards(self, rows: list[tuple[int, int]]) -> npt.NDArray[np.float32]:
+        """For each (engine, seat): the other seats' hands, seat-relative (the next seat's
+        first), one bit per card: what a critic that sees the hidden cards reads in training.
+        The policy never reads it."""
+        states, n, size = self.runner.states, self.n_seats, self.game.info.deck.size
+        out = np.zeros((len(rows), (n - 1) * size), np.float32)
+        for k, (i, s) in enumerate(rows):
+            bits = 0
+            for j in range(1, n):
+                bits |= states[i].info_view((s + j) % n).hand << ((j - 1) * size)
+            out[k] = bits_to_array(bits, (n - 1) * size)
+        return out
 
     def _opponent_actions(
         self, member: int, rows: npt.NDArray[np.bool_], b: Any, net: PolicyValueNet
@@ -261,7 +284,7 @@ class Collector:
             views = self.runner.views()
             return np.array([m.agent.act(views[i], self.rng) for i in idx.tolist()], np.int64)
         opp = self._net_of(member, net)
-        logits, _ = opp(torch.from_numpy(b.obs[idx]), torch.from_numpy(b.mask[idx]))
+        logits = opp.logits(torch.from_numpy(b.obs[idx]), torch.from_numpy(b.mask[idx]))
         return self._sample(logits)[0]
 
 

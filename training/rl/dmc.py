@@ -54,13 +54,14 @@ def dmc_update(
     """``cfg.epochs`` passes of minibatch regression of Q(s, a) and V(s) on the returns."""
     obs, mask = torch.from_numpy(roll.obs), torch.from_numpy(roll.mask)
     act, ret = torch.from_numpy(roll.action), torch.from_numpy(roll.ret)
+    extra = torch.from_numpy(roll.extra) if net.critic_extra else None
     n = len(roll)
     q_losses, v_losses = [], []
     for _ in range(cfg.epochs):
         order = torch.randperm(n, generator=gen)
         for start in range(0, n, cfg.minibatch):
             idx = order[start : start + cfg.minibatch]
-            q_all, value = net(obs[idx], mask[idx])
+            q_all, value = net(obs[idx], mask[idx], None if extra is None else extra[idx])
             q = q_all.gather(1, act[idx, None]).squeeze(1)
             q_loss = ((q - ret[idx]) ** 2).mean()
             v_loss = ((value - ret[idx]) ** 2).mean()

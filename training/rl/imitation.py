@@ -109,11 +109,16 @@ def behaviour_clone(
         ce_sum = v_sum = 0.0
         for start in range(0, n, minibatch):
             idx = order[start : start + minibatch]
-            logits, value = net(obs[idx], mask[idx])
+            v: torch.Tensor = torch.zeros(())
+            if net.critic_extra:  # that critic needs the hidden cards: it learns in self-play
+                logits = net.logits(obs[idx], mask[idx])
+            else:
+                logits, value = net(obs[idx], mask[idx])
+                v = ((value - ret[idx]) ** 2).mean()
             ce = torch.nn.functional.cross_entropy(logits, act[idx])
-            v = ((value - ret[idx]) ** 2).mean()
             opt.zero_grad()
-            (ce + v).backward()
+            loss: torch.Tensor = ce + v
+            torch.autograd.backward([loss])
             opt.step()
             ce_sum += ce.item() * len(idx)
             v_sum += v.item() * len(idx)

@@ -86,6 +86,9 @@ class RunConfig:
     """agent specs whose games are imitated (one per deal, in turn)"""
     bc_epochs: int = 5
     bc_lr: float = 1e-3
+    critic_sees_hidden: bool = False
+    """the value head also reads the other seats' hands during training (PerfectDou's idea;
+    the policy never does, so the trained bot plays on its own view)"""
 
     def __post_init__(self) -> None:
         get_game(self.game)
@@ -149,7 +152,9 @@ def train_loop(
     game = get_game(cfg.game)
     rules = game.rules(cfg.flags)
     encoder = game.encoder(rules)
-    net = PolicyValueNet(encoder.obs_size, encoder.num_actions, cfg.hidden)
+    net = PolicyValueNet(
+        encoder.obs_size, encoder.num_actions, cfg.hidden, critic_extra(cfg, game, rules)
+    )
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     pool = OpponentPool(game.name, cfg.pool_agents, cfg.self_play, cfg.max_snapshots)
     actors = make_actors(cfg, game, collect_seed)
@@ -253,11 +258,16 @@ def make_actors(cfg: RunConfig, game: Game, seed: np.random.SeedSequence) -> Act
         ActorSpec(
             game.name, dict(cfg.flags), cfg.n_envs // k, s, cfg.pool_agents, cfg.self_play,
             cfg.max_snapshots, cfg.reward_scale or game.reward_scale(rules), cfg.gamma, cfg.lam,
-            cfg.hidden,
+            cfg.hidden, critic_extra(cfg, game, rules),
         )
         for s in seeds
     ]  # fmt: skip
     return Actors(specs, local=cfg.n_actors == 0)
+
+
+def critic_extra(cfg: RunConfig, game: Game, rules: Any) -> int:
+    """Length of the hidden-card input of the critic (0 unless ``critic_sees_hidden``)."""
+    return (game.seats(rules) - 1) * game.info.deck.size if cfg.critic_sees_hidden else 0
 
 
 def phase_names(game: Game) -> dict[int, str]:

@@ -47,13 +47,14 @@ def ppo_update(
     obs, mask = torch.from_numpy(roll.obs), torch.from_numpy(roll.mask)
     act, old_logp = torch.from_numpy(roll.action), torch.from_numpy(roll.logp)
     adv_all, ret = torch.from_numpy(roll.advantage), torch.from_numpy(roll.ret)
+    extra = torch.from_numpy(roll.extra) if net.critic_extra else None
     n = len(roll)
     stats: dict[str, list[float]] = {k: [] for k in ("pg", "vf", "ent", "kl", "clipfrac")}
     for _ in range(cfg.epochs):
         order = torch.randperm(n, generator=gen)
         for start in range(0, n, cfg.minibatch):
             idx = order[start : start + cfg.minibatch]
-            logits, value = net(obs[idx], mask[idx])
+            logits, value = net(obs[idx], mask[idx], None if extra is None else extra[idx])
             logp_all = torch.log_softmax(logits, dim=-1)
             logp = logp_all.gather(1, act[idx, None]).squeeze(1)
             ratio_log = logp - old_logp[idx]

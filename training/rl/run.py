@@ -94,7 +94,7 @@ class RunState:
             "update": self.update,
             "decisions": self.decisions,
             "network": {"obs_size": net.obs_size, "num_actions": net.num_actions,
-                        "hidden": list(self.cfg.hidden)},
+                        "hidden": list(self.cfg.hidden), "critic_extra": net.critic_extra},
             "pool": pool.state()["snapshots"],
             "actors": actors.state(),
         }  # fmt: skip
