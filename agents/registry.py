@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from agents.base import AnyAgent, RandomAgent
 from agents.params import Param, describe_params, parse_params
@@ -241,7 +242,8 @@ _loaded = False
 
 
 def _load_builtin() -> None:
-    """Register ``random`` for every game and import each game's built-in agents once."""
+    """Register ``random``, ``nn`` and the shipped ``bot`` for every game, and import each game's
+    built-in agents once."""
     global _loaded
     if _loaded:
         return
@@ -250,6 +252,16 @@ def _load_builtin() -> None:
 
     for game in game_names():
         register(game, "random", help="uniformly random legal actions")(_random_factory)
+        register(
+            game, "nn", params=NN_PARAMS, positional="path",
+            help="a trained network (nn:PATH, a mazzo train run directory or checkpoint)",
+        )(_nn_factory(game))  # fmt: skip
+        shipped = SHIPPED / game
+        if (shipped / "meta.json").exists():
+            register(
+                game, "bot", params=NN_PARAMS[1:],
+                help=f"the shipped bot ({shipped.relative_to(SHIPPED.parent)}; see its CARD.md)",
+            )(_bot_factory(game, shipped))  # fmt: skip
         module = f"agents.{game}"
         try:
             importlib.import_module(module)
@@ -260,3 +272,31 @@ def _load_builtin() -> None:
 
 def _random_factory(version: int) -> AnyAgent:
     return RandomAgent()
+
+
+SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints"
+NN_PARAMS = (
+    Param("path", Path, required=True, help="a mazzo train run directory or checkpoint folder"),
+    Param("sample", bool, False, help="sample from the policy instead of its best action"),
+)
+
+
+def _nn_factory(game: str) -> Factory:
+    def make(version: int, path: Path, sample: bool = False) -> AnyAgent:
+        from agents.neural import load_policy  # torch is imported only when a network is used
+
+        agent, meta = load_policy(path, sample=sample)
+        if meta.get("game") != game:
+            raise ValueError(f"{path} holds a {meta.get('game')} policy, not a {game} one")
+        return agent
+
+    return make
+
+
+def _bot_factory(game: str, path: Path) -> Factory:
+    nn = _nn_factory(game)
+
+    def make(version: int, sample: bool = False) -> AnyAgent:
+        return nn(version, path, sample)
+
+    return make

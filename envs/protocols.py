@@ -36,6 +36,16 @@ class InfoView(Protocol):
     @property
     def legal_mask(self) -> int: ...
     @property
+    def hand(self) -> int:
+        """The seat's own cards (a bitmask of card ids)."""
+        ...
+
+    @property
+    def phase(self) -> int:
+        """The decision phase (the game's ``Phase``, an ``IntEnum``)."""
+        ...
+
+    @property
     def rules(self) -> Any: ...
 
 

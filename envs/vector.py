@@ -123,6 +123,23 @@ class VectorRunner:
         self._any_done = False
         return self._publish()
 
+    def load(self, states: list[GameState]) -> VectorBatch:
+        """Make ``states`` (one per engine, none finished; for example replayed from the D.3
+        records of a checkpoint) the deals in flight, drawing nothing from the deal stream.
+
+        Raises:
+            ValueError: not one state per engine, or a finished state.
+        """
+        if len(states) != self.n or any(s.is_terminal() for s in states):
+            raise ValueError(f"load needs {self.n} unfinished states, got {len(states)}")
+        self._states = list(states)
+        self._views = [s.info_view(s.to_play) for s in self._states]
+        self._seats = [s.to_play for s in self._states]
+        self._done.fill(False)
+        self._returns.fill(0)
+        self._any_done = False
+        return self._publish()
+
     def step(self, actions: npt.ArrayLike) -> VectorBatch:
         """Apply ``actions[i]`` in engine i (by its acting seat); ended deals are redealt.
 

@@ -36,6 +36,7 @@ from training.arena.deals import (
 from training.cli_commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
 from training.cli_commands import parse_flags as _parse_flags
 from training.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
+from training.train_cli import add_train_command
 
 __all__ = ["main"]
 
@@ -162,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_agents(sub)
     add_eval(sub)
     _add_dealset(sub)
+    add_train_command(sub)
     return parser
 
 

@@ -20,6 +20,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -126,7 +127,9 @@ def play_parallel(plan: ArenaPlan, workers: int, done: Done, progress: Progress 
         KeyboardInterrupt: interrupted (``done`` holds every deal finished by then).
     """
     deals = plan.deal_set.deals
-    ctx = multiprocessing.get_context()
+    # A process that has started torch's thread pool must not fork (the children can deadlock
+    # on its locks): with torch loaded (network agents), workers come from a fresh forkserver.
+    ctx = multiprocessing.get_context("forkserver" if "torch" in sys.modules else None)
     pool = ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan,))
     running: dict[Future[_Played], int] = {}
     sizer = _Sizer(len(deals))

@@ -1,0 +1,145 @@
+"""A network policy as an agent: it encodes the seat's ``InfoView`` with the game's encoder and
+picks from the masked policy, deterministically (the most probable legal action) by default or
+by sampling on request. ``act_batch`` runs one forward pass for many views.
+
+``load_policy(path)`` reads a trainer's checkpoint (a folder with ``meta.json`` and
+``model.pt``, or a run directory, whose latest checkpoint is taken) without executing anything
+from it: the tensors are read with ``torch.load(weights_only=True)``, the rest is JSON. It
+checks the checkpoint against the registered game (its encoding version) and rebuilds the net.
+
+Imports torch; must not import training/.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+import torch
+
+from agents.nets import PolicyValueNet
+from envs.protocols import Encoder
+from envs.registry import get_game
+
+__all__ = [
+    "CHECKPOINT_FORMAT",
+    "NeuralAgent",
+    "PolicyNet",
+    "checkpoint_dir",
+    "load_policy",
+    "read_policy",
+]
+
+CHECKPOINT_FORMAT = "mazzo-checkpoint/1"
+
+
+class PolicyNet(Protocol):
+    """What the agent needs of a network: masked logits from observations and masks."""
+
+    def logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor: ...
+
+
+class NeuralAgent:
+    """Acts with ``net`` on views encoded by ``encoder``.
+
+    Args:
+        net: the policy (``logits(obs, mask)``); used in inference mode.
+        encoder: the game's encoder for the rules the net was trained on.
+        sample: sample from the policy instead of taking its most probable action.
+    """
+
+    name = "nn"
+
+    def __init__(self, net: PolicyNet, encoder: Encoder, sample: bool = False) -> None:
+        self.net, self.encoder, self.sample = net, encoder, sample
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        return self.act_batch([view], rng)[0]
+
+    @torch.no_grad()
+    def act_batch(self, views: Sequence[Any], rng: np.random.Generator) -> list[int]:
+        n = len(views)
+        obs = np.zeros((n, self.encoder.obs_size), np.float32)
+        mask = np.zeros((n, self.encoder.num_actions), np.int8)
+        self.encoder.encode_batch(views, obs, mask)
+        logits = self.net.logits(torch.from_numpy(obs), torch.from_numpy(mask))
+        if not self.sample:
+            return [int(a) for a in logits.argmax(dim=-1).tolist()]
+        return [int(a) for a in _sample(torch.softmax(logits, dim=-1).numpy(), rng)]
+
+
+def _sample(probs: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    cum = np.cumsum(probs.astype(np.float64), axis=1)
+    u = rng.random(len(probs)) * cum[:, -1]
+    out: npt.NDArray[np.int64] = np.minimum((cum < u[:, None]).sum(axis=1), probs.shape[1] - 1)
+    return out
+
+
+def checkpoint_dir(path: str | Path) -> Path:
+    """The checkpoint folder ``path`` names: itself, or a run directory's latest.
+
+    Raises:
+        ValueError: no checkpoint there.
+    """
+    path = Path(path)
+    if (path / "meta.json").exists():
+        return path
+    pointer = path / "latest"
+    if pointer.exists():
+        ckpt = path / pointer.read_text().strip()
+        if (ckpt / "meta.json").exists():
+            return ckpt
+    raise ValueError(f"{str(path)!r} is neither a mazzo checkpoint nor a run directory with one")
+
+
+def read_policy(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
+    """(the policy's tensors, the checkpoint's metadata) of a checkpoint or run directory.
+
+    Raises:
+        ValueError: not a mazzo checkpoint, or a model file holding more than tensors.
+    """
+    ckpt = checkpoint_dir(path)
+    try:
+        meta = json.loads((ckpt / "meta.json").read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"{ckpt}: unreadable meta.json ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
+        got = meta.get("format") if isinstance(meta, dict) else meta
+        raise ValueError(f"{ckpt}: format {got!r}, expected {CHECKPOINT_FORMAT!r}")
+    try:
+        model = torch.load(ckpt / "model.pt", weights_only=True)
+    except Exception as e:  # the weights-only unpickler's refusal names the offending global
+        raise ValueError(f"{ckpt}: not a weights-only checkpoint ({e})") from None
+    return model, meta
+
+
+def load_policy(path: str | Path, sample: bool = False) -> tuple[NeuralAgent, dict[str, Any]]:
+    """A ``NeuralAgent`` on the policy of a checkpoint, and the checkpoint's metadata.
+
+    Raises:
+        ValueError: not a checkpoint, an unknown game, or an encoding version or network
+            shape that the registered game does not have.
+    """
+    model, meta = read_policy(path)
+    game = get_game(meta.get("game", ""))
+    rules = game.rules(meta.get("flags", {}))
+    encoder = game.encoder(rules)
+    if meta.get("encoding_version") != encoder.version:
+        raise ValueError(
+            f"{path}: trained on {game.name} encoding v{meta.get('encoding_version')}, "
+            f"this mazzo encodes v{encoder.version}"
+        )
+    shape = meta.get("network", {})
+    if (shape.get("obs_size"), shape.get("num_actions")) != (encoder.obs_size, encoder.num_actions):
+        raise ValueError(f"{path}: network shape {shape} does not fit {game.name}")
+    hidden, extra = tuple(shape.get("hidden", ())), int(shape.get("critic_extra", 0))
+    net = PolicyValueNet(encoder.obs_size, encoder.num_actions, hidden, extra)
+    try:
+        net.load_state_dict(model)
+    except RuntimeError as e:
+        raise ValueError(f"{path}: the weights do not fit the network ({e})") from None
+    return NeuralAgent(net.eval(), encoder, sample=sample), meta

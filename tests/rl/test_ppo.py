@@ -1,0 +1,188 @@
+"""The PPO trainer on every registered game: runs, logs, checkpoints, resumes exactly, refuses
+bad configs and foreign checkpoints, never unpickles code, and learns (a paired margin over
+random whose 95% interval excludes zero, on deals it never trained on)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.neural import load_policy
+from envs.registry import all_games, get_game
+from training.arena.deals import generate_deals
+from training.rl.checkpoint import load_checkpoint
+from training.rl.config import load_config, make_config
+from training.rl.dmc import DMCConfig
+from training.rl.dmc import train as train_dmc
+from training.rl.evaluate import evaluate_policy
+from training.rl.ppo import PPOConfig, train
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = {
+    "n_envs": 8, "rollout_decisions": 256, "minibatch": 128, "epochs": 2, "hidden": (32,), "threads": 1,
+    "eval_every": 2, "eval_deals": 4, "snapshot_every": 1, "max_snapshots": 2, "self_play": 0.5,
+}  # fmt: skip
+
+
+def quiet(_line):
+    pass
+
+
+@pytest.mark.parametrize("game", [g.name for g in all_games()])
+def test_a_few_updates_log_checkpoint_and_resume_exactly(game, tmp_path):
+    a = train(PPOConfig(game=game, total_decisions=1024, **TINY), tmp_path / "a", log=quiet)
+    train(PPOConfig(game=game, total_decisions=512, **TINY), tmp_path / "b", log=quiet)
+    b = train(
+        PPOConfig(game=game, total_decisions=1024, **TINY), tmp_path / "b", resume=True, log=quiet
+    )
+    for k, v in a.state_dict().items():
+        assert torch.equal(v, b.state_dict()[k]), k  # the same weights as one uninterrupted run
+    run = tmp_path / "a"
+    assert list(run.glob("events.out.tfevents.*"))
+    rows = (run / "metrics.csv").read_text().splitlines()
+    assert rows[0].startswith("update,decisions,opponent,margin,low,high")
+    assert {r.split(",")[2] for r in rows[1:]} == {"random", "heuristic"}
+    model, _trainer, meta = load_checkpoint(run)
+    assert meta["game"] == game and meta["encoding_version"] == 1 and meta["update"] == 4
+    net = type(a)(meta["network"]["obs_size"], meta["network"]["num_actions"], (32,))
+    net.load_state_dict(model)
+    obs = torch.rand(3, net.obs_size)
+    mask = torch.ones(3, net.num_actions, dtype=torch.int8)
+    assert torch.equal(net.logits(obs, mask), a.logits(obs, mask))  # reloaded: same outputs
+
+
+def test_dmc_a_few_updates_and_exact_resume(tmp_path):
+    kw = TINY | {"game": "calabresella", "epsilon_decay": 512}
+    a = train_dmc(DMCConfig(total_decisions=1024, **kw), tmp_path / "a", log=quiet)
+    train_dmc(DMCConfig(total_decisions=512, **kw), tmp_path / "b", log=quiet)
+    b = train_dmc(DMCConfig(total_decisions=1024, **kw), tmp_path / "b", resume=True, log=quiet)
+    for k, v in a.state_dict().items():
+        assert torch.equal(v, b.state_dict()[k]), k
+    _model, _trainer, meta = load_checkpoint(tmp_path / "a")
+    assert meta["algorithm"] == "dmc"
+    with pytest.raises(ValueError, match='checkpoint\'s algorithm is "dmc"'):
+        ppo_kw = {k: v for k, v in kw.items() if k != "epsilon_decay"}
+        train(PPOConfig(total_decisions=2048, **ppo_kw), tmp_path / "a", resume=True, log=quiet)
+
+
+def test_two_actor_processes_resume_exactly(tmp_path):
+    kw = TINY | {"game": "calabresella", "n_actors": 2, "eval_every": 0}
+    a = train(PPOConfig(total_decisions=1024, **kw), tmp_path / "a", log=quiet)
+    train(PPOConfig(total_decisions=512, **kw), tmp_path / "b", log=quiet)
+    b = train(PPOConfig(total_decisions=1024, **kw), tmp_path / "b", resume=True, log=quiet)
+    for k, v in a.state_dict().items():
+        assert torch.equal(v, b.state_dict()[k]), k
+
+
+def test_a_critic_that_sees_the_hidden_cards_never_lends_them_to_the_policy(tmp_path):
+    kw = TINY | {"game": "calabresella", "critic_sees_hidden": True, "eval_every": 0}
+    net = train(PPOConfig(total_decisions=512, **kw), tmp_path, log=quiet)
+    assert net.critic_extra == 2 * 40  # the other two hands, one bit per card
+    obs = torch.rand(4, net.obs_size)
+    mask = torch.ones(4, net.num_actions, dtype=torch.int8)
+    hidden_a, hidden_b = torch.zeros(4, 80), torch.ones(4, 80)
+    logits_a, value_a = net(obs, mask, hidden_a)
+    logits_b, value_b = net(obs, mask, hidden_b)
+    assert torch.equal(logits_a, logits_b) and torch.equal(logits_a, net.logits(obs, mask))
+    assert not torch.equal(value_a, value_b)  # the critic does read them
+    agent, meta = load_policy(tmp_path)  # the bot loads and acts on its view alone
+    assert meta["network"]["critic_extra"] == 80
+    assert torch.equal(agent.net.logits(obs, mask), net.logits(obs, mask))
+
+
+def test_bad_configs_name_the_key_and_the_allowed(tmp_path):
+    with pytest.raises(ValueError, match="unknown key 'bogus'; known: game, flags, seed"):
+        make_config(PPOConfig, {"game": "calabresella", "bogus": 1})
+    with pytest.raises(ValueError, match="lr must be float, got 'abc'"):
+        make_config(PPOConfig, {"game": "calabresella", "lr": "abc"})
+    with pytest.raises(ValueError, match="n_envs must be >= 1, got 0"):
+        make_config(PPOConfig, {"game": "calabresella", "n_envs": 0})
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        make_config(PPOConfig, {"game": "chess"})
+    with pytest.raises(ValueError, match="missing key"):
+        make_config(PPOConfig, {})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("game = \n")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        load_config(PPOConfig, bad)
+    with pytest.raises(ValueError, match="does not exist"):
+        load_config(PPOConfig, tmp_path / "none.toml")
+
+
+def test_a_checkpoint_of_other_rules_or_a_used_run_dir_is_refused(tmp_path):
+    cfg = PPOConfig(game="calabresella", total_decisions=256, **TINY)
+    train(cfg, tmp_path, log=quiet)
+    other = PPOConfig(game="calabresella", total_decisions=512, flags={"players": 4}, **TINY)
+    with pytest.raises(ValueError, match=r"checkpoint's flags is \{\"players\": \"\(default\)\"\}"):
+        train(other, tmp_path, resume=True, log=quiet)
+    with pytest.raises(ValueError, match="checkpoint's game is"):
+        train(PPOConfig(game="minchiate", **TINY), tmp_path, resume=True, log=quiet)
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(cfg, tmp_path, log=quiet)
+
+
+class Payload:
+    def __reduce__(self):
+        return (print, ("this ran",))
+
+
+def test_loading_a_checkpoint_never_runs_code(tmp_path):
+    cfg = PPOConfig(game="calabresella", total_decisions=256, **TINY)
+    train(cfg, tmp_path, log=quiet)
+    ckpt = tmp_path / (tmp_path / "latest").read_text().strip()
+    torch.save({"weight": Payload()}, ckpt / "model.pt")
+    with pytest.raises(ValueError, match="not a weights-only checkpoint"):
+        load_checkpoint(tmp_path)
+
+
+def test_ppo_learns_to_beat_random_on_unseen_deals(tmp_path):
+    game = get_game("calabresella")
+    cfg = PPOConfig(
+        game=game.name, total_decisions=40_000, n_envs=64, rollout_decisions=4096, threads=1,
+        eval_every=0, seed=3,
+    )  # fmt: skip
+    net = train(cfg, tmp_path, log=quiet)
+    rules = game.rules()
+    deals = generate_deals(game.name, rules, 60, seed=987_654)  # not the training stream
+    margin = evaluate_policy(net, game.encoder(rules), deals, "random")
+    assert margin.low > 0, margin
+
+
+def test_mazzo_train_command(tmp_path):
+    run = tmp_path / "run"
+    cmd = [
+        sys.executable, "-m", "training.cli", "train", "configs/calabresella_quick.toml",
+        "--set", "total_decisions=512", "--set", "n_envs=8", "--set", "rollout_decisions=256",
+        "--set", "eval_every=0", "--set", "hidden=[32]", "--run-dir", str(run),
+    ]  # fmt: skip
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert (run / "latest").exists()
+    assert json.loads((run / "config.json").read_text())["hidden"] == [32]
+    bad = subprocess.run([*cmd[:5], "--set", "bogus=1"], cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown key 'bogus'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    np.testing.assert_equal(bad.stdout, "")
+
+
+def test_a_trained_policy_is_an_agent_everywhere_specs_are_accepted(tmp_path):
+    from agents.registry import make_agent
+
+    run = tmp_path / "run"
+    train(PPOConfig(game="calabresella", total_decisions=256, **TINY), run, log=quiet)
+    agent = make_agent(f"nn:{run}", "calabresella")
+    assert agent.name == "nn"
+    with pytest.raises(ValueError, match="holds a calabresella policy, not a minchiate one"):
+        make_agent(f"nn:{run}", "minchiate")
+    with pytest.raises(ValueError, match="neither a mazzo checkpoint nor a run directory"):
+        make_agent(f"nn:{tmp_path / 'nothing'}", "calabresella")
+    # the arena with worker processes (a process that loaded torch must not fork its workers)
+    cmd = [sys.executable, "-m", "training.cli", "eval", f"nn:{run}", "heuristic", "--n", "4",
+           "--workers", "2", "--no-progress"]  # fmt: skip
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert f"nn:{run}" in out.stdout and "heuristic" in out.stdout

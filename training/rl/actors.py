@@ -1,0 +1,173 @@
+"""Actors: the self-play collectors, in worker processes so that collection uses every core.
+
+An actor is the narrow unit a later scale-out (Ray) would distribute: weights (and the pool's
+snapshots when they change) in, finished rollouts out. Each actor owns a ``Collector`` on its
+own engines and its own seed (spawned from the run's root), so the run is deterministic for a
+given number of actors whatever the timing. ``n_actors = 0`` keeps one collector in the
+learner's process.
+
+The learner sends every actor the same request and waits for all (synchronous on-policy PPO):
+actors collect in parallel, then the learner updates with its threads while they wait.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import signal
+from dataclasses import dataclass, fields
+from multiprocessing.connection import Connection
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.nets import PolicyValueNet
+from envs.registry import get_game
+from training.rl.collect import Collector, Rollout
+from training.rl.pool import OpponentPool
+
+__all__ = ["ActorSpec", "Actors", "merge_rollouts"]
+
+
+@dataclass(frozen=True)
+class ActorSpec:
+    """What an actor needs to build its collector (picklable)."""
+
+    game: str
+    flags: dict[str, Any]
+    n_envs: int
+    seed: np.random.SeedSequence
+    pool_agents: tuple[str, ...]
+    self_play: float
+    max_snapshots: int
+    reward_scale: float
+    gamma: float
+    lam: float
+    hidden: tuple[int, ...]
+    critic_extra: int = 0
+
+    def build(self) -> tuple[Collector, PolicyValueNet, OpponentPool]:
+        game = get_game(self.game)
+        rules = game.rules(self.flags)
+        pool = OpponentPool(game.name, self.pool_agents, self.self_play, self.max_snapshots)
+        collector = Collector(
+            game, rules, self.n_envs, self.seed, pool, self.reward_scale, self.gamma, self.lam
+        )
+        enc = collector.encoder
+        net = PolicyValueNet(enc.obs_size, enc.num_actions, self.hidden, self.critic_extra)
+        return collector, net, pool
+
+
+def merge_rollouts(parts: list[Rollout]) -> Rollout:
+    """One rollout of several actors' (rows in actor order)."""
+    if len(parts) == 1:
+        return parts[0]
+    cat = {
+        f.name: np.concatenate([getattr(p, f.name) for p in parts])
+        for f in fields(Rollout)
+        if f.name != "deals"
+    }
+    return Rollout(**cat, deals=sum(p.deals for p in parts))
+
+
+def _actor_main(spec: ActorSpec, conn: Connection) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the learner stops the run, then the actors
+    torch.set_num_threads(1)
+    collector, net, pool = spec.build()
+    while True:
+        msg = conn.recv()
+        kind = msg[0]
+        if kind == "collect":
+            _, weights, pool_state, n, epsilon = msg
+            net.load_state_dict(weights)
+            if pool_state is not None:
+                pool.restore(pool_state)
+            conn.send(collector.collect(net, n, epsilon))
+        elif kind == "state":
+            conn.send(collector.state())
+        elif kind == "restore":
+            collector.restore(msg[1])
+            conn.send(None)
+        else:
+            conn.close()
+            return
+
+
+class Actors:
+    """``n`` actor processes (or, for ``n = 0``, one collector here) sharing the work.
+
+    Each collects ``n_decisions / max(n, 1)`` decisions per request.
+    """
+
+    def __init__(self, specs: list[ActorSpec], local: bool) -> None:
+        self.specs = specs
+        self.local = local
+        self._pool_version = -1
+        if local:
+            self.collector, self.net, self.pool = specs[0].build()
+            self._conns: list[Connection] = []
+            self._procs: list[Any] = []
+            return
+        ctx = mp.get_context("spawn")
+        self._conns, self._procs = [], []
+        for spec in specs:
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_actor_main, args=(spec, theirs), daemon=True)
+            proc.start()
+            self._conns.append(mine)
+            self._procs.append(proc)
+
+    def collect(
+        self, net: PolicyValueNet, pool: OpponentPool, pool_version: int, n_decisions: int,
+        epsilon: float | None = None,
+    ) -> Rollout:  # fmt: skip
+        """Rollouts of every actor with ``net``'s weights, merged (``epsilon``: see
+        ``Collector.collect``)."""
+        share = -(-n_decisions // len(self.specs))
+        if self.local:
+            if pool_version != self._pool_version:
+                self.pool.restore(pool.state())
+                self._pool_version = pool_version
+            return self.collector.collect(net, share, epsilon)
+        weights = {k: v.detach().clone() for k, v in net.state_dict().items()}
+        pool_state = pool.state() if pool_version != self._pool_version else None
+        self._pool_version = pool_version
+        for conn in self._conns:
+            conn.send(("collect", weights, pool_state, share, epsilon))
+        return merge_rollouts([conn.recv() for conn in self._conns])
+
+    def state(self) -> list[dict[str, Any]]:
+        """Every actor's collector state (for a checkpoint)."""
+        if self.local:
+            return [self.collector.state()]
+        for conn in self._conns:
+            conn.send(("state",))
+        return [conn.recv() for conn in self._conns]
+
+    def restore(self, states: list[dict[str, Any]]) -> None:
+        """Put every actor's collector back (states of the same number of actors).
+
+        Raises:
+            ValueError: a different number of actors.
+        """
+        if len(states) != len(self.specs):
+            raise ValueError(
+                f"the checkpoint has {len(states)} actor(s); this run has {len(self.specs)}"
+            )
+        if self.local:
+            self.collector.restore(states[0])
+            return
+        for conn, st in zip(self._conns, states, strict=True):
+            conn.send(("restore", st))
+        for conn in self._conns:
+            conn.recv()
+
+    def close(self) -> None:
+        for conn in self._conns:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                conn.send(("stop",))
+        for proc in self._procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
