@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from envs.registry import game_names
 from training.rl.config import load_config, parse_overrides, read_toml
 
 __all__ = ["add_train_command", "cmd_train"]
@@ -55,7 +56,9 @@ def add_train_command(sub: Any) -> None:
         help="train a bot by self-play from a config file (configs/*.toml)",
         description=__doc__.split("\n\n")[0],
     )
-    p.add_argument("config", help="a trainer config file, e.g. configs/calabresella_quick.toml")
+    p.add_argument(
+        "config", help=f"a trainer config file, e.g. configs/{game_names()[0]}_quick.toml"
+    )
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
         help="override a config key (JSON values: --set lr=1e-4 --set hidden=[128,128])",

@@ -7,8 +7,10 @@ version in ``envs.calabresella.encode``); the mask is all zeros for an agent not
 
 Keyword arguments are the rule flags of ``envs.calabresella.config.Rules`` plus the env options
 ``match`` (False: one deal per episode; True: a whole match to the target), ``reward_scale``
-(default ``REWARD_SCALE`` = 1/16: a failed Solissimo scegliete costs the soloist -2.0; a finite
-number > 0), ``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it) and
+(a finite number > 0; default ``1 / payoff_bound(rules)``, the largest |return| of a deal under
+the env's rules, so that a deal's rewards lie in [-1, 1]: 1/96 for the default rules, whose
+failed scegliete with stramazzo costs the soloist -96 points; ``REWARD_SCALE`` is that default),
+``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it) and
 ``rich_infos`` (see Infos). An unknown keyword or a bad value raises ``ValueError``.
 
 ``reset(seed=..., options={"deal": record})`` replays a RULES.md D.3 ``calabresella-deal/1``
@@ -38,6 +40,7 @@ from pettingzoo import AECEnv
 from envs.calabresella.actions import NUM_ACTIONS
 from envs.calabresella.config import Rules
 from envs.calabresella.encode import ENCODING_VERSION, encode, obs_high
+from envs.calabresella.game import GAME
 from envs.calabresella.match import Match
 from envs.calabresella.record import (
     apply_record_actions,
@@ -47,13 +50,15 @@ from envs.calabresella.record import (
 )
 from envs.calabresella.render import render_state
 from envs.calabresella.rules import State
+from envs.calabresella.scoring import payoff_bound
 from envs.cards.deal import Deal
 from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options, wrap
 from envs.common.infos import NO_TEAM
 
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 
-REWARD_SCALE = 1.0 / 16.0
+# The default rules' reward scale; an env uses 1 / payoff_bound of its own rules.
+REWARD_SCALE = 1.0 / payoff_bound(Rules())
 ENV_OPTIONS = ("match", "reward_scale", "render_mode", "rich_infos")
 
 
@@ -77,7 +82,7 @@ class raw_env(CardGameAEC):
     def __init__(
         self,
         match: bool = False,
-        reward_scale: float = REWARD_SCALE,
+        reward_scale: float | None = None,
         render_mode: str | None = None,
         rich_infos: bool = False,
         **flags: Any,
@@ -91,11 +96,12 @@ class raw_env(CardGameAEC):
         n = self.rules.players
         self._no_teams = (NO_TEAM,) * n
         self._teams_of = (None, self._no_teams)
-        super().__init__(n, NUM_ACTIONS, obs_high(), render_mode, reward_scale, rich_infos)
+        scale = 1.0 / payoff_bound(self.rules) if reward_scale is None else reward_scale
+        super().__init__(n, NUM_ACTIONS, obs_high(), render_mode, scale, rich_infos)
 
     # ------------------------------------------------------------------ hooks
     def _random_deal(self, dealer: int) -> Deal:
-        return Deal(dealer, tuple(int(c) for c in self.rng.permutation(40)))
+        return GAME.deal_random(self.rng, self.rules, dealer)
 
     def _new_game(self, options: dict[str, Any]) -> State | Match:
         warn_unknown_options(options, ("deal",))

@@ -8,8 +8,10 @@ zeros for an agent not on turn.
 
 Keyword arguments are the rule flags of ``envs.minchiate.config.Rules`` plus the env options
 ``deals`` (1: one deal per episode, the default; n > 1: a series of n completed deals with the
-dealer rotating, see ``envs.minchiate.series``), ``reward_scale`` (default ``REWARD_SCALE`` =
-1/8: the net resti of a random deal lie within +-8 in 99.99% of deals; a finite number > 0),
+dealer rotating, see ``envs.minchiate.series``), ``reward_scale`` (a finite number > 0;
+default ``1 / payoff_bound(rules)``, the bound on a deal's net resti under the env's rules, so
+that a deal's rewards lie in [-1, 1]: 1/14 for the default rules; ``REWARD_SCALE`` is that
+default),
 ``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it) and ``rich_infos`` (see below).
 An unknown keyword or a bad value raises ``ValueError``.
 
@@ -43,6 +45,7 @@ from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.config import Rules
 from envs.minchiate.encode import ENCODING_VERSION, encode, obs_high
+from envs.minchiate.game import GAME
 from envs.minchiate.record import (
     apply_record_actions,
     check_record,
@@ -51,11 +54,13 @@ from envs.minchiate.record import (
 )
 from envs.minchiate.render import render_state
 from envs.minchiate.rules import State
+from envs.minchiate.scoring import payoff_bound
 from envs.minchiate.series import Series
 
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 
-REWARD_SCALE = 1.0 / 8.0
+# The default rules' reward scale; an env uses 1 / payoff_bound of its own rules.
+REWARD_SCALE = 1.0 / payoff_bound(Rules())
 ENV_OPTIONS = ("deals", "reward_scale", "render_mode", "rich_infos")
 TEAMS = (0, 1, 0, 1)  # team A = S0 + S2, team B = S1 + S3
 
@@ -78,7 +83,7 @@ class raw_env(CardGameAEC):
     def __init__(
         self,
         deals: int = 1,
-        reward_scale: float = REWARD_SCALE,
+        reward_scale: float | None = None,
         render_mode: str | None = None,
         rich_infos: bool = False,
         **flags: Any,
@@ -87,11 +92,12 @@ class raw_env(CardGameAEC):
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
             raise ValueError(f"minchiate env option 'deals' must be an integer >= 1, got {deals!r}")
         self.deals = deals
-        super().__init__(4, NUM_ACTIONS, obs_high(), render_mode, reward_scale, rich_infos)
+        scale = 1.0 / payoff_bound(self.rules) if reward_scale is None else reward_scale
+        super().__init__(4, NUM_ACTIONS, obs_high(), render_mode, scale, rich_infos)
 
     # ------------------------------------------------------------------ hooks
     def _random_deal(self, dealer: int) -> Deal:
-        return Deal(dealer, tuple(int(c) for c in self.rng.permutation(97)))
+        return GAME.deal_random(self.rng, self.rules, dealer)
 
     def _new_game(self, options: dict[str, Any]) -> State | Series:
         warn_unknown_options(options, ("deal",))
