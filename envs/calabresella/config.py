@@ -12,14 +12,13 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from envs.calabresella.actions import CONTRACTS
-from envs.cards.flags import rules_from_flags, rules_to_flags
+from envs.cards.flags import check_fields, rules_from_flags, rules_to_flags
 
 __all__ = ["Rules"]
 
@@ -64,10 +63,7 @@ class Rules:
     aperta_payout_factor: float = 1.0
 
     def __post_init__(self) -> None:
-        for f in _FIELDS:
-            value = _checked(f, getattr(self, f.name))
-            if value is not getattr(self, f.name):
-                object.__setattr__(self, f.name, value)  # a list as a tuple, an int as a float
+        check_fields(self, "calabresella")
         self.validate()
 
     @classmethod
@@ -113,44 +109,3 @@ class Rules:
     def allowed_bits(self) -> int:
         """Bitmask over contract indices 0..4 of the allowed contracts."""
         return sum(1 << CONTRACTS.index(c) for c in self.allowed_contracts)
-
-
-_FIELDS = dataclasses.fields(Rules)
-
-
-def _checked(f: dataclasses.Field[Any], value: Any) -> Any:
-    """``value`` for field ``f`` if its type and members are allowed (a list or tuple for a tuple
-    field, as a tuple; an int for a float field, as a float). Raises ValueError otherwise."""
-    default, where = f.default, f"calabresella flag {f.name!r}"
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise ValueError(f"{where} must be true or false, got {value!r}")
-    elif isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{where} must be an integer, got {value!r}")
-    elif isinstance(default, float):
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(f"{where} must be a number, got {value!r}")
-        value = float(value)
-    elif isinstance(default, str):
-        if not isinstance(value, str):
-            raise ValueError(f"{where} must be a string, got {value!r}")
-    elif isinstance(default, tuple):
-        value = _checked_tuple(f, value, where)
-    choices = f.metadata.get("choices")
-    if choices is not None and value not in choices:
-        raise ValueError(f"{where} must be one of {list(choices)}, got {value!r}")
-    return value
-
-
-def _checked_tuple(f: dataclasses.Field[Any], value: Any, where: str) -> tuple[Any, ...]:
-    if isinstance(value, str) or not isinstance(value, list | tuple):
-        raise ValueError(f"{where} must be a list, got {value!r}")
-    items = f.metadata.get("items")
-    if items is not None:
-        bad = [v for v in value if v not in items]
-        if bad:
-            raise ValueError(f"{where}: unknown member(s) {bad}; allowed: {list(items)}")
-    elif not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise ValueError(f"{where} must be a list of int, got {value!r}")
-    return value if isinstance(value, tuple) else tuple(value)

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-__all__ = ["require_same_rules", "rules_from_flags", "rules_to_flags"]
+__all__ = ["check_fields", "require_same_rules", "rules_from_flags", "rules_to_flags"]
 
 R = TypeVar("R")
 
@@ -61,6 +61,21 @@ def require_same_rules(record_rules: Any, env_rules: Any) -> None:
         if a.get(k) != b.get(k)
     }
     raise ValueError(f"the deal's flags differ from the environment's (record, env): {diff}")
+
+
+def check_fields(rules: Any, game: str) -> None:
+    """Check every field of the frozen dataclass ``rules`` (its type, that of its default; its
+    ``choices`` or tuple ``items``), whatever built it, converting in place what ``from_flags``
+    converts (a list to a tuple, an int to a float). Games call it from ``__post_init__``.
+
+    Raises:
+        ValueError: in the words of ``rules_from_flags``, naming the flag and the value.
+    """
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        checked = _coerce(f.name, value, f, game)
+        if checked is not value:
+            object.__setattr__(rules, f.name, checked)  # a list as a tuple, an int as a float
 
 
 def _coerce(name: str, value: Any, f: dataclasses.Field[Any], game: str) -> Any:

@@ -8,10 +8,10 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
-from envs.cards.flags import rules_from_flags, rules_to_flags
+from envs.cards.flags import check_fields, rules_from_flags, rules_to_flags
 
 __all__ = ["RULESET", "Rules"]
 
@@ -91,8 +91,7 @@ class Rules:
         """Check every field, whatever built the rules (``Rules(...)``, ``from_flags``,
         ``dataclasses.replace``). Raises ValueError naming the field, the value as given and
         what is allowed."""
-        for f in fields(self):
-            _check_field(f.name, getattr(self, f.name), f.default, f.metadata.get("choices"))
+        check_fields(self, "minchiate")
         self.validate()
 
     def validate(self) -> None:
@@ -106,19 +105,3 @@ class Rules:
         for name in ("surplus_base", "last_trick_bonus"):
             if getattr(self, name) < 0:
                 raise ValueError(f"minchiate flag {name!r} must be >= 0, got {getattr(self, name)}")
-
-
-def _check_field(name: str, value: Any, default: Any, choices: tuple[Any, ...] | None) -> None:
-    """The type of one field (that of its default) and its allowed values, in the words of
-    ``envs.cards.flags`` (so both doors say the same)."""
-    where = f"minchiate flag {name!r}"
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise ValueError(f"{where} must be true or false, got {value!r}")
-    elif isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{where} must be an integer, got {value!r}")
-    elif isinstance(default, str) and not isinstance(value, str):
-        raise ValueError(f"{where} must be a string, got {value!r}; allowed: {list(choices or ())}")
-    if choices is not None and value not in choices:
-        raise ValueError(f"{where} must be one of {list(choices)}, got {value!r}")
