@@ -115,13 +115,7 @@ class VectorRunner:
     # ------------------------------------------------------------------ stepping
     def reset(self) -> VectorBatch:
         """Deal a fresh deal to every engine (from the stream, in engine order)."""
-        self._states = [self._new_state() for _ in range(self.n)]
-        self._views = [s.info_view(s.to_play) for s in self._states]
-        self._seats = [s.to_play for s in self._states]
-        self._done.fill(False)
-        self._returns.fill(0)
-        self._any_done = False
-        return self._publish()
+        return self._start([self._new_state() for _ in range(self.n)])
 
     def load(self, states: list[GameState]) -> VectorBatch:
         """Make ``states`` (one per engine, none finished; for example replayed from the D.3
@@ -132,7 +126,10 @@ class VectorRunner:
         """
         if len(states) != self.n or any(s.is_terminal() for s in states):
             raise ValueError(f"load needs {self.n} unfinished states, got {len(states)}")
-        self._states = list(states)
+        return self._start(list(states))
+
+    def _start(self, states: list[GameState]) -> VectorBatch:
+        self._states = states
         self._views = [s.info_view(s.to_play) for s in self._states]
         self._seats = [s.to_play for s in self._states]
         self._done.fill(False)

@@ -75,7 +75,10 @@ PIMC_KNOWN = (
         ("heuristic@x", ["bad version 'x' in agent spec 'heuristic@x'"]),
         ("heuristic:depth=2", ["unknown parameter 'depth'; it takes no parameters"]),
         ("random:fast", ["bad item 'fast' in 'random:fast' (expected key=value)"]),
-        ("nobody", ["unknown agent 'nobody' for calabresella; known: heuristic, nn, pimc, random"]),
+        (
+            "nobody",
+            ["unknown agent 'nobody' for calabresella; known: bot, heuristic, nn, pimc, random"],
+        ),
     ],
 )
 def test_eval_rejects_bad_agent_parameters(spec, needles):

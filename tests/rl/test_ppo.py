@@ -186,3 +186,21 @@ def test_a_trained_policy_is_an_agent_everywhere_specs_are_accepted(tmp_path):
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert f"nn:{run}" in out.stdout and "heuristic" in out.stdout
+
+
+@pytest.mark.parametrize("game", [g.name for g in all_games()])
+def test_the_shipped_bot_of_each_game_loads_and_plays_legally(game):
+    from agents.registry import make_agent
+
+    g = get_game(game)
+    bot = make_agent("bot", game)
+    rules = g.rules()
+    rng = np.random.default_rng(0)
+    state = g.new_state(g.deal_random(rng, rules), rules)
+    while not state.is_terminal():
+        view = state.info_view(state.to_play)
+        action = bot.act(view, rng)
+        assert (view.legal_mask >> action) & 1
+        state.apply(action)
+    card = (ROOT / "checkpoints" / game / "CARD.md").read_text()
+    assert "heuristic" in card and "95%" in card
