@@ -61,7 +61,9 @@ def test_reset_with_explicit_deal_and_play_to_the_end():
     result = env.unwrapped.result()
     assert result["contract"] == "solo" and result["points"] == {"soloist": 8, "defenders": 3}
     assert result["pairwise"] == [-2, 4, -2]
-    assert total == {"player_0": -2 / 16, "player_1": 4 / 16, "player_2": -2 / 16}
+    scale = calabresella_v0.REWARD_SCALE  # 1 / payoff_bound of the default rules: 1/96
+    assert scale == 1 / 96
+    assert total == {"player_0": -2 * scale, "player_1": 4 * scale, "player_2": -2 * scale}
     assert sum(total.values()) == 0
     for _agent in env.agent_iter():
         _, _reward, term, _, _ = env.last()
@@ -260,7 +262,8 @@ def test_infos_in_a_deal_follow_the_auction_and_the_settlement():
         if step == 2:  # S1 bid solo, the others passed: the sides are known
             assert [env.infos[a]["team"] for a in env.possible_agents] == [1, 0, 1]
     scores = [env.infos[a]["deal_score"] for a in env.possible_agents]
-    assert scores == [-2.0, 4.0, -2.0] == [total[a] * 16 for a in env.possible_agents]
+    assert scores == [-2.0, 4.0, -2.0]
+    assert scores == pytest.approx([total[a] * 96 for a in env.possible_agents])
     assert all(env.infos[a]["deal_over"] == 1 and env.infos[a]["deals"] == 1 for a in env.agents)
 
 
@@ -280,7 +283,7 @@ def test_match_infos_count_the_deals_and_flag_each_deal_end():
         info = env.infos[agent]
         if info["deal_over"]:
             ends.append(info["deals"])
-            assert info["total_score"] == pytest.approx(totals[agent] * 16)
+            assert info["total_score"] == pytest.approx(totals[agent] / env.unwrapped.reward_scale)
     summary = env.unwrapped.match_summary()
     assert ends == list(range(1, summary["deals"] + 1))
 
@@ -301,13 +304,16 @@ def test_rich_infos_are_the_json_results():
         env.unwrapped.result()
 
 
-@pytest.mark.parametrize("scale", ["abc", 0, -1, -0.5, float("nan"), float("inf"), True, None])
+@pytest.mark.parametrize("scale", ["abc", 0, -1, -0.5, float("nan"), float("inf"), True])
 def test_reward_scale_must_be_a_finite_positive_number(scale):
     with pytest.raises(
         ValueError, match=r"calabresella env option 'reward_scale' must be a finite number > 0, got"
     ):
         calabresella_v0.env(reward_scale=scale)
     assert calabresella_v0.raw_env(reward_scale="0.5").reward_scale == 0.5
+    # None (the default) is one over the rules' payoff bound: rewards of a deal lie in [-1, 1]
+    assert calabresella_v0.raw_env(reward_scale=None).reward_scale == 1 / 96
+    assert calabresella_v0.raw_env(players=2, payout_mode="difference").reward_scale == 1 / 1056
 
 
 @pytest.mark.parametrize(

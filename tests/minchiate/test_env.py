@@ -61,7 +61,10 @@ def test_reset_with_explicit_deal_and_play_to_the_end():
         "team": "B", "points": 10, "cause": "cutter_rob", "seat": 3, "trick": 0, "D": -10, "R": 0
     }  # fmt: skip
     json.dumps(result)  # JSON-ready
-    assert total == {"player_0": 0.25, "player_1": -0.25, "player_2": 0.25, "player_3": -0.25}
+    assert minchiate_v0.REWARD_SCALE == 1 / 14  # 1 / payoff_bound of the default rules
+    assert total == pytest.approx(
+        {"player_0": 2 / 14, "player_1": -2 / 14, "player_2": 2 / 14, "player_3": -2 / 14}
+    )
     for _agent in env.agent_iter():
         _, _reward, term, _, _ = env.last()
         assert term
@@ -192,7 +195,7 @@ def test_series_mode_pays_each_deal():
     summary = info["series"]
     assert summary["deals"] == 3 and deal_ends == 2
     assert (
-        paid["player_0"] == pytest.approx(summary["resti"] / 8) and abs(sum(paid.values())) < 1e-9
+        paid["player_0"] == pytest.approx(summary["resti"] / 14) and abs(sum(paid.values())) < 1e-9
     )
     assert env.unwrapped.series_summary() == summary
 
