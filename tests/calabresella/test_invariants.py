@@ -9,6 +9,7 @@ import pytest
 
 from envs.calabresella.actions import NUM_ACTIONS, Phase
 from envs.calabresella.config import Rules
+from envs.calabresella.game import TEST_VARIANTS
 from envs.calabresella.rules import State
 from envs.calabresella.scoring import pile_thirds
 from envs.cards.deal import Deal
@@ -114,26 +115,7 @@ def test_ten_thousand_random_deals_default_rules():
     assert all(mults.values()), mults
 
 
-VARIANTS = [
-    {"players": 4},
-    {"players": 2},
-    {"auction": "until_two_passes"},
-    {"allowed_contracts": ["chiamo"]},
-    {"allowed_contracts": ["solo", "dividete"]},
-    {"all_pass": "forced_chiamo_eldest"},
-    {"all_pass": "next_deal_no_chiamo"},
-    {"allow_call_own_card": True},
-    {"chiamo_monte_exposed": True, "chiamo_return_public": True, "solissimo_view_monte": True},
-    {"scegliete_splits": "only_2_2"},
-    {"first_lead": "soloist"},
-    {"first_lead": "dealer_left", "players": 4},
-    {"first_lead": "dealer_left", "players": 2},
-    {"stramazzo": False, "cappotto_mult": 4},
-    {"stramazzo_def": "raw_zero"},
-    {"payout_mode": "difference", "reward_mode": "raw"},
-    {"contract_values": [1, 3, 5, 7, 9]},
-    {"aperta": True, "aperta_payout_factor": 0.5},
-]
+VARIANTS = [dict(v) for v in TEST_VARIANTS if v]  # the registered variants, defaults aside
 
 
 @pytest.mark.parametrize(

@@ -12,31 +12,11 @@ from typing import Any
 
 import numpy as np
 
+from envs.calabresella import game as calabresella_game
 from envs.registry import Game, all_games
 
 VARIANTS: dict[str, list[dict[str, Any]]] = {
-    "calabresella": [
-        {},
-        {"players": 4},
-        {"players": 2},
-        {"auction": "until_two_passes"},
-        {"allowed_contracts": ["chiamo"]},
-        {"allowed_contracts": ["solo", "dividete"]},
-        {"all_pass": "forced_chiamo_eldest"},
-        {"all_pass": "next_deal_no_chiamo"},
-        {"allow_call_own_card": True},
-        {"chiamo_monte_exposed": True, "chiamo_return_public": True, "solissimo_view_monte": True},
-        {"scegliete_splits": "only_2_2"},
-        {"first_lead": "soloist"},
-        {"first_lead": "dealer_left", "players": 4},
-        {"first_lead": "dealer_left", "players": 2},
-        {"stramazzo": False, "cappotto_mult": 4},
-        {"stramazzo_def": "raw_zero"},
-        {"payout_mode": "difference", "reward_mode": "raw"},
-        {"contract_values": [1, 3, 5, 7, 9]},
-        {"aperta": True, "aperta_payout_factor": 0.5},
-        {"target": 5},
-    ],
+    "calabresella": [*(dict(v) for v in calabresella_game.TEST_VARIANTS), {"target": 5}],
     "minchiate": [
         {},
         {"faceup_21st": "dealer_only"},
