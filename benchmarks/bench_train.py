@@ -103,7 +103,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default=game_names()[0], choices=game_names())
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--actors", type=int, default=2, help="actor processes of mazzo:ppo")
+    parser.add_argument("--actors", type=int, default=0, help="actor processes of mazzo:ppo")
     parser.add_argument("--cases", nargs="+", default=["mazzo:ppo", "mazzo:dmc", "sb3:maskableppo"])
     args = parser.parse_args()
     results: dict[str, dict[str, float]] = {}
