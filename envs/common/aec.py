@@ -152,11 +152,13 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
 
     def _finished_deals(self) -> Sequence[EndedDeal]:
         """The deals of this episode that are over, in order (void ones included)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply the CardGameAEC hook "
+                                  "_finished_deals (each game env does)")  # fmt: skip
 
     def _teams(self) -> tuple[int, ...]:
         """Per seat, its side in the current deal (``envs.common.infos``: ``team``)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply the CardGameAEC hook "
+                                  "_teams (each game env does)")  # fmt: skip
 
     def _render_text(self) -> str:
         """The table as text."""

@@ -49,7 +49,8 @@ class BitsEncoder(Generic[V]):
 
     def obs_high(self) -> npt.NDArray[np.float32]:
         """Upper bounds of the observation (its shape is the observation's)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply obs_high (each game's "
+                                  "encoder does)")  # fmt: skip
 
     def encode(self, view: V) -> npt.NDArray[np.float32]:
         """One view -> a fresh ``float32[obs_size]`` row."""
