@@ -100,7 +100,7 @@ def calabresella_obs(v: Any, labels: tuple[str, ...]) -> Row:
     """docs/encoding.md section 2: the observation of a Calabresella ``InfoView``; ``labels``
     is the deck's card codes in index order."""
     row = np.zeros(CA_SIZE, np.float32)
-    me = v.position
+    me: int = v.position
     me0 = me if me >= 0 else 0
 
     def rel(p: int) -> int:
@@ -187,7 +187,7 @@ def calabresella_mask(v: Any) -> npt.NDArray[np.int8]:
 def minchiate_obs(v: Any) -> Row:
     """docs/encoding.md section 3: the observation of a Minchiate ``InfoView``."""
     row = np.zeros(MI_SIZE, np.float32)
-    me = v.seat
+    me: int = v.seat
 
     def rel(s: int) -> int:
         return (s - me) % 4

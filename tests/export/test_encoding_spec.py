@@ -63,7 +63,7 @@ def _standing(game: Game, view: Any, rng: random.Random) -> Any:
     if rng.random() < 0.5:
         return view
     if game.name == "calabresella":
-        totals = tuple(rng.choice((0.0, 0.5, 3.0, -4.0, 17.25, 25.0)) for _ in view.totals)
+        totals = tuple(rng.choice((0.0, 0.5, 3.0, 4.75, 17.25, 25.0)) for _ in view.totals)
         return view._replace(totals=totals)
     return view._replace(series_resti=rng.randint(-12, 12))
 
@@ -170,7 +170,7 @@ def test_spec_equals_the_encoder_on_random_deals(name: str) -> None:
 def _slice_table(name: str) -> list[tuple[str, int, int]]:
     text = _doc()
     start = text.index(f"<!-- slices:{name} ")
-    rows = []
+    rows: list[tuple[str, int, int]] = []
     for line in text[start:].splitlines()[1:]:
         if not line.startswith("|"):
             if rows:
