@@ -50,7 +50,8 @@ class GameInfo:
         num_actions: size of the flat ``Discrete`` action space.
         obs_size: length of the observation vector.
         obs_slices: each named block of the observation: name -> (start, stop).
-        encoding_version: the observation encoding's version (the env is ``<name>_v<version>``).
+        encoding_version: the observation encoding's version (docs/encoding.md); the env's own
+            version is its name's ``_v0`` suffix, a separate number.
         env_module: import path of the PettingZoo module (``env``, ``raw_env``).
         gym_id: the Gymnasium id of the single-agent face.
         peers: ids of the comparable peer benchmarks (``../shared/bench/peers.py``): the bare
