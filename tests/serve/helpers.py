@@ -81,11 +81,11 @@ def free_port() -> int:
 class Uvicorn:
     """``server`` behind uvicorn on a free loopback port, in a thread (a context manager)."""
 
-    def __init__(self, server: Server, workers: int = 4) -> None:
+    def __init__(self, server: Server, workers: int = 4, static: Any = None) -> None:
         self.server = server
         self.port = free_port()
         config = uvicorn.Config(
-            make_app(server, workers), host="127.0.0.1", port=self.port, log_level="warning",
+            make_app(server, workers, static), host="127.0.0.1", port=self.port, log_level="warning",
             ws_max_size=ws_max_size(server), lifespan="on",
         )  # fmt: skip
         self.uvicorn = uvicorn.Server(config)

@@ -16,7 +16,9 @@ def code_of(line, limits=Limits()):
 
 def test_a_good_message_parses():
     assert parse_line('{"type":"hello","protocol":"mazzo-bot/1","id":3}', Limits()) == {
-        "type": "hello", "protocol": "mazzo-bot/1", "id": 3,
+        "type": "hello",
+        "protocol": "mazzo-bot/1",
+        "id": 3,
     }
     assert parse_line(b'{"type":"legal","game":"g1"}', Limits())["game"] == "g1"
 
@@ -29,19 +31,35 @@ def test_a_good_message_parses():
         (b"\xff\xfe", "bad_json", "not valid JSON"),
         ("[1, 2]", "not_object", "list [1, 2]"),
         ('"hello"', "not_object", "str"),
-        ("{}", "bad_field", "needs \"type\""),
+        ("{}", "bad_field", 'needs "type"'),
         ('{"type": 5}', "bad_field", "5"),
         ('{"type": "dance"}', "unknown_type", "'dance'; types: hello, bots, open"),
         ('{"type": "hello", "protocol": "mazzo-bot/2"}', "bad_version", "'mazzo-bot/2'"),
         ('{"type": "hello", "protocol": 1}', "bad_version", "1"),
         ('{"type": "move", "game": "g1"}', "bad_field", "missing field 'action'"),
-        ('{"type": "move", "game": 1, "action": "pass"}', "bad_field", "'game' must be a string, got 1"),
-        ('{"type": "view", "game": "g1", "seat": true}', "bad_field", "'seat' must be an integer, got True"),
+        (
+            '{"type": "move", "game": 1, "action": "pass"}',
+            "bad_field",
+            "'game' must be a string, got 1",
+        ),
+        (
+            '{"type": "view", "game": "g1", "seat": true}',
+            "bad_field",
+            "'seat' must be an integer, got True",
+        ),
         ('{"type": "view", "game": "g1", "seat": 1.5}', "bad_field", "1.5"),
-        ('{"type": "close", "game": "g1", "gmae": 1}', "bad_field", "unknown field 'gmae'; fields: game, id"),
-        ('{"type": "open", "mode": "table", "game": "x", "seats": "client"}', "bad_field", "'seats' must be a list"),
-        ('{"type": "hello", "id": [1]}', "bad_field", "\"id\" must be a string or an integer"),
-        ('{"type": "hello", "id": true}', "bad_field", "\"id\""),
+        (
+            '{"type": "close", "game": "g1", "gmae": 1}',
+            "bad_field",
+            "unknown field 'gmae'; fields: game, id",
+        ),
+        (
+            '{"type": "open", "mode": "table", "game": "x", "seats": "client"}',
+            "bad_field",
+            "'seats' must be a list",
+        ),
+        ('{"type": "hello", "id": [1]}', "bad_field", '"id" must be a string or an integer'),
+        ('{"type": "hello", "id": true}', "bad_field", '"id"'),
     ],
 )
 def test_bad_messages(line, code, words):

@@ -84,7 +84,9 @@ def test_two_client_seats_move_in_turn_and_seat_is_checked():
     out = client.send(table("minchiate", [CLIENT, "heuristic", CLIENT, "heuristic"], 2))
     turn = last(out)
     other = 2 if turn["seat"] == 0 else 0
-    err = client.one({"type": "move", "game": turn["game"], "action": turn["legal"][0], "seat": other})
+    err = client.one(
+        {"type": "move", "game": turn["game"], "action": turn["legal"][0], "seat": other}
+    )
     assert err["code"] == "not_your_turn" and f"S{turn['seat']} is to play" in err["message"]
     messages = play_out(client, out, 2)
     check_deal(get_game("minchiate"), {}, messages, (0, 2))
@@ -113,9 +115,7 @@ def test_a_deal_record_is_dealt_afresh():
     assert (end["dealer"], end["stream"]) == (record["dealer"], record["stream"])
     bad = client.one(table("minchiate", ["heuristic"] * 4, deal={"format": "nope"}))
     assert bad["code"] == "bad_field" and "bad 'deal' record" in bad["message"]
-    clash = client.one(
-        table("minchiate", ["heuristic"] * 4, deal=record, flags={"rob_cap": 4})
-    )
+    clash = client.one(table("minchiate", ["heuristic"] * 4, deal=record, flags={"rob_cap": 4}))
     assert clash["code"] == "bad_field" and "differ" in clash["message"]
 
 
@@ -144,20 +144,48 @@ def finish(client, out):
         ({"type": "hello", "protocol": "uci"}, "bad_version", "'uci'"),
         ({"type": "move", "game": "g1"}, "bad_field", "missing field 'action'"),
         ({"type": "move", "game": "g1", "action": 3}, "bad_field", "'action' must be a string"),
-        (table("skat", ["client"] * 3), "unknown_game", "unknown game 'skat'; games: calabresella, minchiate"),
-        (table("calabresella", ["client", "heuristic", "deep_blue"]), "unknown_bot", "'deep_blue'; bots: heuristic, random"),
+        (
+            table("skat", ["client"] * 3),
+            "unknown_game",
+            "unknown game 'skat'; games: calabresella, minchiate",
+        ),
+        (
+            table("calabresella", ["client", "heuristic", "deep_blue"]),
+            "unknown_bot",
+            "'deep_blue'; bots: heuristic, random",
+        ),
         (table("calabresella", ["client", "heuristic"]), "bad_field", "must list 3 seats"),
         (table("calabresella", ["client", "heuristic", 3]), "bad_field", "must list 3 seats"),
         (table("calabresella", ["client"] * 3, flags={"players": 5}), "bad_flags", "players"),
-        (table("calabresella", ["client"] * 3, flags={"jokers": True}), "bad_flags", "unknown calabresella flag 'jokers'"),
-        (table("calabresella", ["client"] * 3, seed=-1), "bad_field", "'seed' must be an integer >= 0"),
-        (table("calabresella", ["client"] * 3, bot="heuristic"), "bad_field", "does not take 'bot'"),
-        ({"type": "open", "mode": "spectate", "game": "calabresella"}, "bad_field", "unknown mode 'spectate'"),
+        (
+            table("calabresella", ["client"] * 3, flags={"jokers": True}),
+            "bad_flags",
+            "unknown calabresella flag 'jokers'",
+        ),
+        (
+            table("calabresella", ["client"] * 3, seed=-1),
+            "bad_field",
+            "'seed' must be an integer >= 0",
+        ),
+        (
+            table("calabresella", ["client"] * 3, bot="heuristic"),
+            "bad_field",
+            "does not take 'bot'",
+        ),
+        (
+            {"type": "open", "mode": "spectate", "game": "calabresella"},
+            "bad_field",
+            "unknown mode 'spectate'",
+        ),
         ({"type": "move", "game": "g99", "action": "pass"}, "unknown_session", "no game 'g99'"),
         ({"type": "view", "game": "g1", "seat": 1}, "bad_field", "seat 1 is not a client seat"),
         ({"type": "move", "game": "g1", "action": "play Ac"}, "illegal", "legal: pass, bid chiamo"),
         ({"type": "move", "game": "g1", "action": "fold"}, "illegal", "'fold'"),
-        ({"type": "move", "game": "g1", "action": "pass", "seat": 1}, "not_your_turn", "move for S1"),
+        (
+            {"type": "move", "game": "g1", "action": "pass", "seat": 1},
+            "not_your_turn",
+            "move for S1",
+        ),
         ({"type": "deal", "game": "g1"}, "unknown_type", "'deal'"),
     ],
 )
@@ -187,16 +215,28 @@ def test_ids_come_back_on_every_answer(two_games):
 def test_too_many_games_per_connection_and_per_server(two_games):
     client, out = two_games
     for _ in range(2):
-        assert client.send(table("minchiate", [CLIENT, "random", "random", "random"]))[0]["type"] == "opened"
+        assert (
+            client.send(table("minchiate", [CLIENT, "random", "random", "random"]))[0]["type"]
+            == "opened"
+        )
     refused = client.one(table("minchiate", [CLIENT, "random", "random", "random"]))
     assert refused["code"] == "too_many_games" and "limit of 3 open games" in refused["message"]
     other = Direct(client.server, "other")
-    assert other.send(table("minchiate", [CLIENT, "random", "random", "random"]))[0]["type"] == "opened"
-    assert other.send(table("minchiate", [CLIENT, "random", "random", "random"]))[0]["type"] == "opened"
+    assert (
+        other.send(table("minchiate", [CLIENT, "random", "random", "random"]))[0]["type"]
+        == "opened"
+    )
+    assert (
+        other.send(table("minchiate", [CLIENT, "random", "random", "random"]))[0]["type"]
+        == "opened"
+    )
     full = other.one(table("minchiate", [CLIENT, "random", "random", "random"]))
     assert full["code"] == "too_many_games" and "server holds its limit of 5" in full["message"]
     assert client.one({"type": "close", "game": "g2"}) == {"type": "closed", "game": "g2"}
-    assert other.send(table("minchiate", [CLIENT, "random", "random", "random"]))[0]["type"] == "opened"
+    assert (
+        other.send(table("minchiate", [CLIENT, "random", "random", "random"]))[0]["type"]
+        == "opened"
+    )
     finish(client, out)
 
 
@@ -250,7 +290,8 @@ def test_hello_and_bots():
         assert hello["bots"][game.name] == ["heuristic", "random"]
     bots = client.one({"type": "bots"})["bots"]
     assert {b["name"]: b["spec"] for b in bots[all_games()[0].name]} == {
-        "heuristic": "heuristic", "random": "random",
+        "heuristic": "heuristic",
+        "random": "random",
     }
 
 
