@@ -8,7 +8,8 @@ import pytest
 from training.serve.protocol import CODES, Limits, ProtocolError, parse_line
 
 
-def code_of(line, limits=Limits()):
+def code_of(line, limits=None):
+    limits = limits or Limits()
     with pytest.raises(ProtocolError) as e:
         parse_line(line, limits)
     return e.value

@@ -205,7 +205,7 @@ def test_client_errors_leave_the_other_game_as_it_was(two_games, message, code, 
 
 
 def test_ids_come_back_on_every_answer(two_games):
-    client, out = two_games
+    client, _ = two_games
     reply = client.send({"type": "move", "game": "g1", "action": "pass", "id": 42})
     assert reply and all(m["id"] == 42 for m in reply)
     assert client.one({"type": "hello", "id": "h"})["id"] == "h"
