@@ -46,13 +46,14 @@ class Bot:
 
 
 def parse_bot_option(text: str) -> tuple[str, str]:
-    """``NAME=SPEC`` (or a bare ``SPEC``: its agent's name is the bot's) -> (name, spec).
+    """``NAME=SPEC`` (or a bare ``SPEC``, ``pimc:samples=8`` included: its agent's name is the
+    bot's) -> (name, spec).
 
     Raises:
         ValueError: an empty or badly formed name or spec.
     """
     name, sep, spec = text.partition("=")
-    if not sep:
+    if not sep or ":" in name or "@" in name:
         spec = text
         name = parse_spec(text).name
     name, spec = name.strip(), spec.strip()
