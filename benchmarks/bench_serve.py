@@ -4,10 +4,11 @@
 Starts ``mazzo serve --port`` in a subprocess with the bots asked for, then opens many
 WebSocket connections, each keeping several table games open: bots at every seat but one, the
 client seat (a random one) answered by the benchmark with random legal moves. For a fixed time
-finished games are replaced by new ones (up to ``--limit`` games); then the open games are played out. It fails (exit
-status 1) on any error message, on a game that never ended (stuck or lost) and on a final
-record that does not replay to its result; it reports the latency percentiles of the
-move -> next turn (or end) round trips per bot, and the games and moves per second.
+finished games are replaced by new ones (up to ``--limit`` games); then the open games are
+played out. It fails (exit status 1) on any error message, on a game that never ended (stuck or
+lost) and on a final record that does not replay to its result; it reports the latency
+percentiles of the move -> next turn (or end) round trips per bot, and the games and moves per
+second.
 
 Usage:
     python benchmarks/bench_serve.py --bots heuristic,bot --connections 32 --games 4 --seconds 20
@@ -199,21 +200,40 @@ def report(bot: str, stats: Stats, wall: float) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bots", default="heuristic,bot",
-                        help="comma-separated bot specs, one phase each (default heuristic,bot)")
-    parser.add_argument("--game", action="append", choices=game_names(),
-                        help="a game to play (repeatable; default: every game, at random)")
+    parser.add_argument(
+        "--bots",
+        default="heuristic,bot",
+        help="comma-separated bot specs, one phase each (default heuristic,bot)",
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=game_names(),
+        help="a game to play (repeatable; default: every game, at random)",
+    )
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--games", type=int, default=4, help="open games per connection")
     parser.add_argument("--seconds", type=float, default=20.0, help="time per bot phase")
-    parser.add_argument("--limit", type=int, default=20000,
-                        help="games per bot phase at most (then no new ones are opened)")
-    parser.add_argument("--drain", type=float, default=60.0,
-                        help="seconds a game may go silent before it counts as stuck")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=20000,
+        help="games per bot phase at most (then no new ones are opened)",
+    )
+    parser.add_argument(
+        "--drain",
+        type=float,
+        default=60.0,
+        help="seconds a game may go silent before it counts as stuck",
+    )
     parser.add_argument("--workers", type=int, default=8, help="the server's bot threads")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-check-records", dest="check_records", action="store_false",
-                        help="skip replaying every final record")
+    parser.add_argument(
+        "--no-check-records",
+        dest="check_records",
+        action="store_false",
+        help="skip replaying every final record",
+    )
     parser.add_argument("--out", help="also write the JSON report to this file")
     args = parser.parse_args(argv)  # fmt: skip
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]

@@ -35,7 +35,9 @@ def test_bad_bots_are_refused():
         Bots([("r", "random"), ("r", "heuristic")])
     with pytest.raises(ValueError, match="samples"):
         Bots([("p", "pimc:samples=-3")])
-    assert Bots([("z", "zebra"), ("r", "random")], skip_missing=True).names(game_names()[0]) == ["r"]
+    assert Bots([("z", "zebra"), ("r", "random")], skip_missing=True).names(game_names()[0]) == [
+        "r"
+    ]
 
 
 def test_the_default_bots_include_the_shipped_ones():

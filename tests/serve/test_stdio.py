@@ -167,4 +167,6 @@ def test_serve_help_names_the_protocol():
         [*SERVE[:4], "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120,
         env={**os.environ, "PYTHONPATH": ROOT},
     )  # fmt: skip
-    assert proc.returncode == 0 and "mazzo-bot/1" in proc.stdout and "--bot NAME=SPEC" in proc.stdout
+    assert (
+        proc.returncode == 0 and "mazzo-bot/1" in proc.stdout and "--bot NAME=SPEC" in proc.stdout
+    )

@@ -58,5 +58,7 @@ def test_the_no_leak_check_has_teeth(game):
 
     rules = game.rules()
     rng = random.Random(stable_seed("serve-view-teeth", game, {}))
-    caught = [check_no_leak(game, random_world(game, rules, rng), rng, 15, leaky)[1] for _ in range(3)]
+    caught = [
+        check_no_leak(game, random_world(game, rules, rng), rng, 15, leaky)[1] for _ in range(3)
+    ]
     assert any(caught)
