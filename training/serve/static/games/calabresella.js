@@ -1,0 +1,169 @@
+/* Calabresella at the web table (RULES.md part B): the auction, the call and the exchanges with
+   the monte, three cards a trick won by the highest card of the led suit, the settlement. */
+"use strict";
+
+(() => {
+  const STRENGTH = "4567JNKA23"; // C-2.2, low to high
+  const RANK_INDEX = "A234567JNK"; // D.2 index order
+  const SUIT_ORDER = "cdsb";
+  const CONTRACTS = ["chiamo", "solo", "solissimo", "dividete", "scegliete"];
+  const U = GameUtil;
+
+  const rank = (code) => code.slice(0, -1);
+  const suit = (code) => code.slice(-1);
+  const index = (code) => 10 * SUIT_ORDER.indexOf(suit(code)) + RANK_INDEX.indexOf(rank(code));
+  const posSeat = (M, p) => (M.view && Array.isArray(M.view.seat_of) && p >= 0 ? M.view.seat_of[p] : null);
+  const contractName = (c) => (typeof c === "number" ? CONTRACTS[c] : c);
+
+  function monte(M) {
+    const v = M.view || {};
+    return U.list(v.known_monte).slice().sort((a, b) => index(a) - index(b));
+  }
+
+  function splitCards(M, mask) {
+    const cards = monte(M);
+    const mine = [];
+    const other = [];
+    cards.forEach((c, i) => ((mask >> i) & 1 ? mine : other).push(c));
+    return { mine, other, known: cards.length === 4 };
+  }
+
+  Games.calabresella = {
+    title: "Calabresella",
+    unit: "Game points",
+    help: "Three players, each for himself: bid for a contract, then play it alone against the other two.",
+    trickSize: () => 3,
+    sortKey: (code) => 10 * SUIT_ORDER.indexOf(suit(code)) + STRENGTH.indexOf(rank(code)),
+
+    trickWinner(M, trick) {
+      const led = suit(trick[0].card);
+      let best = trick[0];
+      for (const p of trick) {
+        if (suit(p.card) === led && STRENGTH.indexOf(rank(p.card)) > STRENGTH.indexOf(rank(best.card))) best = p;
+      }
+      return best.seat;
+    },
+
+    init(M) { M.g = { bids: [], contract: null, soloist: null, called: null, split: null }; },
+
+    onEvent(M, ev) {
+      const g = M.g;
+      const who = seatLabel(ev.seat);
+      if (ev.verb === "bid") {
+        g.bids.push({ seat: ev.seat, bid: ev.arg });
+        if (ev.arg !== "pass") { g.contract = ev.arg; g.soloist = ev.seat; }
+        M.last[ev.seat] = ev.arg === "pass" ? "Pass" : U.cap(ev.arg);
+        return ev.arg === "pass" ? `${who} passes` : `${who} bids <b>${ev.arg}</b>`;
+      }
+      if (ev.verb === "call") {
+        g.called = ev.arg;
+        M.last[ev.seat] = "Calls";
+        return `${who} calls ${Cards.chip(ev.arg)}`;
+      }
+      if (ev.verb === "return") return `${who} gives back ${ev.arg ? Cards.chip(ev.arg) : "a card"}`;
+      if (ev.verb === "split") {
+        g.split = Number(ev.arg);
+        return `${who} splits the monte (${ev.arg})`;
+      }
+      if (ev.verb === "play" && M.tricks.length === 0 && M.trick.length === 1) M.last = M.last.map(() => "");
+      return null;
+    },
+
+    onView(M, v) {
+      if (Array.isArray(v.hand_sizes) && Array.isArray(v.seat_of)) {
+        const counts = M.seats.map(() => 0);
+        v.hand_sizes.forEach((k, p) => { counts[v.seat_of[p]] += k; });
+        M.counts = counts;
+      }
+    },
+
+    badges(M, s) {
+      const g = M.g;
+      const out = [];
+      const auctionOver = M.tricks.length > 0 || M.trick.length > 0 || g.called;
+      if (g.soloist === s) out.push({ text: `Soloist · ${g.contract}`, cls: "soloist" });
+      else if (g.soloist !== null && auctionOver && M.counts[s] !== 0) out.push({ text: "Defender", cls: "defender" });
+      if (M.n === 4 && s === M.dealer) out.push({ text: "Sits out", cls: "idle" });
+      return out;
+    },
+
+    seatRole: () => "Bot",
+
+    prompt(M) {
+      const verb = M.legal[0].split(" ")[0];
+      return {
+        pass: "Your bid: pass, or bid a contract higher than the last one.",
+        bid: "Your bid: pass, or bid a contract higher than the last one.",
+        call: "Call a card you do not hold: whoever holds it gives it to you.",
+        return: "Give one of your cards back to the player who gave you the called card.",
+        discard: "Discard a card face down.",
+        split: "Split the monte: the first group goes to you.",
+        play: "Your turn: play a card (follow the led suit if you can).",
+      }[verb] || "Your turn";
+    },
+
+    buttonHtml(M, label) {
+      if (label === "pass") return "Pass";
+      const [verb, arg] = label.split(" ");
+      if (verb === "bid") return U.cap(arg);
+      if (Cards.isCard(arg)) return Cards.html(arg, { size: "small" });
+      if (verb === "split") {
+        const sp = splitCards(M, Number(arg));
+        if (!sp.known) return esc(label);
+        return `<span class="split">${Cards.row(sp.mine)} <i>|</i> ${Cards.row(sp.other)}</span>`;
+      }
+      return esc(label);
+    },
+
+    centerNote(M) {
+      const g = M.g;
+      if (!g.soloist && g.soloist !== 0) return g.bids.length ? "Auction" : "";
+      return `${seatLabel(g.soloist)} ${g.soloist === M.me ? "play" : "plays"} <b>${g.contract}</b>`;
+    },
+
+    panels(M) {
+      const g = M.g;
+      const v = M.view || {};
+      const bids = g.bids.map((b) => `<span class="bid">${seatLabel(b.seat)}: <b>${b.bid}</b></span>`).join(" ");
+      const giver = typeof v.giver === "number" ? v.giver : null;
+      let from = "";
+      if (giver === -1) from = " (it lay in the monte)";
+      else if (giver === -2) from = " (the soloist held it)";
+      else if (giver !== null && giver >= 0) from = ` (given by ${seatLabel(posSeat(M, giver))})`;
+      const m = monte(M);
+      const won = Array.isArray(v.tricks_won) ? `Soloist ${v.tricks_won[0]} · Defenders ${v.tricks_won[1]}` : null;
+      const contract = [
+        ["Auction", bids || '<span class="none">no bids yet</span>'],
+        ["Contract", g.contract ? `<b>${g.contract}</b> by ${seatLabel(g.soloist)}` : contractName(v.contract) || "—"],
+        g.called ? ["Called", `${Cards.chip(g.called)}${from}`] : null,
+        ["Monte", m.length ? Cards.row(m) : "4 cards face down"],
+        U.list(v.discards).length ? ["Your discards", Cards.row(U.list(v.discards))] : null,
+        U.code(v.returned) ? ["Returned", Cards.chip(v.returned)] : null,
+        U.list(v.partner_hand).length ? ["Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
+        won ? ["Tricks", won] : null,
+      ];
+      return [{ title: "Contract", html: U.kv(contract) }];
+    },
+
+    endTitle(M) {
+      const r = M.end.result;
+      if (r.void) return "All passed: the deal is void";
+      const who = r.soloist === M.me ? "You" : `S${r.soloist}`;
+      return `${who} ${r.success ? "made" : "lost"} ${r.contract}`;
+    },
+
+    endHtml(M, r) {
+      if (r.void) return "<p>Nobody bid: no contract, nobody pays.</p>";
+      const side = (k) => (r[k] ? `${r[k].soloist} – ${r[k].defenders}` : "—");
+      return U.kv([
+        ["Contract", `<b>${r.contract}</b> by ${seatLabel(r.soloist)}, defenders ${(r.defenders || []).map(seatLabel).join(" and ")}`],
+        r.called ? ["Called", `${Cards.chip(r.called)}${r.called_from ? ` from ${r.called_from}` : ""}`] : null,
+        ["Thirds (soloist – defenders)", side("thirds")],
+        ["Points", side("points")],
+        ["Tricks", side("tricks")],
+        ["Last trick", r.last_trick || "—"],
+        ["Outcome", `${r.success ? "made" : "lost"}${r.bonus ? `, ${r.bonus}` : ""} (×${r.multiplier}, value ${r.value}, unit ${r.unit})`],
+      ]);
+    },
+  };
+})();
