@@ -16,7 +16,12 @@ const App = {
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   App.ws = new WebSocket(`${proto}//${location.host}/ws`);
-  App.ws.onopen = () => send({ type: "hello", protocol: "mazzo-bot/1" });
+  App.ws.onopen = () => {
+    send({ type: "hello", protocol: "mazzo-bot/1" });
+    // the server closes a connection silent for its idle timeout (300 s by default): a person
+    // may think longer, so the page says something harmless every 100 s
+    setInterval(() => { if (App.ws.readyState === WebSocket.OPEN) send({ type: "bots" }); }, 100000);
+  };
   App.ws.onmessage = (e) => onMessage(JSON.parse(e.data));
   App.ws.onclose = () => {
     setStatus("Disconnected from the server: reload the page to play again.", "error");
@@ -34,7 +39,7 @@ function onMessage(msg) {
   if (msg.type === "hello") { App.hello = msg; Render.setupForm(); return; }
   if (msg.type === "error") { onError(msg); return; }
   if (msg.type === "opened") { startModel(msg); return; }
-  if (msg.type === "closed") return;
+  if (msg.type === "closed" || msg.type === "bots") return;
   if (!App.M || msg.game !== App.M.gid) return; // a push of a deal we have left
   App.queue.push(msg);
   pump();
@@ -116,11 +121,11 @@ function applyEvent(M, ev) {
     if (ev.seat === M.me) M.hand = M.hand.filter((c) => c !== ev.arg);
     if (M.counts[ev.seat] !== null) M.counts[ev.seat] -= 1;
     M.last[ev.seat] = "";
-    text = `${seatLabel(ev.seat)} plays ${Cards.chip(ev.arg)}`;
+    text = act(ev.seat, `play ${Cards.chip(ev.arg)}`);
   } else if (ev.verb === "discard") {
     if (ev.seat === M.me && ev.arg) M.hand = M.hand.filter((c) => c !== ev.arg);
     if (M.counts[ev.seat] !== null) M.counts[ev.seat] -= 1;
-    text = `${seatLabel(ev.seat)} discards ${ev.arg ? Cards.chip(ev.arg) : "a card"}`;
+    text = act(ev.seat, `discard ${ev.arg ? Cards.chip(ev.arg) : "a card"}`);
     M.last[ev.seat] = "discards";
   }
   const own = G.onEvent ? G.onEvent(M, ev) : null;
@@ -148,11 +153,12 @@ function takeView(M, view) {
   M.view = view;
   if (Array.isArray(view.hand)) M.hand = view.hand.slice();
   if (Array.isArray(view.hand_sizes) && view.hand_sizes.length === M.n) M.counts = view.hand_sizes.slice();
-  const vt = Array.isArray(view.tricks) ? view.tricks : null;
-  if (vt && M.pending && vt.length > M.tricks.length) finishTrick(M, vt[M.tricks.length][2]);
-  if (vt) vt.forEach((t, i) => { if (M.tricks[i] && Array.isArray(t)) M.tricks[i].winner = t[2]; });
-  if (M.pending && view.phase !== undefined && Array.isArray(view.trick) && view.trick.length === 0 &&
-      view.to_play === M.me) finishTrick(M, M.me);
+  // The view is the state now (every earlier push is applied): it settles the tricks.
+  if (Array.isArray(view.tricks) && Array.isArray(view.trick)) {
+    M.tricks = view.tricks.map((t) => ({ leader: t.cards[0].seat, cards: t.cards, winner: t.winner }));
+    M.trick = view.trick.slice();
+    M.pending = null;
+  }
   if (game().onView) game().onView(M, view);
 }
 
@@ -179,6 +185,15 @@ function deal(settings) {
 }
 
 /* ---------- small helpers ---------- */
+
+/** "You play" / "S1 plays": a seat and a verb phrase in the right person. */
+function act(s, phrase) {
+  if (App.M && s === App.M.me) return `You ${phrase}`;
+  const sp = phrase.indexOf(" ");
+  const verb = sp < 0 ? phrase : phrase.slice(0, sp);
+  const rest = sp < 0 ? "" : phrase.slice(sp);
+  return `S${s} ${/(s|sh|ch|x)$/.test(verb) ? verb + "es" : verb + "s"}${rest}`;
+}
 
 function seatLabel(s) {
   const M = App.M;

@@ -15,6 +15,7 @@ const Render = {
     });
     document.getElementById("setup-game").addEventListener("change", () => Render.setupSeats());
     document.getElementById("setup-seat").addEventListener("change", () => Render.setupSeats());
+    document.getElementById("setup-flags").addEventListener("change", () => Render.setupSeats());
     document.body.addEventListener("click", (e) => {
       const el = e.target.closest("[data-label]");
       if (el && el.classList.contains("legal")) move(el.dataset.label);
@@ -43,10 +44,18 @@ const Render = {
     return list.map((b) => (typeof b === "string" ? b : b.name));
   },
 
+  /** The number of seats of a game under the flags typed in the form. */
+  seatCount(name) {
+    const info = (App.hello.games || {})[name] || {};
+    const G = Games[name] || Games.generic;
+    let flags = {};
+    try { flags = JSON.parse(document.getElementById("setup-flags").value.trim() || "{}"); } catch (err) { flags = {}; }
+    return G.seatsFor ? G.seatsFor(flags || {}, info.seats || 4) : info.seats || 4;
+  },
+
   setupSeats() {
     const name = document.getElementById("setup-game").value;
-    const info = (App.hello.games || {})[name] || {};
-    const n = info.seats || 4;
+    const n = Render.seatCount(name);
     const seatSel = document.getElementById("setup-seat");
     const seat = Math.min(Number(seatSel.value || 0), n - 1);
     seatSel.innerHTML = Array.from({ length: n }, (_, s) => `<option value="${s}">S${s}</option>`).join("");
@@ -69,7 +78,7 @@ const Render = {
   readSetup() {
     const game = document.getElementById("setup-game").value;
     const seat = Number(document.getElementById("setup-seat").value);
-    const n = ((App.hello.games || {})[game] || {}).seats || 4;
+    const n = Render.seatCount(game);
     const bots = [];
     for (let s = 0; s < n; s++) {
       const el = document.querySelector(`#setup-seats select[data-seat="${s}"]`);
@@ -122,7 +131,7 @@ const Render = {
       if (s === M.dealer) badges.unshift('<span class="badge dealer">Dealer</span>');
       const name = s === M.me ? "You" : `${G.seatRole ? G.seatRole(M, s) : "Bot"} · ${esc(who)}`;
       const count = M.counts[s];
-      const backs = s === M.me || count === null ? "" :
+      const backs = s === M.me || !count ? "" :
         `<div class="backs">${Array.from({ length: Math.min(count, 12) }, () => Cards.back("tiny")).join("")}` +
         `<span class="count">${count}</span></div>`;
       const last = M.last[s] ? `<div class="bubble">${M.last[s]}</div>` : "";
@@ -222,11 +231,11 @@ const Render = {
     const rows = M.end.returns.map((r, s) =>
       `<tr class="${s === M.me ? "me" : ""}"><td>S${s}</td><td>${s === M.me ? "You" : esc(M.seats[s])}</td>` +
       `<td class="${r > 0 ? "pos" : r < 0 ? "neg" : ""}">${signed(r)}</td></tr>`);
-    box.innerHTML = `<h2>${G.endTitle ? G.endTitle(M) : "The deal is over"}</h2>` +
-      `<div class="end-body">${G.endHtml ? G.endHtml(M, M.end.result) : ""}</div>` +
+    box.innerHTML = `<h2>${G.endTitle ? G.endTitle(M) : "The deal is over"}</h2><div class="end-grid">` +
+      `<div class="end-body">${G.endHtml ? G.endHtml(M, M.end.result) : ""}</div><div class="end-side">` +
       `<table class="returns"><tr><th>Seat</th><th>Player</th><th>${esc(G.unit || "Score")}</th></tr>${rows.join("")}</table>` +
-      `<div class="end-links"><a id="download-record" href="${url}" download="${esc(M.game)}-deal.json">` +
-      `Download the deal (D.3 record)</a> <button id="again">New deal</button></div>`;
+      `<a id="download-record" href="${url}" download="${esc(M.game)}-deal.json">Download the deal<br>(D.3 record, JSON)</a>` +
+      `<button id="again">New deal</button></div></div>`;
     document.getElementById("again").addEventListener("click", () => Render.showSetup(true));
   },
 };

@@ -6,14 +6,11 @@
   const STRENGTH = "4567JNKA23"; // C-2.2, low to high
   const RANK_INDEX = "A234567JNK"; // D.2 index order
   const SUIT_ORDER = "cdsb";
-  const CONTRACTS = ["chiamo", "solo", "solissimo", "dividete", "scegliete"];
   const U = GameUtil;
 
   const rank = (code) => code.slice(0, -1);
   const suit = (code) => code.slice(-1);
   const index = (code) => 10 * SUIT_ORDER.indexOf(suit(code)) + RANK_INDEX.indexOf(rank(code));
-  const posSeat = (M, p) => (M.view && Array.isArray(M.view.seat_of) && p >= 0 ? M.view.seat_of[p] : null);
-  const contractName = (c) => (typeof c === "number" ? CONTRACTS[c] : c);
 
   function monte(M) {
     const v = M.view || {};
@@ -48,22 +45,22 @@
 
     onEvent(M, ev) {
       const g = M.g;
-      const who = seatLabel(ev.seat);
+      const s = ev.seat;
       if (ev.verb === "bid") {
-        g.bids.push({ seat: ev.seat, bid: ev.arg });
-        if (ev.arg !== "pass") { g.contract = ev.arg; g.soloist = ev.seat; }
-        M.last[ev.seat] = ev.arg === "pass" ? "Pass" : U.cap(ev.arg);
-        return ev.arg === "pass" ? `${who} passes` : `${who} bids <b>${ev.arg}</b>`;
+        g.bids.push({ seat: s, bid: ev.arg });
+        if (ev.arg !== "pass") { g.contract = ev.arg; g.soloist = s; }
+        M.last[s] = ev.arg === "pass" ? "Pass" : U.cap(ev.arg);
+        return ev.arg === "pass" ? act(s, "pass") : act(s, `bid <b>${ev.arg}</b>`);
       }
       if (ev.verb === "call") {
         g.called = ev.arg;
-        M.last[ev.seat] = "Calls";
-        return `${who} calls ${Cards.chip(ev.arg)}`;
+        M.last[s] = `Calls ${ev.arg}`;
+        return act(s, `call ${Cards.chip(ev.arg)}`);
       }
-      if (ev.verb === "return") return `${who} gives back ${ev.arg ? Cards.chip(ev.arg) : "a card"}`;
+      if (ev.verb === "return") return act(s, `give back ${ev.arg ? Cards.chip(ev.arg) : "a card"}`);
       if (ev.verb === "split") {
         g.split = Number(ev.arg);
-        return `${who} splits the monte (${ev.arg})`;
+        return act(s, "split the monte");
       }
       if (ev.verb === "play" && M.tricks.length === 0 && M.trick.length === 1) M.last = M.last.map(() => "");
       return null;
@@ -82,12 +79,13 @@
       const out = [];
       const auctionOver = M.tricks.length > 0 || M.trick.length > 0 || g.called;
       if (g.soloist === s) out.push({ text: `Soloist · ${g.contract}`, cls: "soloist" });
-      else if (g.soloist !== null && auctionOver && M.counts[s] !== 0) out.push({ text: "Defender", cls: "defender" });
+      else if (g.soloist !== null && auctionOver && !(M.n === 4 && s === M.dealer)) out.push({ text: "Defender", cls: "defender" });
       if (M.n === 4 && s === M.dealer) out.push({ text: "Sits out", cls: "idle" });
       return out;
     },
 
     seatRole: () => "Bot",
+    seatsFor: (flags, n) => (Number.isInteger(flags.players) ? flags.players : n),
 
     prompt(M) {
       const verb = M.legal[0].split(" ")[0];
@@ -124,32 +122,35 @@
     panels(M) {
       const g = M.g;
       const v = M.view || {};
+      const r = M.end ? M.end.result : null;
       const bids = g.bids.map((b) => `<span class="bid">${seatLabel(b.seat)}: <b>${b.bid}</b></span>`).join(" ");
-      const giver = typeof v.giver === "number" ? v.giver : null;
       let from = "";
-      if (giver === -1) from = " (it lay in the monte)";
-      else if (giver === -2) from = " (the soloist held it)";
-      else if (giver !== null && giver >= 0) from = ` (given by ${seatLabel(posSeat(M, giver))})`;
+      if (v.giver === "monte") from = " (it lay in the monte)";
+      else if (v.giver === "own") from = " (the soloist held it)";
+      else if (typeof v.giver === "number") from = ` (given by ${seatLabel(v.giver)})`;
+      else if (r && r.called_from) from = ` (from ${r.called_from})`;
       const m = monte(M);
-      const won = Array.isArray(v.tricks_won) ? `Soloist ${v.tricks_won[0]} · Defenders ${v.tricks_won[1]}` : null;
-      const contract = [
+      const split = Array.isArray(v.split) && (v.split[0].length || v.split[1].length) ?
+        `${Cards.row(v.split[0])} · ${Cards.row(v.split[1])}` : null;
+      const won = r && r.tricks ? r.tricks : v.tricks_won;
+      const rows = [
         ["Auction", bids || '<span class="none">no bids yet</span>'],
-        ["Contract", g.contract ? `<b>${g.contract}</b> by ${seatLabel(g.soloist)}` : contractName(v.contract) || "—"],
+        ["Contract", g.contract ? `<b>${g.contract}</b> by ${seatLabel(g.soloist)}` : "—"],
         g.called ? ["Called", `${Cards.chip(g.called)}${from}`] : null,
         ["Monte", m.length ? Cards.row(m) : "4 cards face down"],
+        split ? ["Split (D1 · D2)", split] : null,
         U.list(v.discards).length ? ["Your discards", Cards.row(U.list(v.discards))] : null,
         U.code(v.returned) ? ["Returned", Cards.chip(v.returned)] : null,
         U.list(v.partner_hand).length ? ["Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
-        won ? ["Tricks", won] : null,
+        won ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
       ];
-      return [{ title: "Contract", html: U.kv(contract) }];
+      return [{ title: "Contract", html: U.kv(rows) }];
     },
 
     endTitle(M) {
       const r = M.end.result;
       if (r.void) return "All passed: the deal is void";
-      const who = r.soloist === M.me ? "You" : `S${r.soloist}`;
-      return `${who} ${r.success ? "made" : "lost"} ${r.contract}`;
+      return `${seatLabel(r.soloist)} ${r.success ? "made" : "lost"} the ${r.contract}`;
     },
 
     endHtml(M, r) {

@@ -25,24 +25,21 @@
     if (!c) return "";
     const cards = U.list(c.cards || c.members);
     const score = c.score !== undefined ? c.score : (c.points || 0) + (c.bonus || 0);
-    return `${comboName(c.kind)} ${Cards.row(cards)} <b>${score}</b>`;
+    return `${comboName(c.combo !== undefined ? c.combo : c.kind)} ${Cards.row(cards)} <b>${score}</b>`;
   }
 
-  function declarations(v) {
-    return U.list(v.declared).map((d) => {
-      const [seat, c] = Array.isArray(d) ? d : [d.seat, d.combo || d];
-      return `<div>${seatLabel(seat)}: ${combo(c)}</div>`;
-    }).join("");
+  function declarations(list) {
+    return U.list(list).map((d) => `<div>${seatLabel(d.seat)}: ${combo(d)}</div>`).join("");
   }
 
-  function scoreLine(v) {
-    if (typeof v.D !== "number") return null;
-    const lead = v.D > 0 ? `team A leads by ${v.D}` : v.D < 0 ? `team B leads by ${-v.D}` : "level";
-    return `D = ${v.D} (${lead}); resti R = ${v.R ?? 0}`;
+  function scoreLine(D, R) {
+    if (typeof D !== "number") return null;
+    const lead = D > 0 ? `team A ahead by ${D}` : D < 0 ? `team B ahead by ${-D}` : "level";
+    return `D = ${D} (${lead}); resti R = ${R ?? 0}`;
   }
 
-  function lastEvents(v) {
-    const evs = U.list(v.events).slice(-4).reverse();
+  function lastEvents(events) {
+    const evs = U.list(events).slice(-4).reverse();
     return evs.map((e) => {
       const t = typeof e.team === "number" ? "AB"[e.team] : e.team;
       return `<div class="ev">Team ${t} +${e.points} <i>${e.cause}${e.trick ? `, trick ${e.trick}` : ""}</i></div>`;
@@ -65,18 +62,20 @@
       if (v && Array.isArray(v.faceup) && Cards.isCard(v.faceup[s])) {
         out.push({ text: `face-up ${v.faceup[s]}`, cls: "faceup" });
       }
-      if (v && v.matto_owner === s) out.push({ text: v.matto_debt ? "Matto · owes a card" : "played the Matto", cls: "matto" });
+      const m = M.end ? M.end.result.matto : null;
+      if (m && m.owner === s) out.push({ text: m.paid ? `Matto · paid ${m.paid}` : "played the Matto", cls: "matto" });
+      else if (!M.end && v && v.matto_owner === s) out.push({ text: v.matto_debt ? "Matto · owes a card" : "played the Matto", cls: "matto" });
       return out;
     },
 
     onEvent(M, ev) {
-      const who = seatLabel(ev.seat);
+      const s = ev.seat;
       if (ev.verb === "declare") {
         const yes = ev.arg === "declare";
-        M.last[ev.seat] = yes ? "Declares" : "Skips";
-        return `${who} ${yes ? "declares a combination" : "skips a combination"}`;
+        M.last[s] = yes ? "Declares" : "Skips";
+        return act(s, yes ? "declare a combination" : "skip a combination");
       }
-      if (ev.verb === "pay") return `${who} pays ${ev.arg ? Cards.chip(ev.arg) : "a card"} for the Matto`;
+      if (ev.verb === "pay") return act(s, `pay ${ev.arg ? Cards.chip(ev.arg) : "a card"} for the Matto`);
       if (ev.verb === "play" && M.tricks.length === 0 && M.trick.length === 1) M.last = M.last.map(() => "");
       return null;
     },
@@ -119,10 +118,11 @@
         U.list(v.fola_known).length ? [v.fola_exposed ? "Fola" : "Fola (known)", Cards.row(U.list(v.fola_known))] : null,
       ];
       const out = [{ title: "The deal", html: U.kv(setup) }];
-      const decl = declarations(v);
+      const r = M.end ? M.end.result : null;
+      const decl = declarations(r ? r.declared : v.declared);
       if (decl) out.push({ title: "Declarations", html: decl });
-      const sl = scoreLine(v);
-      if (sl) out.push({ title: "Score", html: `<div>${sl}</div>${lastEvents(v)}` });
+      const sl = r ? scoreLine(r.d_final, r.resti) : scoreLine(v.D, v.R);
+      if (sl) out.push({ title: "Score", html: `<div>${sl}</div>${lastEvents(r ? r.events : v.events)}` });
       return out;
     },
 
@@ -131,7 +131,8 @@
       if (r.void) return "The deal is void";
       const mine = team(M.me);
       const res = r.returns[M.me];
-      return res > 0 ? `Team ${mine} wins ${res} resti` : res < 0 ? `Team ${mine} loses ${-res} resti` : "A drawn deal";
+      const resti = (k) => `${k} ${k === 1 ? "resto" : "resti"}`;
+      return res > 0 ? `Team ${mine} wins ${resti(res)}` : res < 0 ? `Team ${mine} loses ${resti(-res)}` : "A drawn deal";
     },
 
     endHtml(M, r) {
