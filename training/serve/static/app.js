@@ -126,7 +126,7 @@ function applyEvent(M, ev) {
     if (ev.seat === M.me && ev.arg) M.hand = M.hand.filter((c) => c !== ev.arg);
     if (M.counts[ev.seat] !== null) M.counts[ev.seat] -= 1;
     text = act(ev.seat, `discard ${ev.arg ? Cards.chip(ev.arg) : "a card"}`);
-    M.last[ev.seat] = "discards";
+    M.last[ev.seat] = "Discards";
   }
   const own = G.onEvent ? G.onEvent(M, ev) : null;
   if (own) text = own;

@@ -153,7 +153,7 @@ const Render = {
     let note = "";
     if (M.pending && M.pending.winner !== null && M.pending.winner !== undefined) {
       note = `<div class="trick-note">${seatLabel(M.pending.winner) === "You" ? "You take" : `S${M.pending.winner} takes`} the trick</div>`;
-    } else if (!t.cards.length && G.centerNote) {
+    } else if (!t.cards.length && !M.end && G.centerNote) {
       note = `<div class="trick-note">${G.centerNote(M)}</div>`;
     }
     document.getElementById("trick").innerHTML = html.join("") + note;

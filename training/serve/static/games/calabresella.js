@@ -116,7 +116,8 @@
     centerNote(M) {
       const g = M.g;
       if (!g.soloist && g.soloist !== 0) return g.bids.length ? "Auction" : "";
-      return `${seatLabel(g.soloist)} ${g.soloist === M.me ? "play" : "plays"} <b>${g.contract}</b>`;
+      const called = g.called ? `, calling ${Cards.chip(g.called)}` : "";
+      return `${act(g.soloist, `play <b>${g.contract}</b>`)}${called}`;
     },
 
     panels(M) {
