@@ -153,7 +153,7 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "seat": Field((int,)),
         "bot": _STR,
     },
-    "move": {"game": _REQ_STR, "action": _REQ_STR},
+    "move": {"game": _REQ_STR, "action": _REQ_STR, "seat": Field((int,))},
     "view": {"game": _REQ_STR, "seat": Field((int,))},
     "legal": {"game": _REQ_STR},
     "close": {"game": _REQ_STR},

@@ -237,7 +237,9 @@ class Server:
         if session is None:
             open_ids = ", ".join(conn.sessions) or "none"
             raise ProtocolError(
-                "unknown_session", f"no game {gid!r} on this connection; open games: {open_ids}"
+                "unknown_session",
+                f"no game {gid!r} on this connection; open games: {open_ids}",
+                gid if isinstance(gid, str) else None,
             )
         if message["type"] == "close":
             self._close(conn, session)

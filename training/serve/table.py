@@ -66,7 +66,7 @@ class TableSession:
         """``move``, ``view`` or ``legal``. Raises ProtocolError; the deal is then unchanged."""
         kind = message["type"]
         if kind == "move":
-            return self.move(message["action"])
+            return self.move(message["action"], message.get("seat"))
         if kind == "view":
             return [self.view(message.get("seat"))]
         if kind == "legal":
@@ -79,11 +79,18 @@ class TableSession:
             self.id,
         )
 
-    def move(self, label: str) -> list[dict[str, Any]]:
-        """The client seat on turn plays ``label``; then the bots play on."""
+    def move(self, label: str, seat: int | None = None) -> list[dict[str, Any]]:
+        """The client seat on turn (``seat``, when given, must be it) plays ``label``; then the
+        bots play on."""
         state = self.state
         if self.finished:
             raise ProtocolError("over", f"game {self.id} has ended; no more moves", self.id)
+        if seat is not None and seat != state.to_play:
+            raise ProtocolError(
+                "not_your_turn",
+                f"move for S{seat} in game {self.id}, but S{state.to_play} is to play",
+                self.id,
+            )
         if state.to_play not in self.clients:
             raise ProtocolError(
                 "not_your_turn",
