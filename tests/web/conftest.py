@@ -24,25 +24,32 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = "apt-get install -y chromium chromium-driver"
+FALLBACK_DIR = "/usr/bin"
 VIEWPORT = (1280, 800)
 START_LIMIT_S = 120.0  # the server's start (it builds its bots); a safety stop, not a timing check
 
 
-def _browser_paths() -> tuple[str, str]:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    for path in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
-        if Path(path).exists():
-            chromium = chromium or (path if path.endswith("chromium") else None)
-            driver = driver or (path if path.endswith("chromedriver") else None)
+def _find(names: tuple[str, ...]) -> str | None:
+    """The first of ``names`` on PATH, else in ``/usr/bin`` (where Debian puts them)."""
+    for name in names:
+        found = shutil.which(name) or shutil.which(name, path=FALLBACK_DIR)
+        if found:
+            return found
+    return None
+
+
+def browser_paths() -> tuple[str, str]:
+    """Chromium and chromedriver; the test fails (never skips) when one is missing."""
+    chromium = _find(("chromium", "chromium-browser"))
+    driver = _find(("chromedriver",))
     missing = [name for name, p in (("chromium", chromium), ("chromedriver", driver)) if not p]
-    if missing:
+    if chromium is None or driver is None:
         pytest.fail(
             f"the browser tests need Chromium and its driver; {' and '.join(missing)} not found "
-            f"on PATH. Install them: {INSTALL} (Debian/Ubuntu; as root or with sudo)",
+            f"(PATH or {FALLBACK_DIR}). Install them: {INSTALL} (Debian/Ubuntu, as root or with "
+            "sudo)",
             pytrace=False,
         )
-    assert chromium is not None and driver is not None
     return chromium, driver
 
 
@@ -69,20 +76,19 @@ def web_server() -> Iterator[str]:
         sys.executable, "-m", "training.cli", "serve", "--web", "--port", str(port),
         "--bot", "heuristic=heuristic", "--bot", "random=random", "--log-level", "warning",
     ]  # fmt: skip
-    log = tempfile.TemporaryFile()
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(proc, url, log)
-        yield url
-    finally:
-        proc.terminate()
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+            _wait_until_up(proc, url, log)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 def _wait_until_up(proc: subprocess.Popen[bytes], url: str, log: Any) -> None:
@@ -105,7 +111,7 @@ def _wait_until_up(proc: subprocess.Popen[bytes], url: str, log: Any) -> None:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """A headless Chromium with a 1280x800 viewport that downloads into ``browser.downloads``."""
-    chromium, driver_path = _browser_paths()
+    chromium, driver_path = browser_paths()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -116,7 +122,7 @@ def browser() -> Iterator[Any]:
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     downloads = tempfile.TemporaryDirectory()
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver: Any = webdriver.Chrome(service=Service(driver_path), options=options)
     try:
         driver.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride",

@@ -59,13 +59,7 @@ def _play_deal(driver: Any, game: str, shots: Path) -> int:
     turns = 0
     last = "0"
     while True:
-        st = _wait(
-            driver,
-            lambda d: (s := _state(d))["state"] == "end"
-            or (s["state"] == "myturn" and s["turn"] != last and s),
-            "the person's next turn or the end",
-        )
-        st = _state(driver)
+        st = _next_turn(driver, last)
         if st["state"] == "end":
             return turns
         turns += 1
@@ -79,6 +73,19 @@ def _play_deal(driver: Any, game: str, shots: Path) -> int:
         labels = [label for label, _ in shown]
         pick = "bid chiamo" if "bid chiamo" in labels else labels[0]
         driver.find_element(By.CSS_SELECTOR, f'.legal[data-label="{pick}"]').click()
+
+
+def _next_turn(driver: Any, last: str) -> dict[str, str]:
+    """Wait for a turn other than ``last``, or the end."""
+
+    def ready(d: Any) -> dict[str, str] | None:
+        st = _state(d)
+        if st["state"] == "end" or (st["state"] == "myturn" and st["turn"] != last):
+            return st
+        return None
+
+    got: dict[str, str] = _wait(driver, ready, "the person's next turn or the end")
+    return got
 
 
 def _download(driver: Any, game: str) -> dict[str, Any]:

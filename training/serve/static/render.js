@@ -16,9 +16,17 @@ const Render = {
     document.getElementById("setup-game").addEventListener("change", () => Render.setupSeats());
     document.getElementById("setup-seat").addEventListener("change", () => Render.setupSeats());
     document.getElementById("setup-flags").addEventListener("change", () => Render.setupSeats());
+    document.getElementById("setup-cancel").addEventListener("click", () => Render.showSetup(false));
     document.body.addEventListener("click", (e) => {
       const el = e.target.closest("[data-label]");
       if (el && el.classList.contains("legal")) move(el.dataset.label);
+    });
+    document.body.addEventListener("keydown", (e) => {
+      const el = e.target.closest && e.target.closest("[data-label]");
+      if (el && el.classList.contains("legal") && (e.key === "Enter" || e.key === " ")) {
+        e.preventDefault();
+        move(el.dataset.label);
+      }
     });
     document.getElementById("legend").innerHTML = Cards.legend();
   },
@@ -100,7 +108,8 @@ const Render = {
 
   showSetup(on) {
     document.getElementById("setup").hidden = !on;
-    if (on && App.hello) document.body.dataset.state = App.M && !App.M.end ? document.body.dataset.state : "setup";
+    document.getElementById("setup-cancel").hidden = !App.M; // nothing to go back to before a deal
+    if (on && App.hello && !App.M) document.body.dataset.state = "setup";
   },
 
   /* ----- the table ----- */

@@ -112,8 +112,8 @@
         ["Dealer · cutter", `${seatLabel(M.dealer)} · ${seatLabel((M.dealer + 3) % 4)}`],
         v.robbed !== undefined ? ["Cutter robbed", `${Cards.row(U.list(v.robbed))}${Cards.isCard(v.stop_card) ? ` stop ${Cards.chip(v.stop_card)}` : ""}`] : null,
         faceup ? ["Face-up", faceup] : null,
-        U.list(v.dealer_robbed).length || U.list(v.dealer_taken).length ?
-          ["Dealer robbed · took", `${Cards.row(U.list(v.dealer_robbed))} · ${Cards.row(U.list(v.dealer_taken))}`] : null,
+        U.list(v.dealer_robbed).length ? ["Dealer robbed", Cards.row(U.list(v.dealer_robbed))] : null,
+        U.list(v.dealer_taken).length ? ["Dealer took", Cards.row(U.list(v.dealer_taken))] : null,
         U.list(v.discards).length ? ["Your discards", Cards.row(U.list(v.discards))] : null,
         U.list(v.fola_known).length ? [v.fola_exposed ? "Fola" : "Fola (known)", Cards.row(U.list(v.fola_known))] : null,
       ];
