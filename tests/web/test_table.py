@@ -14,12 +14,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from envs.registry import get_game
 from tests.web.conftest import artifacts_dir
+from training.serve.views import view_json
 
 WAIT_S = 60  # a safety stop for each wait on the page, not a timing check
 SEED = 11
@@ -121,5 +123,40 @@ def test_full_deal_through_the_page(web_server: str, browser: Any, game_name: st
     seats = [row.text for row in browser.find_elements(By.CSS_SELECTOR, ".seat .seat-return")]
     assert [int(s) for s in seats] == returns_on_page
 
+    # the page names the winner of a trick as soon as its last card falls: its rule must be the
+    # engine's, trick by trick
+    tricks = view_json(game, state.info_view(0), state.action_label)["tricks"]
+    named = browser.execute_script(
+        "return arguments[1].map(t => Games[arguments[0]].trickWinner(App.M, t.cards));",
+        game_name,
+        tricks,
+    )
+    assert named == [t["winner"] for t in tricks]
+
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not errors, f"the page logged errors: {errors}"
+
+
+@pytest.mark.parametrize("game_name", ["calabresella", "minchiate"])
+def test_page_trick_winner_is_the_engines(web_server: str, browser: Any, game_name: str) -> None:
+    """The page's trick rule (it names the winner when the last card falls) agrees with the
+    engine on every trick of 30 random deals."""
+    game = get_game(game_name)
+    rules = game.rules()
+    rng = np.random.default_rng(2026)
+    tricks: list[dict[str, Any]] = []
+    for _ in range(30):
+        state = game.new_state(game.deal_random(rng, rules), rules)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.integers(len(legal)))])
+        tricks += view_json(game, state.info_view(0), state.action_label)["tricks"]
+    assert len(tricks) > 200
+    browser.get(f"{web_server}/?speed=instant")
+    _wait(browser, lambda d: _state(d)["state"] == "setup", "the setup form")
+    named = browser.execute_script(
+        "return arguments[1].map(t => Games[arguments[0]].trickWinner(null, t.cards));",
+        game_name,
+        tricks,
+    )
+    assert named == [t["winner"] for t in tricks]

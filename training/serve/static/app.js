@@ -142,7 +142,7 @@ function applyEvent(M, ev) {
 
 function finishTrick(M, winner) {
   const t = M.pending;
-  if (t.winner === null || t.winner === undefined) t.winner = winner;
+  if (winner !== null && winner !== undefined) t.winner = winner; // the next leader settles it
   M.tricks.push(t);
   M.pending = null;
   M.trick = [];

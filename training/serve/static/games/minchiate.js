@@ -9,6 +9,9 @@
   const COMBO_NAMES = ["low run", "high run", "1-13-28", "diecine", "1-40-M", "kings"];
   const U = GameUtil;
 
+  // M-2.2: high to low within a suit (courts first; the pips run opposite ways)
+  const ROUND = ["K", "Q", "N", "J", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
+  const LONG = ["K", "Q", "N", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A"];
   const team = (s) => (s % 2 === 0 ? "A" : "B");
   const comboName = (k) => (typeof k === "number" ? COMBO_NAMES[k] || `combination ${k}` : k);
 
@@ -78,6 +81,18 @@
       if (ev.verb === "pay") return act(s, `pay ${ev.arg ? Cards.chip(ev.arg) : "a card"} for the Matto`);
       if (ev.verb === "play" && M.tricks.length === 0 && M.trick.length === 1) M.last = M.last.map(() => "");
       return null;
+    },
+
+    /** M-11.4: the highest trump, else the highest card of the led suit; never the Matto. */
+    trickWinner(M, trick) {
+      const cards = trick.map((p) => ({ seat: p.seat, c: Cards.parse(p.card) })).filter((x) => x.c && x.c.kind !== "matto");
+      if (!cards.length) return null;
+      const trumps = cards.filter((x) => x.c.kind === "trump");
+      if (trumps.length) return trumps.reduce((a, b) => (b.c.n > a.c.n ? b : a)).seat;
+      const led = cards[0].c.suit;
+      const order = led === "c" || led === "d" ? ROUND : LONG;
+      const rank = (x) => order.indexOf(x.c.rank);
+      return cards.filter((x) => x.c.suit === led).reduce((a, b) => (rank(b) < rank(a) ? b : a)).seat;
     },
 
     lastWinner(M, result) {
