@@ -154,9 +154,13 @@ const Render = {
 
   trick(M, G) {
     const t = M.pending || { cards: M.trick, winner: null };
+    const used = new Set();
     const html = t.cards.map((p, i) => {
+      const place = Render.place(M, p.seat);
+      const again = used.has(place) ? " again" : ""; // a due, one seat plays two positions
+      used.add(place);
       const win = t.winner === p.seat ? " winner" : "";
-      return `<div class="slot ${Render.place(M, p.seat)}${win}" style="z-index:${i + 1}">` +
+      return `<div class="slot ${place}${again}${win}" style="z-index:${i + 1}">` +
         `${Cards.html(p.card, { size: "" })}</div>`;
     });
     let note = "";
