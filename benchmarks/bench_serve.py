@@ -4,14 +4,16 @@
 Starts ``mazzo serve --port`` in a subprocess with the bots asked for, then opens many
 WebSocket connections, each keeping several table games open: bots at every seat but one, the
 client seat (a random one) answered by the benchmark with random legal moves. For a fixed time
-finished games are replaced by new ones (up to ``--limit`` games); then the open games are played out. It fails (exit
-status 1) on any error message, on a game that never ended (stuck or lost) and on a final
-record that does not replay to its result; it reports the latency percentiles of the
-move -> next turn (or end) round trips per bot, and the games and moves per second.
+finished games are replaced by new ones (up to ``--limit`` games); then the open games are
+played out. It fails (exit status 1) on any error message, on a game that never ended (stuck or
+lost) and on a final record that does not replay to its result; it reports the latency
+percentiles of the move -> next turn (or end) round trips per bot, and the games and moves per
+second.
 
 Usage:
-    python benchmarks/bench_serve.py --bots heuristic,bot --connections 32 --games 4 --seconds 20
-    python benchmarks/bench_serve.py --bots heuristic --connections 2 --games 2 --seconds 2
+    python benchmarks/bench_serve.py --bot heuristic --bot bot --connections 32 --games 4
+    python benchmarks/bench_serve.py --bot GAME1/onnx=onnx:DIR1 --bot GAME2/onnx=onnx:DIR2
+    python benchmarks/bench_serve.py --bot heuristic --connections 2 --games 2 --seconds 2
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import numpy as np  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from envs.registry import game_for_format, game_names, get_game  # noqa: E402
+from training.serve.bots import parse_bot_option  # noqa: E402
 
 
 @dataclass
@@ -199,25 +202,47 @@ def report(bot: str, stats: Stats, wall: float) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bots", default="heuristic,bot",
-                        help="comma-separated bot specs, one phase each (default heuristic,bot)")
-    parser.add_argument("--game", action="append", choices=game_names(),
-                        help="a game to play (repeatable; default: every game, at random)")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="[GAME/]NAME=SPEC",
+        help="a bot of the server, as mazzo serve --bot (repeatable; one phase per bot name; "
+        "default: heuristic and bot)",
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=game_names(),
+        help="a game to play (repeatable; default: every game, at random)",
+    )
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--games", type=int, default=4, help="open games per connection")
     parser.add_argument("--seconds", type=float, default=20.0, help="time per bot phase")
-    parser.add_argument("--limit", type=int, default=20000,
-                        help="games per bot phase at most (then no new ones are opened)")
-    parser.add_argument("--drain", type=float, default=60.0,
-                        help="seconds a game may go silent before it counts as stuck")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=20000,
+        help="games per bot phase at most (then no new ones are opened)",
+    )
+    parser.add_argument(
+        "--drain",
+        type=float,
+        default=60.0,
+        help="seconds a game may go silent before it counts as stuck",
+    )
     parser.add_argument("--workers", type=int, default=8, help="the server's bot threads")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-check-records", dest="check_records", action="store_false",
-                        help="skip replaying every final record")
+    parser.add_argument(
+        "--no-check-records",
+        dest="check_records",
+        action="store_false",
+        help="skip replaying every final record",
+    )
     parser.add_argument("--out", help="also write the JSON report to this file")
-    args = parser.parse_args(argv)  # fmt: skip
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    names = [b.partition(":")[0].partition("@")[0] for b in bots]
+    args = parser.parse_args(argv)
+    bots = args.bot or ["heuristic", "bot"]
+    names = list(dict.fromkeys(parse_bot_option(b).name for b in bots))
     port = free_port()
     server = start_server(bots, port, args)
     try:

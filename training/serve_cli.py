@@ -21,6 +21,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from training.serve.protocol import Limits
     from training.serve.server import Server
 
+    if args.web:
+        from training.serve import web
+
+        if not web.STATIC.is_dir():
+            raise ValueError(f"--web: the web page is not installed ({web.STATIC} is missing)")
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
     logging.basicConfig(
         level=args.log_level.upper(), stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -45,10 +52,6 @@ def _serve_web(server: Any, args: argparse.Namespace) -> int:
 
     from training.serve.web import STATIC, make_app, ws_max_size
 
-    if args.web and not STATIC.is_dir():
-        raise ValueError(f"--web: the web page is not installed ({STATIC} is missing)")
-    if args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {args.workers}")
     app = make_app(server, args.workers, STATIC if args.web else None)
     port = DEFAULT_PORT if args.port is None else args.port
     print(f"mazzo serve: ws://{args.host}:{port}/ws (http://{args.host}:{port}/)", file=sys.stderr)
@@ -76,9 +79,9 @@ def add_serve_command(sub: Any) -> None:
         help=f"also serve the web page at / (port {DEFAULT_PORT} unless --port)",
     )  # fmt: skip
     p.add_argument(
-        "--bot", action="append", default=[], metavar="NAME=SPEC",
-        help="a bot clients may choose, e.g. --bot pimc=pimc:samples=16 (repeatable; "
-        "default: random, heuristic, bot)",
+        "--bot", action="append", default=[], metavar="[GAME/]NAME=SPEC",
+        help="a bot clients may choose, e.g. --bot pimc=pimc:samples=16, for every game that "
+        "has the agent or for GAME only (repeatable; default: random, heuristic, bot)",
     )  # fmt: skip
     p.add_argument("--max-bytes", type=int, default=65536, help="longest message (bytes)")
     p.add_argument("--max-games", type=int, default=16, help="open games per connection")

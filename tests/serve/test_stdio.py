@@ -151,3 +151,24 @@ def test_the_line_reader():
     assert tail.next_line(5) is None
     os.close(r)
     os.close(r2)
+
+
+def test_web_without_the_page_is_refused(monkeypatch, tmp_path, capsys):
+    from training import cli
+    from training.serve import web
+
+    monkeypatch.setattr(web, "STATIC", tmp_path / "static")
+    assert cli.main(["serve", "--web", "--bot", "random"]) == 2
+    assert "the web page is not installed" in capsys.readouterr().err
+
+
+def test_serve_help_names_the_protocol():
+    proc = subprocess.run(
+        [*SERVE[:4], "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": ROOT},
+    )  # fmt: skip
+    assert (
+        proc.returncode == 0
+        and "mazzo-bot/1" in proc.stdout
+        and "--bot [GAME/]NAME=SPEC" in proc.stdout
+    )

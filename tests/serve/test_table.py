@@ -189,7 +189,8 @@ def finish(client, out):
         ({"type": "deal", "game": "g1"}, "unknown_type", "'deal'"),
     ],
 )
-def test_client_errors_leave_the_other_game_as_it_was(two_games, message, code, words):
+def test_client_errors_leave_the_other_game_as_it_was(two_games, message, code, words, caplog):
+    caplog.set_level("INFO", logger="mazzo.serve")
     client, out = two_games
     before = client.one({"type": "view", "game": "g1"})
     reply = client.send({**message, "id": "e1"} if isinstance(message, dict) else message)
@@ -199,6 +200,7 @@ def test_client_errors_leave_the_other_game_as_it_was(two_games, message, code, 
         assert reply[0]["id"] == "e1"
     if code == "illegal":
         assert reply[0]["legal"] == last(out)["legal"] and reply[0]["game"] == "g1"
+    assert f"connection 1: {code}: " in caplog.text  # logged
     assert client.one({"type": "view", "game": "g1"}) == before
     assert client.conn.closing is None
     finish(client, out)
