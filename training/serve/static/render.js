@@ -3,6 +3,7 @@
    setup form and the end of the deal with the record to download. */
 "use strict";
 
+const CARD_W = 64; // style.css .card width
 const PLACES = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
 
 const Render = {
@@ -187,16 +188,20 @@ const Render = {
   hand(M, G) {
     const { byCard } = Render.handLabels(M);
     const sorted = M.hand.slice().sort((a, b) => G.sortKey(a) - G.sortKey(b));
-    const myTurn = M.legal.length > 0;
+    const cardTurn = Object.keys(byCard).length > 0; // dim the others only when cards are the choice
     const html = sorted.map((c) => {
       const label = byCard[c];
-      const extra = label ? "legal" : myTurn ? "dim" : "";
+      const extra = label ? "legal" : cardTurn ? "dim" : "";
       const attrs = label ? `data-label="${esc(label)}" role="button" tabindex="0"` : "";
       return Cards.html(c, { extra, attrs });
     });
     const el = document.getElementById("hand");
     el.innerHTML = html.join("");
-    el.className = M.hand.length > 16 ? "tight" : M.hand.length > 12 ? "snug" : "";
+    // the cards overlap just enough to fit the width (a dealer may hold 25 before discarding)
+    const n = sorted.length;
+    const room = el.clientWidth - 24;
+    const gap = n < 2 ? 0 : Math.min(4, (room - n * CARD_W) / (n - 1));
+    el.style.setProperty("--gap", `${Math.floor(gap)}px`);
   },
 
   actions(M, G) {

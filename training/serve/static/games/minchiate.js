@@ -95,6 +95,14 @@
       return cards.filter((x) => x.c.suit === led).reduce((a, b) => (rank(b) < rank(a) ? b : a)).seat;
     },
 
+    centerNote(M) {
+      const phase = M.view ? M.view.phase : "";
+      if (String(phase).startsWith("discard")) return "The cutter and the dealer discard to the Fola";
+      if (phase === "declare") return "Declarations";
+      if (phase === "play" && M.legal.length && !M.tricks.length) return "You lead the first trick";
+      return "";
+    },
+
     lastWinner(M, result) {
       const w = result && result.trick_winners;
       return Array.isArray(w) && w.length ? w[w.length - 1] : null;
