@@ -168,7 +168,8 @@ const Render = {
     if (M.pending && M.pending.winner !== null && M.pending.winner !== undefined) {
       note = `<div class="trick-note">${seatLabel(M.pending.winner) === "You" ? "You take" : `S${M.pending.winner} takes`} the trick</div>`;
     } else if (!t.cards.length && !M.end && G.centerNote) {
-      note = `<div class="trick-note">${G.centerNote(M)}</div>`;
+      const text = G.centerNote(M);
+      if (text) note = `<div class="trick-note">${text}</div>`;
     }
     document.getElementById("trick").innerHTML = html.join("") + note;
   },
