@@ -308,6 +308,15 @@ def test_disconnect_drops_the_connections_games():
     finish(b, out)
 
 
+def test_a_game_opened_after_its_client_left_is_not_kept():
+    server = make_server()
+    client = Direct(server)
+    server.disconnect(client.conn, "gone")
+    out = client.send(table("calabresella", [CLIENT, "random", "random"]))
+    assert out[0]["type"] == "opened" and out[-1]["type"] == "turn"
+    assert server.open_games == 0 and not client.conn.sessions
+
+
 def test_too_many_connections():
     server = make_server(max_connections=1)
     Direct(server)

@@ -132,6 +132,13 @@ class Bots:
             built += 1
         return built
 
+    def add(self, game: str, bot: Bot) -> None:
+        """Offer ``bot`` (an agent built by the caller) for ``game``. Raises ValueError for a
+        name it already has."""
+        if bot.name in self._by_game[game]:
+            raise ValueError(f"bot {bot.name!r} is given twice for {game}")
+        self._by_game[game][bot.name] = bot
+
     def names(self, game: str) -> list[str]:
         """The bot names of ``game``, in the order given."""
         return list(self._by_game[game])
