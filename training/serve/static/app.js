@@ -1,0 +1,219 @@
+/* The web table: speaks mazzo-bot/1 table sessions over the WebSocket /ws, keeps a model of the
+   deal from the pushes (events, turns, views, the end), and draws it with render.js and the
+   game's own renderer (games/<name>.js registers itself in Games). */
+"use strict";
+
+const Games = {};
+const PARAMS = new URLSearchParams(location.search);
+const SPEEDS = { slow: [900, 1800], normal: [450, 1100], fast: [150, 500], instant: [0, 0] };
+
+const App = {
+  ws: null, hello: null, nextId: 1, queue: [], busy: false, M: null, settings: null,
+};
+
+/* ---------- the connection ---------- */
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  App.ws = new WebSocket(`${proto}//${location.host}/ws`);
+  App.ws.onopen = () => {
+    send({ type: "hello", protocol: "mazzo-bot/1" });
+    // the server closes a connection silent for its idle timeout (300 s by default): a person
+    // may think longer, so the page says something harmless every 100 s
+    setInterval(() => { if (App.ws.readyState === WebSocket.OPEN) send({ type: "bots" }); }, 100000);
+  };
+  App.ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+  App.ws.onclose = () => {
+    setStatus("Disconnected from the server: reload the page to play again.", "error");
+    document.body.dataset.state = "closed";
+  };
+}
+
+function send(msg) {
+  msg.id = App.nextId++;
+  App.ws.send(JSON.stringify(msg));
+  return msg.id;
+}
+
+function onMessage(msg) {
+  if (msg.type === "hello") { App.hello = msg; Render.setupForm(); return; }
+  if (msg.type === "error") { onError(msg); return; }
+  if (msg.type === "opened") { startModel(msg); return; }
+  if (msg.type === "closed" || msg.type === "bots") return;
+  if (!App.M || msg.game !== App.M.gid) return; // a push of a deal we have left
+  App.queue.push(msg);
+  pump();
+}
+
+function onError(msg) {
+  setStatus(`Server error ${msg.code}: ${msg.message}`, "error");
+  const M = App.M;
+  if (M && M.sentMove && (msg.code === "illegal" || msg.code === "not_your_turn")) {
+    M.legal = M.sentMove.legal; // the state is unchanged: offer the same moves again
+    M.sentMove = null;
+    Render.all();
+  }
+}
+
+/* ---------- the deal's model ---------- */
+
+function startModel(msg) {
+  const seats = msg.seats;
+  const me = seats.indexOf("client");
+  App.queue = [];
+  App.M = {
+    game: msg.name, gid: msg.game, flags: msg.flags || {}, seats, me, n: seats.length,
+    dealer: msg.dealer, view: null, legal: [], turnNo: 0, hand: [], counts: seats.map(() => null),
+    trick: [], pending: null, tricks: [], log: [], last: seats.map(() => ""), end: null,
+    sentMove: null, step: 0, g: {},
+  };
+  const G = game();
+  if (G.init) G.init(App.M);
+  document.body.dataset.state = "playing";
+  setStatus("");
+  Render.all();
+}
+
+function game() { return Games[App.M.game] || Games.generic; }
+
+function pump() {
+  if (App.busy) return;
+  const msg = App.queue.shift();
+  if (!msg) return;
+  App.busy = true;
+  const wait = apply(msg);
+  Render.all();
+  setTimeout(() => { App.busy = false; pump(); }, wait);
+}
+
+/** Apply one push to the model; returns how long to show the result (ms). */
+function apply(msg) {
+  const M = App.M;
+  const [delay, pause] = App.settings ? SPEEDS[App.settings.speed] : SPEEDS.normal;
+  if (msg.type === "event") return applyEvent(M, msg) ? pause : delay;
+  if (msg.type === "turn") {
+    M.legal = msg.legal;
+    M.turnNo += 1;
+    takeView(M, msg.view);
+    return 0;
+  }
+  if (msg.type === "view") { takeView(M, msg.view); return 0; }
+  if (msg.type === "end") {
+    M.end = msg;
+    M.legal = [];
+    if (M.pending) finishTrick(M, game().lastWinner ? game().lastWinner(M, msg.result) : null);
+    if (game().onEnd) game().onEnd(M, msg);
+    M.log.push(`The deal is over: ${msg.returns.map((r, s) => `${seatLabel(s)} ${signed(r)}`).join(", ")}.`);
+    document.body.dataset.state = "end";
+    return 0;
+  }
+  return 0;
+}
+
+/** An event; returns true when it completed a trick (shown a little longer). */
+function applyEvent(M, ev) {
+  const G = game();
+  M.step = ev.step ?? M.step + 1;
+  let text = null;
+  if (ev.verb === "play") {
+    if (M.pending) finishTrick(M, ev.seat); // the winner of a trick leads the next one
+    M.trick.push({ seat: ev.seat, card: ev.arg });
+    if (ev.seat === M.me) M.hand = M.hand.filter((c) => c !== ev.arg);
+    if (M.counts[ev.seat] !== null) M.counts[ev.seat] -= 1;
+    M.last[ev.seat] = "";
+    text = act(ev.seat, `play ${Cards.chip(ev.arg)}`);
+  } else if (ev.verb === "discard") {
+    if (ev.seat === M.me && ev.arg) M.hand = M.hand.filter((c) => c !== ev.arg);
+    if (M.counts[ev.seat] !== null) M.counts[ev.seat] -= 1;
+    text = act(ev.seat, `discard ${ev.arg ? Cards.chip(ev.arg) : "a card"}`);
+    M.last[ev.seat] = "Discards";
+  }
+  const own = G.onEvent ? G.onEvent(M, ev) : null;
+  if (own) text = own;
+  if (!text) text = `${seatLabel(ev.seat)}: ${ev.verb} ${ev.arg === null ? "(hidden)" : ev.arg}`;
+  M.log.push(text);
+  if (ev.verb === "play" && M.trick.length === G.trickSize(M)) {
+    M.pending = { leader: M.trick[0].seat, cards: M.trick, winner: null };
+    if (G.trickWinner) M.pending.winner = G.trickWinner(M, M.trick);
+    return true;
+  }
+  return false;
+}
+
+function finishTrick(M, winner) {
+  const t = M.pending;
+  if (winner !== null && winner !== undefined) t.winner = winner; // the next leader settles it
+  M.tricks.push(t);
+  M.pending = null;
+  M.trick = [];
+}
+
+function takeView(M, view) {
+  if (!view) return;
+  M.view = view;
+  if (Array.isArray(view.hand)) M.hand = view.hand.slice();
+  if (Array.isArray(view.hand_sizes) && view.hand_sizes.length === M.n) M.counts = view.hand_sizes.slice();
+  // The view is the state now (every earlier push is applied): it settles the tricks.
+  if (Array.isArray(view.tricks) && Array.isArray(view.trick)) {
+    M.tricks = view.tricks.map((t) => ({ leader: t.cards[0].seat, cards: t.cards, winner: t.winner }));
+    M.trick = view.trick.slice();
+    M.pending = null;
+  }
+  if (game().onView) game().onView(M, view);
+}
+
+/* ---------- moves ---------- */
+
+function move(label) {
+  const M = App.M;
+  if (!M || !M.legal.includes(label)) return;
+  M.sentMove = { label, legal: M.legal };
+  M.legal = [];
+  send({ type: "move", game: M.gid, action: label });
+  Render.all();
+}
+
+function deal(settings) {
+  App.settings = settings;
+  if (App.M && !App.M.end) send({ type: "close", game: App.M.gid });
+  const seats = [];
+  for (let s = 0; s < settings.bots.length; s++) seats.push(s === settings.seat ? "client" : settings.bots[s]);
+  const msg = { type: "open", mode: "table", game: settings.game, flags: settings.flags, seats };
+  if (settings.seed !== null) msg.seed = settings.seed;
+  App.M = null;
+  send(msg);
+}
+
+/* ---------- small helpers ---------- */
+
+/** "You play" / "S1 plays": a seat and a verb phrase in the right person. */
+function act(s, phrase) {
+  if (App.M && s === App.M.me) return `You ${phrase}`;
+  const sp = phrase.indexOf(" ");
+  const verb = sp < 0 ? phrase : phrase.slice(0, sp);
+  const rest = sp < 0 ? "" : phrase.slice(sp);
+  return `S${s} ${/(s|sh|ch|x)$/.test(verb) ? verb + "es" : verb + "s"}${rest}`;
+}
+
+function seatLabel(s) {
+  const M = App.M;
+  if (M && s === M.me) return "You";
+  return `S${s}`;
+}
+
+function signed(x) { return x > 0 ? `+${x}` : `${x}`; }
+
+function setStatus(text, kind) {
+  const el = document.getElementById("status");
+  el.textContent = text;
+  el.className = kind || "";
+}
+
+function esc(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  Render.init();
+  connect();
+});

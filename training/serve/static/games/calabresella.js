@@ -1,0 +1,171 @@
+/* Calabresella at the web table (RULES.md part B): the auction, the call and the exchanges with
+   the monte, three cards a trick won by the highest card of the led suit, the settlement. */
+"use strict";
+
+(() => {
+  const STRENGTH = "4567JNKA23"; // C-2.2, low to high
+  const RANK_INDEX = "A234567JNK"; // D.2 index order
+  const SUIT_ORDER = "cdsb";
+  const U = GameUtil;
+
+  const rank = (code) => code.slice(0, -1);
+  const suit = (code) => code.slice(-1);
+  const index = (code) => 10 * SUIT_ORDER.indexOf(suit(code)) + RANK_INDEX.indexOf(rank(code));
+
+  function monte(M) {
+    const v = M.view || {};
+    return U.list(v.known_monte).slice().sort((a, b) => index(a) - index(b));
+  }
+
+  function splitCards(M, mask) {
+    const cards = monte(M);
+    const mine = [];
+    const other = [];
+    cards.forEach((c, i) => ((mask >> i) & 1 ? mine : other).push(c));
+    return { mine, other, known: cards.length === 4 };
+  }
+
+  Games.calabresella = {
+    title: "Calabresella",
+    unit: "Game points",
+    help: "Three players, each for himself: bid for a contract, then play it alone against the other two.",
+    trickSize: () => 3,
+    sortKey: (code) => 10 * SUIT_ORDER.indexOf(suit(code)) + STRENGTH.indexOf(rank(code)),
+
+    trickWinner(M, trick) {
+      const led = suit(trick[0].card);
+      let best = trick[0];
+      for (const p of trick) {
+        if (suit(p.card) === led && STRENGTH.indexOf(rank(p.card)) > STRENGTH.indexOf(rank(best.card))) best = p;
+      }
+      return best.seat;
+    },
+
+    init(M) { M.g = { bids: [], contract: null, soloist: null, called: null, split: null }; },
+
+    onEvent(M, ev) {
+      const g = M.g;
+      const s = ev.seat;
+      if (ev.verb === "bid") {
+        g.bids.push({ seat: s, bid: ev.arg });
+        if (ev.arg !== "pass") { g.contract = ev.arg; g.soloist = s; }
+        M.last[s] = ev.arg === "pass" ? "Pass" : U.cap(ev.arg);
+        return ev.arg === "pass" ? act(s, "pass") : act(s, `bid <b>${ev.arg}</b>`);
+      }
+      if (ev.verb === "call") {
+        g.called = ev.arg;
+        M.last[s] = `Calls ${ev.arg}`;
+        return act(s, `call ${Cards.chip(ev.arg)}`);
+      }
+      if (ev.verb === "return") return act(s, `give back ${ev.arg ? Cards.chip(ev.arg) : "a card"}`);
+      if (ev.verb === "split") {
+        g.split = Number(ev.arg);
+        return act(s, "split the monte");
+      }
+      if (ev.verb === "play" && M.tricks.length === 0 && M.trick.length === 1) M.last = M.last.map(() => "");
+      return null;
+    },
+
+    onView(M, v) {
+      if (Array.isArray(v.hand_sizes) && Array.isArray(v.seat_of)) {
+        const counts = M.seats.map(() => 0);
+        v.hand_sizes.forEach((k, p) => { counts[v.seat_of[p]] += k; });
+        M.counts = counts;
+      }
+    },
+
+    badges(M, s) {
+      const g = M.g;
+      const out = [];
+      const auctionOver = M.tricks.length > 0 || M.trick.length > 0 || g.called;
+      if (g.soloist === s) out.push({ text: `Soloist · ${g.contract}`, cls: "soloist" });
+      else if (g.soloist !== null && auctionOver && !(M.n === 4 && s === M.dealer)) out.push({ text: "Defender", cls: "defender" });
+      if (M.n === 4 && s === M.dealer) out.push({ text: "Sits out", cls: "idle" });
+      return out;
+    },
+
+    seatRole: () => "Bot",
+    seatsFor: (flags, n) => (Number.isInteger(flags.players) ? flags.players : n),
+
+    prompt(M) {
+      const verb = M.legal[0].split(" ")[0];
+      return {
+        pass: "Your bid: pass, or bid a contract higher than the last one.",
+        bid: "Your bid: pass, or bid a contract higher than the last one.",
+        call: "Call a card you do not hold: whoever holds it gives it to you.",
+        return: "Give one of your cards back to the player who gave you the called card.",
+        discard: "Discard a card face down.",
+        split: "Split the monte: the first group goes to you.",
+        play: "Your turn: play a card (follow the led suit if you can).",
+      }[verb] || "Your turn";
+    },
+
+    buttonHtml(M, label) {
+      if (label === "pass") return "Pass";
+      const [verb, arg] = label.split(" ");
+      if (verb === "bid") return U.cap(arg);
+      if (Cards.isCard(arg)) return Cards.html(arg, { size: "small" });
+      if (verb === "split") {
+        const sp = splitCards(M, Number(arg));
+        if (!sp.known) return esc(label);
+        return `<span class="split">${Cards.row(sp.mine)} <i>|</i> ${Cards.row(sp.other)}</span>`;
+      }
+      return esc(label);
+    },
+
+    centerNote(M) {
+      const g = M.g;
+      if (!g.soloist && g.soloist !== 0) return g.bids.length ? "Auction" : "";
+      const called = g.called ? `, calling ${Cards.chip(g.called)}` : "";
+      return `${act(g.soloist, `play <b>${g.contract}</b>`)}${called}`;
+    },
+
+    panels(M) {
+      const g = M.g;
+      const v = M.view || {};
+      const r = M.end ? M.end.result : null;
+      const bids = g.bids.map((b) => `<span class="bid">${seatLabel(b.seat)}: <b>${b.bid}</b></span>`).join(" ");
+      let from = "";
+      if (v.giver === "monte") from = " (it lay in the monte)";
+      else if (v.giver === "own") from = " (the soloist held it)";
+      else if (typeof v.giver === "number") from = ` (given by ${seatLabel(v.giver)})`;
+      else if (r && r.called_from) from = ` (from ${r.called_from})`;
+      const m = monte(M);
+      const split = Array.isArray(v.split) && (v.split[0].length || v.split[1].length) ?
+        `${Cards.row(v.split[0])} · ${Cards.row(v.split[1])}` : null;
+      const won = r && r.tricks ? r.tricks : v.tricks_won;
+      const rows = [
+        ["Auction", bids || '<span class="none">no bids yet</span>'],
+        ["Contract", g.contract ? `<b>${g.contract}</b> by ${seatLabel(g.soloist)}` : "—"],
+        g.called ? ["Called", `${Cards.chip(g.called)}${from}`] : null,
+        ["Monte", m.length ? Cards.row(m) : "4 cards face down"],
+        split ? ["Split (D1 · D2)", split] : null,
+        U.list(v.discards).length ? ["Your discards", Cards.row(U.list(v.discards))] : null,
+        U.code(v.returned) ? ["Returned", Cards.chip(v.returned)] : null,
+        U.list(v.partner_hand).length ? ["Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
+        won ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
+      ];
+      return [{ title: "Contract", html: U.kv(rows) }];
+    },
+
+    endTitle(M) {
+      const r = M.end.result;
+      if (r.void) return "All passed: the deal is void";
+      return `${seatLabel(r.soloist)} ${r.success ? "made" : "lost"} the ${r.contract}`;
+    },
+
+    endHtml(M, r) {
+      if (r.void) return "<p>Nobody bid: no contract, nobody pays.</p>";
+      const side = (k) => (r[k] ? `${r[k].soloist} – ${r[k].defenders}` : "—");
+      return U.kv([
+        ["Contract", `<b>${r.contract}</b> by ${seatLabel(r.soloist)}, defenders ${(r.defenders || []).map(seatLabel).join(" and ")}`],
+        r.called ? ["Called", `${Cards.chip(r.called)}${r.called_from ? ` from ${r.called_from}` : ""}`] : null,
+        ["Thirds (soloist – defenders)", side("thirds")],
+        ["Points", side("points")],
+        ["Tricks", side("tricks")],
+        ["Last trick", r.last_trick || "—"],
+        ["Outcome", `${r.success ? "made" : "lost"}${r.bonus ? `, ${r.bonus}` : ""} (×${r.multiplier}, value ${r.value}, unit ${r.unit})`],
+      ]);
+    },
+  };
+})();

@@ -1,0 +1,260 @@
+/* Drawing the table from App.M: the seats around the felt, the trick, your hand with the legal
+   moves highlighted, the action bar, the side panels (the game's own, the tricks, the log), the
+   setup form and the end of the deal with the record to download. */
+"use strict";
+
+const CARD_W = 64; // style.css .card width
+const PLACES = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
+
+const Render = {
+  init() {
+    document.getElementById("new-deal").addEventListener("click", () => Render.showSetup(true));
+    document.getElementById("setup-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const s = Render.readSetup();
+      if (s) { Render.showSetup(false); deal(s); }
+    });
+    document.getElementById("setup-game").addEventListener("change", () => Render.setupSeats());
+    document.getElementById("setup-seat").addEventListener("change", () => Render.setupSeats());
+    document.getElementById("setup-flags").addEventListener("change", () => Render.setupSeats());
+    document.getElementById("setup-cancel").addEventListener("click", () => Render.showSetup(false));
+    document.body.addEventListener("click", (e) => {
+      const el = e.target.closest("[data-label]");
+      if (el && el.classList.contains("legal")) move(el.dataset.label);
+    });
+    document.body.addEventListener("keydown", (e) => {
+      const el = e.target.closest && e.target.closest("[data-label]");
+      if (el && el.classList.contains("legal") && (e.key === "Enter" || e.key === " ")) {
+        e.preventDefault();
+        move(el.dataset.label);
+      }
+    });
+    document.getElementById("legend").innerHTML = Cards.legend();
+  },
+
+  /* ----- setup ----- */
+  setupForm() {
+    const sel = document.getElementById("setup-game");
+    const games = App.hello.games || {};
+    sel.innerHTML = Object.entries(games)
+      .map(([name, g]) => `<option value="${esc(name)}">${esc(g.title || name)}</option>`).join("");
+    const want = PARAMS.get("game");
+    if (want && games[want]) sel.value = want;
+    const sp = PARAMS.get("speed");
+    if (sp && SPEEDS[sp]) document.getElementById("setup-speed").value = sp;
+    if (PARAMS.get("seed")) document.getElementById("setup-seed").value = PARAMS.get("seed");
+    Render.setupSeats();
+    document.body.dataset.state = "setup";
+    Render.showSetup(true);
+  },
+
+  botNames(gameName) {
+    const list = (App.hello.bots || {})[gameName] || [];
+    return list.map((b) => (typeof b === "string" ? b : b.name));
+  },
+
+  /** The number of seats of a game under the flags typed in the form. */
+  seatCount(name) {
+    const info = (App.hello.games || {})[name] || {};
+    const G = Games[name] || Games.generic;
+    let flags = {};
+    try { flags = JSON.parse(document.getElementById("setup-flags").value.trim() || "{}"); } catch (err) { flags = {}; }
+    return G.seatsFor ? G.seatsFor(flags || {}, info.seats || 4) : info.seats || 4;
+  },
+
+  setupSeats() {
+    const name = document.getElementById("setup-game").value;
+    const n = Render.seatCount(name);
+    const seatSel = document.getElementById("setup-seat");
+    const seat = Math.min(Number(seatSel.value || 0), n - 1);
+    seatSel.innerHTML = Array.from({ length: n }, (_, s) => `<option value="${s}">S${s}</option>`).join("");
+    seatSel.value = String(seat);
+    const bots = Render.botNames(name);
+    const pref = PARAMS.get("bot") || (bots.includes("heuristic") ? "heuristic" : bots[0]);
+    const G = Games[name] || Games.generic;
+    const rows = [];
+    for (let s = 0; s < n; s++) {
+      if (s === seat) { rows.push(`<div class="seat-row"><span>S${s}</span><b>You</b></div>`); continue; }
+      const role = G.setupRole ? G.setupRole(s, seat, n) : "";
+      rows.push(`<div class="seat-row"><span>S${s}${role ? " · " + role : ""}</span>` +
+        `<select data-seat="${s}">${bots.map((b) => `<option${b === pref ? " selected" : ""}>${esc(b)}</option>`).join("")}` +
+        `</select></div>`);
+    }
+    document.getElementById("setup-seats").innerHTML = rows.join("");
+    document.getElementById("setup-help").textContent = G.help || "";
+  },
+
+  readSetup() {
+    const game = document.getElementById("setup-game").value;
+    const seat = Number(document.getElementById("setup-seat").value);
+    const n = Render.seatCount(game);
+    const bots = [];
+    for (let s = 0; s < n; s++) {
+      const el = document.querySelector(`#setup-seats select[data-seat="${s}"]`);
+      bots.push(el ? el.value : "client");
+    }
+    const seedText = document.getElementById("setup-seed").value.trim();
+    const flagsText = document.getElementById("setup-flags").value.trim();
+    let flags = {};
+    if (flagsText) {
+      try { flags = JSON.parse(flagsText); } catch (err) {
+        setStatus(`Rule flags must be a JSON object, e.g. {"players": 4}; got ${flagsText}`, "error");
+        return null;
+      }
+    }
+    const seed = seedText === "" ? null : Number(seedText);
+    if (seed !== null && !Number.isInteger(seed)) { setStatus(`The seed must be an integer, got ${seedText}`, "error"); return null; }
+    return { game, seat, bots, seed, flags, speed: document.getElementById("setup-speed").value };
+  },
+
+  showSetup(on) {
+    document.getElementById("setup").hidden = !on;
+    document.getElementById("setup-cancel").hidden = !App.M; // nothing to go back to before a deal
+    if (on && App.hello && !App.M) document.body.dataset.state = "setup";
+  },
+
+  /* ----- the table ----- */
+  all() {
+    const M = App.M;
+    if (!M) return;
+    const G = game();
+    document.getElementById("game-title").textContent = G.title || M.game;
+    Render.seats(M, G);
+    Render.trick(M, G);
+    Render.hand(M, G);
+    Render.actions(M, G);
+    Render.panels(M, G);
+    Render.end(M, G);
+    const mine = M.legal.length > 0;
+    document.body.dataset.state = M.end ? "end" : mine ? "myturn" : "playing";
+    document.body.dataset.turn = String(M.turnNo);
+    document.body.dataset.legal = JSON.stringify(M.legal);
+  },
+
+  place(M, s) { return PLACES[M.n][(s - M.me + M.n) % M.n]; },
+
+  seats(M, G) {
+    const onTurn = M.end ? -1 : M.legal.length ? M.me : (M.view && M.view.to_play !== undefined ? -2 : -1);
+    const html = M.seats.map((who, s) => {
+      const place = Render.place(M, s);
+      const badges = (G.badges ? G.badges(M, s) : []).map((b) => `<span class="badge ${b.cls || ""}">${esc(b.text)}</span>`);
+      if (s === M.dealer) badges.unshift('<span class="badge dealer">Dealer</span>');
+      const name = s === M.me ? "You" : `${G.seatRole ? G.seatRole(M, s) : "Bot"} · ${esc(who)}`;
+      const count = M.counts[s];
+      const backs = s === M.me || !count ? "" :
+        `<div class="backs">${Array.from({ length: Math.min(count, 12) }, () => Cards.back("tiny")).join("")}` +
+        `<span class="count">${count}</span></div>`;
+      const last = M.last[s] ? `<div class="bubble">${M.last[s]}</div>` : "";
+      const ret = M.end ? `<div class="seat-return ${M.end.returns[s] >= 0 ? "pos" : "neg"}">${signed(M.end.returns[s])}</div>` : "";
+      return `<div class="seat ${place}${s === onTurn ? " on-turn" : ""}${s === M.me ? " me" : ""}" data-seat="${s}">` +
+        `<div class="seat-name"><b>S${s}</b> ${name}</div><div class="badges">${badges.join("")}</div>` +
+        `${backs}${last}${ret}</div>`;
+    });
+    document.getElementById("seats").innerHTML = html.join("");
+  },
+
+  trick(M, G) {
+    const t = M.pending || { cards: M.trick, winner: null };
+    const used = new Set();
+    const html = t.cards.map((p, i) => {
+      const place = Render.place(M, p.seat);
+      const again = used.has(place) ? " again" : ""; // a due, one seat plays two positions
+      used.add(place);
+      const win = t.winner === p.seat ? " winner" : "";
+      return `<div class="slot ${place}${again}${win}" style="z-index:${i + 1}">` +
+        `${Cards.html(p.card, { size: "" })}</div>`;
+    });
+    let note = "";
+    if (M.pending && M.pending.winner !== null && M.pending.winner !== undefined) {
+      note = `<div class="trick-note">${seatLabel(M.pending.winner) === "You" ? "You take" : `S${M.pending.winner} takes`} the trick</div>`;
+    } else if (!t.cards.length && !M.end && G.centerNote) {
+      const text = G.centerNote(M);
+      if (text) note = `<div class="trick-note">${text}</div>`;
+    }
+    document.getElementById("trick").innerHTML = html.join("") + note;
+  },
+
+  handLabels(M) {
+    const byCard = {};
+    const others = [];
+    for (const label of M.legal) {
+      const sp = label.indexOf(" ");
+      const arg = sp < 0 ? null : label.slice(sp + 1);
+      if (arg && M.hand.includes(arg) && !byCard[arg]) byCard[arg] = label;
+      else others.push(label);
+    }
+    return { byCard, others };
+  },
+
+  hand(M, G) {
+    const { byCard } = Render.handLabels(M);
+    const sorted = M.hand.slice().sort((a, b) => G.sortKey(a) - G.sortKey(b));
+    const cardTurn = Object.keys(byCard).length > 0; // dim the others only when cards are the choice
+    const html = sorted.map((c) => {
+      const label = byCard[c];
+      const extra = label ? "legal" : cardTurn ? "dim" : "";
+      const attrs = label ? `data-label="${esc(label)}" role="button" tabindex="0"` : "";
+      return Cards.html(c, { extra, attrs });
+    });
+    const el = document.getElementById("hand");
+    el.innerHTML = html.join("");
+    // the cards overlap just enough to fit the width (a dealer may hold 25 before discarding)
+    const n = sorted.length;
+    const room = el.clientWidth - 24;
+    const gap = n < 2 ? 0 : Math.min(4, (room - n * CARD_W) / (n - 1));
+    el.style.setProperty("--gap", `${Math.floor(gap)}px`);
+  },
+
+  actions(M, G) {
+    const { others, byCard } = Render.handLabels(M);
+    const bar = document.getElementById("action-bar");
+    let prompt = "";
+    if (M.end) prompt = "The deal is over.";
+    else if (M.legal.length) prompt = G.prompt ? G.prompt(M) : "Your turn";
+    else if (M.sentMove) prompt = "…";
+    else prompt = "Waiting for the other players…";
+    const buttons = others.map((label) => {
+      const inner = G.buttonHtml ? G.buttonHtml(M, label) : esc(label);
+      return `<button class="legal act" data-label="${esc(label)}">${inner}</button>`;
+    });
+    const hint = Object.keys(byCard).length ? '<span class="hint">Click a highlighted card.</span>' : "";
+    bar.innerHTML = `<div class="prompt${M.legal.length ? " mine" : ""}">${prompt} ${hint}</div>` +
+      `<div class="buttons">${buttons.join("")}</div>`;
+  },
+
+  panels(M, G) {
+    const out = (G.panels ? G.panels(M) : []).map((p) => `<section><h3>${p.title}</h3>${p.html}</section>`);
+    const last = M.tricks.slice(-3).reverse().map((t) => {
+      const k = M.tricks.indexOf(t) + 1;
+      const who = t.winner === null || t.winner === undefined ? "" : ` → ${seatLabel(t.winner)}`;
+      return `<div class="trick-row"><span class="k">${k}</span>` +
+        `${t.cards.map((p) => `<span class="tp"><i>${seatLabel(p.seat)}</i>${Cards.html(p.card, { size: "tiny" })}</span>`).join("")}` +
+        `<span class="who">${who}</span></div>`;
+    });
+    out.push(`<section><h3>Tricks (${M.tricks.length} done)</h3>${last.join("") || '<span class="none">none yet</span>'}</section>`);
+    out.push(`<section class="log"><h3>Log</h3><div id="log-lines">${M.log.slice(-40).map((l) => `<div>${l}</div>`).join("")}</div></section>`);
+    const el = document.getElementById("panels");
+    el.innerHTML = out.join("");
+    const lines = document.getElementById("log-lines");
+    lines.scrollTop = lines.scrollHeight;
+  },
+
+  end(M, G) {
+    const box = document.getElementById("end");
+    if (!M.end) { box.hidden = true; return; }
+    box.hidden = false;
+    if (box.dataset.gid === M.gid) return; // drawn once per deal (keeps the download link)
+    box.dataset.gid = M.gid;
+    const rec = JSON.stringify(M.end.record, null, 1);
+    const url = URL.createObjectURL(new Blob([rec], { type: "application/json" }));
+    const rows = M.end.returns.map((r, s) =>
+      `<tr class="${s === M.me ? "me" : ""}"><td>S${s}</td><td>${s === M.me ? "You" : esc(M.seats[s])}</td>` +
+      `<td class="${r > 0 ? "pos" : r < 0 ? "neg" : ""}">${signed(r)}</td></tr>`);
+    box.innerHTML = `<h2>${G.endTitle ? G.endTitle(M) : "The deal is over"}</h2><div class="end-grid">` +
+      `<div class="end-body">${G.endHtml ? G.endHtml(M, M.end.result) : ""}</div><div class="end-side">` +
+      `<table class="returns"><tr><th>Seat</th><th>Player</th><th>${esc(G.unit || "Score")}</th></tr>${rows.join("")}</table>` +
+      `<a id="download-record" href="${url}" download="${esc(M.game)}-deal.json">Download the deal<br>(D.3 record, JSON)</a>` +
+      `<button id="again">New deal</button></div></div>`;
+    document.getElementById("again").addEventListener("click", () => Render.showSetup(true));
+  },
+};
