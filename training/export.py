@@ -200,7 +200,11 @@ def _export_onnx(
 
 
 def _export_torchscript(graph: PolicyGraph, file: Path) -> None:
-    torch.jit.script(graph).save(str(file))  # type: ignore[no-untyped-call]
+    """TorchScript, which torch 2.13 deprecates (in favour of torch.export) but still writes
+    and libtorch still reads; its warning is silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.jit.script(graph).save(str(file))  # type: ignore[no-untyped-call]
 
 
 def _verify(
@@ -211,7 +215,9 @@ def _verify(
     import onnxruntime as ort
 
     session = ort.InferenceSession(str(out / ONNX_FILE), providers=["CPUExecutionProvider"])
-    script = torch.jit.load(str(out / TORCHSCRIPT_FILE))  # type: ignore[no-untyped-call]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        script = torch.jit.load(str(out / TORCHSCRIPT_FILE))  # type: ignore[no-untyped-call]
     for o, m in ((obs, mask), (obs[:1], mask[:1])):
         want = _torch_probs(graph, o, m)
         got = {
