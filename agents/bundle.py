@@ -52,6 +52,7 @@ REQUIRED = {
     "format": str, "game": str, "encoding_version": int, "obs_size": int, "num_actions": int,
     "flags": dict, "onnx": dict, "files": dict,
 }  # fmt: skip
+KINDS = {str: "a string", int: "an integer", dict: "a JSON object"}
 
 
 def resolved_flags(rules: RulesLike) -> dict[str, Any]:
@@ -202,7 +203,7 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     for key, kind in REQUIRED.items():
         if not isinstance(manifest.get(key), kind) or isinstance(manifest.get(key), bool):
             raise ValueError(
-                f"{path}: {MANIFEST} field {key!r} must be a {kind.__name__}, "
+                f"{path}: {MANIFEST} field {key!r} must be {KINDS[kind]}, "
                 f"got {manifest.get(key)!r}"
             )
     return manifest

@@ -55,7 +55,7 @@ def test_the_manifest_describes_the_game_the_network_and_every_file(tiny_bundles
         ]
         assert [o["name"] for o in m["onnx"]["outputs"]] == ["probs", "logits"]
         listed = set(m["files"])
-        assert FILES <= listed and "manifest.json" not in listed
+        assert listed >= FILES and "manifest.json" not in listed
         assert listed == {p.name for p in folder.iterdir()} - {"manifest.json"}
         assert all(sha256(folder / name) == digest for name, digest in m["files"].items())
         assert m["source"]["game"] == game.name and m["source"]["decisions"] == meta["decisions"]

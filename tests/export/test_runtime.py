@@ -78,16 +78,16 @@ def test_a_missing_file_is_refused(copy):
 def test_a_bad_manifest_is_refused(copy, tmp_path):
     with pytest.raises(ValueError, match="not a bundle folder"):
         load_bundle(tmp_path / "nowhere")
-    with pytest.raises(ValueError, match="no manifest.json"):
+    with pytest.raises(ValueError, match=r"no manifest\.json"):
         load_bundle(tmp_path)
     edit_manifest(copy, format="mazzo-bundle/0")
     with pytest.raises(ValueError, match=r"format 'mazzo-bundle/0', expected 'mazzo-bundle/1'"):
         load_bundle(copy)
     edit_manifest(copy, format="mazzo-bundle/1", num_actions="62")
-    with pytest.raises(ValueError, match=r"field 'num_actions' must be a int, got '62'"):
+    with pytest.raises(ValueError, match=r"field 'num_actions' must be an integer, got '62'"):
         load_bundle(copy)
     (copy / "manifest.json").write_text("{")
-    with pytest.raises(ValueError, match="unreadable manifest.json"):
+    with pytest.raises(ValueError, match=r"unreadable manifest\.json"):
         load_bundle(copy)
 
 
