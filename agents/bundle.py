@@ -203,8 +203,7 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     for key, kind in REQUIRED.items():
         if not isinstance(manifest.get(key), kind) or isinstance(manifest.get(key), bool):
             raise ValueError(
-                f"{path}: {MANIFEST} field {key!r} must be {KINDS[kind]}, "
-                f"got {manifest.get(key)!r}"
+                f"{path}: {MANIFEST} field {key!r} must be {KINDS[kind]}, got {manifest.get(key)!r}"
             )
     return manifest
 

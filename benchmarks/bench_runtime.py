@@ -117,8 +117,13 @@ def shipped_bundles(tmp: Path) -> list[Path]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bundle", action="append", default=[], metavar="DIR",
-                        help="a bundle to measure (repeatable; default: the shipped bots)")
+    parser.add_argument(
+        "--bundle",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a bundle to measure (repeatable; default: the shipped bots)",
+    )
     parser.add_argument("--reps", type=int, default=1000, help="calls per case (default 1000)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1)")
     parser.add_argument("--seed", type=int, default=0)

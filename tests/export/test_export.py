@@ -156,8 +156,7 @@ def test_the_bundle_acts_as_the_pytorch_agent_does(game, tiny_bundles):
     agent = BundleAgent(load_bundle(folder))
     spec = get_game(game)
     views = [
-        spec.view(spec.replay(v["record"], None), v["seat"])
-        for v in read_vectors(agent.bundle)
+        spec.view(spec.replay(v["record"], None), v["seat"]) for v in read_vectors(agent.bundle)
     ]
     rng = np.random.default_rng(0)
     assert agent.act_batch(views, rng) == neural.act_batch(views, rng)

@@ -56,7 +56,9 @@ def test_other_flags_are_refused_naming_the_flag(tiny_bundles):
 def test_another_encoding_version_or_size_is_refused(copy):
     edit_manifest(copy, encoding_version=99, obs_size=5)
     bundle = load_bundle(copy)
-    with pytest.raises(ValueError, match=r"encoding_version 99 \(here 1\); obs_size 5 \(here 720\)"):
+    with pytest.raises(
+        ValueError, match=r"encoding_version 99 \(here 1\); obs_size 5 \(here 720\)"
+    ):
         bundle.check("calabresella")
     with pytest.raises(ValueError, match="encoding_version 99"):
         BundleAgent(bundle)
@@ -127,7 +129,9 @@ def test_sampling_is_legal_and_follows_the_generator(tiny_bundles):
     assert len(set(greedy.act_batch([view] * 20, np.random.default_rng(5)))) == 1
 
 
-PLAY = NO_TORCH + """
+PLAY = (
+    NO_TORCH
+    + """
 import json
 import numpy as np
 from agents.bundle import load_bundle
@@ -156,6 +160,7 @@ for arg in sys.argv[1:]:
 results["loaded"] = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "training"))
 print(json.dumps(results))
 """
+)
 
 
 def run_without_torch(code, *args):
@@ -178,8 +183,10 @@ def test_without_torch_the_runtime_loads_checks_and_plays_each_game(tiny_bundles
 
 
 def test_without_torch_the_check_command_runs(shipped_bundles):
-    code = NO_TORCH + "import runpy\nsys.argv = ['bundle', *sys.argv[1:]]\n" + (
-        "runpy.run_module('agents.bundle', run_name='__main__', alter_sys=True)"
+    code = (
+        NO_TORCH
+        + "import runpy\nsys.argv = ['bundle', *sys.argv[1:]]\n"
+        + ("runpy.run_module('agents.bundle', run_name='__main__', alter_sys=True)")
     )
     for folder in shipped_bundles.values():
         out = run_without_torch(code, "check", folder)
