@@ -177,6 +177,8 @@ def load_bundle(path: str | Path, threads: int = 1) -> Bundle:
     path = Path(path)
     manifest = _read_manifest(path)
     for name, digest in manifest["files"].items():
+        if not isinstance(name, str) or Path(name).name != name or name in (".", ".."):
+            raise ValueError(f"{path}: {MANIFEST} lists {name!r}, not a file name of the bundle")
         file = path / name
         if not file.is_file():
             raise ValueError(f"{path}: missing {name} (listed in {MANIFEST})")

@@ -122,7 +122,8 @@ def export_bundle(
     if vectors < 1:
         raise ValueError(f"the number of test vectors must be at least 1, got {vectors}")
     out = _prepare_out(Path(out), force)
-    assert isinstance(agent.net, PolicyValueNet)
+    if not isinstance(agent.net, PolicyValueNet):
+        raise ValueError(f"{ckpt}: not a PolicyValueNet policy ({type(agent.net).__name__})")
     graph = PolicyGraph(agent.net).eval()
     rules = spec.rules(meta.get("flags", {}))
     with torch.no_grad():

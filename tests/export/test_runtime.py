@@ -88,6 +88,10 @@ def test_a_bad_manifest_is_refused(copy, tmp_path):
     edit_manifest(copy, format="mazzo-bundle/1", num_actions="62")
     with pytest.raises(ValueError, match=r"field 'num_actions' must be an integer, got '62'"):
         load_bundle(copy)
+    m = edit_manifest(copy, num_actions=62)
+    edit_manifest(copy, files={**m["files"], "../manifest.json": "0" * 64})
+    with pytest.raises(ValueError, match=r"lists '\.\./manifest\.json', not a file name"):
+        load_bundle(copy)
     (copy / "manifest.json").write_text("{")
     with pytest.raises(ValueError, match=r"unreadable manifest\.json"):
         load_bundle(copy)
