@@ -29,7 +29,7 @@ def run_dir(tmp_path_factory):
     return tiny_checkpoint(tmp_path_factory.mktemp("cli") / "run", "minchiate", "ppo")
 
 
-def test_export_writes_a_bundle_and_refuses_to_overwrite_without_force(run_dir, tmp_path):
+def test_export_writes_a_bundle_and_refuses_to_overwrite_without_force(run_dir, tmp_path, capsys):
     out = tmp_path / "bundle"
     done = mazzo("export", run_dir, "--out", out, "--vectors", "8", "--seed", "2")
     assert done.returncode == 0, done.stderr
@@ -39,14 +39,15 @@ def test_export_writes_a_bundle_and_refuses_to_overwrite_without_force(run_dir, 
     assert bundle.manifest["test_vectors"]["count"] == 8 and bundle.game_name == "minchiate"
     before = (out / "manifest.json").read_text()
 
-    again = mazzo("export", run_dir, "--out", out)
-    assert again.returncode == 2
-    assert f"mazzo export: error: --out {str(out)!r} is not empty; pass --force" in again.stderr
+    # The rest in process (the subprocess path is the one above; torch loads once here).
+    assert main(["export", str(run_dir), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"mazzo export: error: --out {str(out)!r} is not empty; pass --force" in err
     assert (out / "manifest.json").read_text() == before
 
     (out / "notes.txt").write_text("mine")
-    forced = mazzo("export", run_dir / "ckpt-000001", "--out", out, "--force", "--vectors", "4")
-    assert forced.returncode == 0, forced.stderr
+    forced = ["export", str(run_dir / "ckpt-000001"), "--out", str(out), "--force"]
+    assert main([*forced, "--vectors", "4"]) == 0
     assert json.loads((out / "manifest.json").read_text())["test_vectors"]["count"] == 4
     assert (out / "notes.txt").read_text() == "mine"  # --force replaces the bundle's files only
     load_bundle(out)
@@ -78,8 +79,8 @@ def test_bad_input_is_a_message_and_exit_2(args, message, run_dir, tmp_path, cap
 
 
 def test_bad_input_in_a_subprocess_has_no_traceback(tmp_path):
-    out = mazzo("export", tmp_path / "nothing", "--out", tmp_path / "b")
-    assert out.returncode == 2
+    out = mazzo("export", tmp_path / "nothing")
+    assert out.returncode == 2 and "give CHECKPOINT and --out DIR" in out.stderr
     assert out.stderr.startswith("mazzo export: error: ") and "Traceback" not in out.stderr
 
 
