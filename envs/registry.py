@@ -22,7 +22,7 @@ import numpy as np
 
 from envs.cards.deal import Deal
 from envs.cards.deck import Deck
-from envs.cards.record import DealRecord
+from envs.cards.record import DealRecord, RecordVocabulary
 from envs.protocols import Encoder, GameState, InfoView, RulesLike
 
 __all__ = [
@@ -50,7 +50,8 @@ class GameInfo:
         num_actions: size of the flat ``Discrete`` action space.
         obs_size: length of the observation vector.
         obs_slices: each named block of the observation: name -> (start, stop).
-        encoding_version: the observation encoding's version (the env is ``<name>_v<version>``).
+        encoding_version: the observation encoding's version (docs/encoding.md); the env's own
+            version is its name's ``_v0`` suffix, a separate number.
         env_module: import path of the PettingZoo module (``env``, ``raw_env``).
         gym_id: the Gymnasium id of the single-agent face.
         peers: ids of the comparable peer benchmarks (``../shared/bench/peers.py``): the bare
@@ -100,6 +101,9 @@ class Game:
         render_state: state -> the whole table as text (all hands).
         render_view: view -> one seat's table as text.
         action_is_visible: (state, action, seat) -> whether that seat sees the card moved.
+        view_json: view -> the view as a JSON-ready dict of the game's own fields (card masks as
+            lists of card codes; ``to_play`` a seat), for the bot protocol (``mazzo serve``).
+        vocabulary: the game's D.3 record vocabulary (verbs, label <-> ``[verb, arg]``).
     """
 
     info: GameInfo
@@ -115,6 +119,8 @@ class Game:
     render_state: Callable[[Any], str]
     render_view: Callable[[Any], str]
     action_is_visible: Callable[[Any, int, int], bool]
+    view_json: Callable[[Any], dict[str, Any]]
+    vocabulary: RecordVocabulary
 
     @property
     def name(self) -> str:

@@ -29,6 +29,7 @@ from agents.registry import make_agent
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 from envs.common.arrays import mask_to_int8
+from envs.protocols import GameState
 from envs.registry import Game, all_games, game_names, get_game
 
 __all__ = ["SingleAgentEnv"]
@@ -90,7 +91,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             }
         )
         self.action_space = spaces.Discrete(n)
-        self.state: Any = None
+        self.state: GameState | None = None
         self._agent_rng: np.random.Generator | None = None
 
     # ------------------------------------------------------------------ Gymnasium API
@@ -108,13 +109,13 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         if self.fixed_seat is None:
             self.seat = int(rng.integers(self.n_players))
         deal = self._deal_with_learner_active(deal)
-        self.state = self.spec_.new_state(deal, self.rules)
+        self.state = state = self.spec_.new_state(deal, self.rules)
         self._advance()
-        while self.state.is_terminal() and record is None:
+        while state.is_terminal() and record is None:
             # a void deal (Minchiate M-8.5: too few legal discards) ends before the learner
             # acts: the same dealer redeals
-            deal = self.spec_.deal_random(rng, self.rules, self.state.deal.dealer)
-            self.state = self.spec_.new_state(deal, self.rules)
+            deal = self.spec_.deal_random(rng, self.rules, state.deal.dealer)
+            self.state = state = self.spec_.new_state(deal, self.rules)
             self._advance()
         return self._obs(), self._info()
 
@@ -163,14 +164,19 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
 
     def _advance(self) -> None:
         """Let the opponents act until the learner is on turn or the deal is over."""
-        s, rng = self.state, self._agent_rng
+        s, rng = self._live(), self._agent_rng
         assert rng is not None
         while not s.is_terminal() and s.to_play != self.seat:
             seat = s.to_play
             s.apply(self.opponents[seat].act(s.info_view(seat), rng))
 
+    def _live(self) -> GameState:
+        if self.state is None:
+            raise RuntimeError("no deal in play: call reset()")
+        return self.state
+
     def _obs(self) -> dict[str, npt.NDArray[Any]]:
-        s = self.state
+        s = self._live()
         on_turn = not s.is_terminal() and s.to_play == self.seat
         return {
             "observation": self.encoder.encode(s.info_view(self.seat)),

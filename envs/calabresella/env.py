@@ -67,7 +67,7 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-class raw_env(CardGameAEC):
+class raw_env(CardGameAEC[State | Match]):
     """Calabresella AEC environment without wrappers."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -126,15 +126,16 @@ class raw_env(CardGameAEC):
         return game
 
     def _state(self) -> State:
-        return self.game.state if self.match else self.game  # type: ignore[no-any-return]
+        game = self.game
+        return game.state if isinstance(game, Match) else game
 
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
         return encode(self.game.info_view(seat))
 
     def _finished_deals(self) -> Sequence[State]:
         game = self.game
-        if self.match:
-            return game.finished  # type: ignore[no-any-return]
+        if isinstance(game, Match):
+            return game.finished
         return (game,) if game.is_terminal() else ()
 
     def _teams(self) -> tuple[int, ...]:
@@ -171,7 +172,8 @@ class raw_env(CardGameAEC):
         ]
 
     def _render_text(self) -> str:
-        totals = tuple(self.game.totals) if self.match else None
+        game = self.game
+        totals = tuple(game.totals) if isinstance(game, Match) else None
         return render_state(self._state(), totals)
 
     # ------------------------------------------------------------------ extras
@@ -186,7 +188,7 @@ class raw_env(CardGameAEC):
             raise ValueError("match_summary() needs the env option match=True")
         if self.game is None:
             raise ValueError("no match before reset(): call reset() first")
-        return self.game.result()  # type: ignore[no-any-return]
+        return self.game.result()
 
     def deal_record(self) -> dict[str, Any]:
         """The current deal as a D.3 record, actions so far included (and the result if over)."""

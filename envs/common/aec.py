@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -67,12 +67,18 @@ class Game(Protocol):
     def legal_mask(self) -> int: ...
     def apply(self, action: int) -> None: ...
     def is_terminal(self) -> bool: ...
-    def returns(self) -> tuple[float, ...]: ...
+    def returns(self) -> Sequence[float]: ...
     def action_label(self, action: int) -> str: ...
+    def parse_action(self, label: str) -> int: ...
+    def clone(self) -> Self: ...
 
 
-class CardGameAEC(AECEnv):  # type: ignore[misc]
-    """Base AEC env for a card game engine. Subclasses set ``metadata`` and implement hooks."""
+G = TypeVar("G", bound=Game)
+
+
+class CardGameAEC(AECEnv, Generic[G]):  # type: ignore[misc]
+    """Base AEC env for a card game engine, generic over its game type ``G`` (an engine
+    ``State``, or a layer such as a match). Subclasses set ``metadata`` and implement hooks."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
@@ -116,7 +122,7 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._rng: np.random.Generator | None = None
-        self.game: Any = None
+        self.game: G = None  # type: ignore[assignment]  # None until reset()
         self._last_returns: tuple[float, ...] = (0.0,) * n_players
         self._tracker = InfoTracker(n_players)
         self._illegal: tuple[str, str] | None = None
@@ -138,7 +144,7 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         return scale
 
     # ------------------------------------------------------------------ hooks
-    def _new_game(self, options: dict[str, Any]) -> Game:
+    def _new_game(self, options: dict[str, Any]) -> G:
         """Build the game for a reset (explicit deal from ``options``, else from ``self._rng``)."""
         raise NotImplementedError
 
@@ -306,7 +312,7 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
             if self._illegal is not None:
                 why = f" (it ended on an illegal move: {self._illegal[0]}: {self._illegal[1]})"
             raise ValueError(f"no deal of this episode has finished yet{why}")
-        return finished[-1].result()  # type: ignore[attr-defined, no-any-return]
+        return finished[-1].result()
 
     # ------------------------------------------------------------------ labels and illegal moves
     def action_label(self, action: int) -> str:

@@ -27,7 +27,7 @@ Must not import torch.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 __all__ = ["INFO_KEYS", "NO_TEAM", "EndedDeal", "InfoTracker", "StepInfo"]
 
@@ -51,6 +51,7 @@ class EndedDeal(Protocol):
     """What the tracker reads from a finished deal (an engine ``State``)."""
 
     def is_void(self) -> bool: ...
+    def result(self) -> dict[str, Any]: ...
 
 
 class InfoTracker:

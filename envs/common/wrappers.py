@@ -30,7 +30,7 @@ class IllegalMoveWrapper(BaseWrapper):  # type: ignore[misc]
     The attributes read on every step are forwarded by properties, not ``__getattr__``.
     """
 
-    def __init__(self, env: CardGameAEC, penalty: float = -1.0) -> None:
+    def __init__(self, env: CardGameAEC[Any], penalty: float = -1.0) -> None:
         super().__init__(env)
         self._base = env
         self._penalty = penalty
@@ -86,7 +86,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def __init__(self, env: IllegalMoveWrapper) -> None:
         super().__init__(env)
-        self._base: CardGameAEC = env.unwrapped
+        self._base: CardGameAEC[Any] = env.unwrapped
 
     agent_selection = _forward("agent_selection")
     agents = _forward("agents")
@@ -111,7 +111,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         )
 
 
-def wrap(env: CardGameAEC) -> AECEnv:
+def wrap(env: CardGameAEC[Any]) -> AECEnv:
     """The public ``env()`` stack: illegal moves end the episode (with out-of-bounds actions
     asserted), and the AEC call order is enforced, as PettingZoo's classic environments."""
     return OrderEnforcing(IllegalMoveWrapper(env))

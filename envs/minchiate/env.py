@@ -70,7 +70,7 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-class raw_env(CardGameAEC):
+class raw_env(CardGameAEC[State | Series]):
     """Minchiate AEC environment without wrappers."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -118,15 +118,16 @@ class raw_env(CardGameAEC):
         return game
 
     def _state(self) -> State:
-        return self.game.state if self.deals > 1 else self.game  # type: ignore[no-any-return]
+        game = self.game
+        return game.state if isinstance(game, Series) else game
 
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
         return encode(self.game.info_view(seat))
 
     def _finished_deals(self) -> Sequence[State]:
         game = self.game
-        if self.deals > 1:
-            return game.finished  # type: ignore[no-any-return]
+        if isinstance(game, Series):
+            return game.finished
         return (game,) if game.is_terminal() else ()
 
     def _teams(self) -> tuple[int, ...]:
@@ -147,7 +148,8 @@ class raw_env(CardGameAEC):
         return [{"deal_result": summary["last_deal"], "series": summary} for _ in range(4)]
 
     def _render_text(self) -> str:
-        series = self.game.resti if self.deals > 1 else None
+        game = self.game
+        series = game.resti if isinstance(game, Series) else None
         return render_state(self._state(), series)
 
     # ------------------------------------------------------------------ extras
@@ -162,7 +164,7 @@ class raw_env(CardGameAEC):
             raise ValueError("series_summary() needs the env option deals > 1")
         if self.game is None:
             raise ValueError("no series before reset(): call reset() first")
-        return self.game.result()  # type: ignore[no-any-return]
+        return self.game.result()
 
     def deal_record(self) -> dict[str, Any]:
         """The current deal as a D.3 record, actions so far included (and the result if over)."""

@@ -1,0 +1,1 @@
+"""Tests of what exported bots and their front ends rely on."""
