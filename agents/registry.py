@@ -242,8 +242,8 @@ _loaded = False
 
 
 def _load_builtin() -> None:
-    """Register ``random``, ``nn`` and the shipped ``bot`` for every game, and import each game's
-    built-in agents once."""
+    """Register ``random``, ``nn``, ``onnx`` and the shipped ``bot`` for every game, and import
+    each game's built-in agents once."""
     global _loaded
     if _loaded:
         return
@@ -256,6 +256,10 @@ def _load_builtin() -> None:
             game, "nn", params=NN_PARAMS, positional="path",
             help="a trained network (nn:PATH, a mazzo train run directory or checkpoint)",
         )(_nn_factory(game))  # fmt: skip
+        register(
+            game, "onnx", params=ONNX_PARAMS, positional="path",
+            help="an exported bot (onnx:DIR, a mazzo export bundle; numpy and onnxruntime only)",
+        )(_onnx_factory(game))  # fmt: skip
         shipped = SHIPPED / game
         if (shipped / "meta.json").exists():
             register(
@@ -289,6 +293,24 @@ def _nn_factory(game: str) -> Factory:
         if meta.get("game") != game:
             raise ValueError(f"{path} holds a {meta.get('game')} policy, not a {game} one")
         return agent
+
+    return make
+
+
+ONNX_PARAMS = (
+    Param("path", Path, required=True, help="a bundle folder written by mazzo export"),
+    Param("sample", bool, False, help="sample from the policy instead of its best action"),
+)
+
+
+def _onnx_factory(game: str) -> Factory:
+    def make(version: int, path: Path, sample: bool = False) -> AnyAgent:
+        from agents.bundle import BundleAgent, load_bundle  # onnxruntime only when used
+
+        bundle = load_bundle(path)
+        if bundle.game_name != game:
+            raise ValueError(f"{path} is a bundle for {bundle.game_name}, not for {game}")
+        return BundleAgent(bundle, sample=sample)
 
     return make
 

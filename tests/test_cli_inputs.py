@@ -77,7 +77,9 @@ PIMC_KNOWN = (
         ("random:fast", ["bad item 'fast' in 'random:fast' (expected key=value)"]),
         (
             "nobody",
-            ["unknown agent 'nobody' for calabresella; known: bot, heuristic, nn, pimc, random"],
+            [
+                "unknown agent 'nobody' for calabresella; known: bot, heuristic, nn, onnx, pimc, random"
+            ],
         ),
     ],
 )

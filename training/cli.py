@@ -9,7 +9,8 @@ agents against each other on a fixed deal set, duplicate style (``training.arena
 ``dealset`` writes a deal set file; ``serve`` serves bots over the bot protocol
 (``training.serve_cli``). ``replay`` and ``eval --deals`` read the same family of deal
 files (``training.arena.deals.read_records``). ``demo``, ``rules``, ``agents`` and ``eval``
-live in ``training.cli_commands``.
+live in ``training.cli_commands``, ``train`` in ``training.train_cli``, ``export`` (a trained
+bot as an ONNX bundle) in ``training.export_cli``.
 
 Bad input (an unknown agent, flag or game, a malformed or missing deal file, a save path that
 cannot be written) ends with a message on stderr naming it and exit status 2; Ctrl-C ends with
@@ -36,6 +37,7 @@ from training.arena.deals import (
 )
 from training.cli_commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
 from training.cli_commands import parse_flags as _parse_flags
+from training.export_cli import add_export_command
 from training.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
 from training.serve_cli import add_serve_command
 from training.train_cli import add_train_command
@@ -167,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_dealset(sub)
     add_train_command(sub)
     add_serve_command(sub)
+    add_export_command(sub)
     return parser
 
 

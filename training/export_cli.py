@@ -1,0 +1,69 @@
+"""``mazzo export CHECKPOINT --out DIR [--game G] [--force]``: write a trained policy as a bundle
+that runs without torch (``training.export``); ``mazzo export --check DIR`` runs a bundle's
+self-check (``agents.bundle_check``, torch-free).
+
+CHECKPOINT is a checkpoint folder, a run directory (its latest checkpoint) or ``bot``, the
+shipped bot of ``--game``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from envs.registry import game_names
+
+__all__ = ["add_export_command", "cmd_export"]
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Export (or, with ``--check``, check) a bundle; returns the exit status."""
+    if args.check is not None:
+        if args.checkpoint is not None or args.out is not None:
+            raise ValueError("--check DIR takes no CHECKPOINT and no --out")
+        from agents.bundle_check import run_check
+
+        return run_check(args.check)
+    if args.checkpoint is None or args.out is None:
+        raise ValueError("give CHECKPOINT and --out DIR (or --check DIR)")
+    if args.vectors < 1:
+        raise ValueError(f"--vectors must be at least 1, got {args.vectors}")
+    try:
+        from training.export import export_bundle  # torch and onnx only for this command
+    except ModuleNotFoundError as e:
+        raise ValueError(
+            f"mazzo export needs the package {e.name!r}: pip install onnx onnxscript onnxruntime"
+        ) from None
+    manifest = export_bundle(
+        args.checkpoint, Path(args.out), game=args.game, force=args.force,
+        vectors=args.vectors, seed=args.seed,
+    )  # fmt: skip
+    print(
+        f"wrote the {manifest['game']} bundle of {manifest['source']['path']} to {args.out} "
+        f"({', '.join(sorted(manifest['files']))} and manifest.json; "
+        f"{args.vectors} test vectors pass)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def add_export_command(sub: Any) -> None:
+    """Add the ``export`` subcommand to the CLI's subparsers."""
+    p = sub.add_parser(
+        "export",
+        help="export a trained bot as an ONNX bundle that runs without torch",
+        description=__doc__.split("\n\n")[0],
+    )
+    p.add_argument(
+        "checkpoint", nargs="?", metavar="CHECKPOINT",
+        help="a checkpoint folder, a run directory, or 'bot' (the shipped bot of --game)",
+    )  # fmt: skip
+    p.add_argument("--out", metavar="DIR", help="the bundle folder to write")
+    p.add_argument("--game", choices=game_names(), help="the game of 'bot' (or the one expected)")
+    p.add_argument("--force", action="store_true", help="overwrite the bundle in a non-empty DIR")
+    p.add_argument("--vectors", type=int, default=64, metavar="N", help="test vectors (64)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the test vectors' deals (0)")
+    p.add_argument("--check", metavar="DIR", help="check the bundle in DIR instead (torch-free)")
+    p.set_defaults(func=cmd_export)
