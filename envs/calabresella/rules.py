@@ -4,10 +4,10 @@ Owns ``State``: its fields, its construction and all of its mutation: dealing (C
 ``dealing``), the auction (C-4, decided by ``auction``), the contract procedures and monte
 exchanges (C-5, decided by ``exchanges``), trick play (C-6, decided by ``kernel``), and settlement
 (C-7 to C-9, by ``kernel`` via ``scoring``). The helper modules are pure functions returning
-values; only this module writes a ``State``. The read-only queries (``queries``, ``view``) read a
-deal through ``protocol.DealState`` and never import this module; ``State`` binds them as its
-methods. Pure, integer and bitmask-based, deterministic given a ``Deal`` and the actions; no
-clock, no RNG, no I/O.
+values; only this module writes a ``State``. The read-only modules (``queries``, ``view``) read
+a deal through ``protocol.DealState`` and never import this module; ``State`` binds the
+functions of ``queries`` as its methods. Pure, integer and bitmask-based, deterministic given a
+``Deal`` and the actions; no clock, no RNG, no I/O.
 
 Seats and positions: the deal names player seats ``S0 ..`` (2, 3 or 4 players). The three active
 hands are *positions* A0, A1, A2 = the dealer's right and onwards (C-1.3); ``seat_of[pos]`` maps a
