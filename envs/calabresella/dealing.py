@@ -1,6 +1,6 @@
-"""Calabresella dealing (RULES.md C-1.3, C-3.1): which player seat decides for each active
-position, and the three hands and the monte a dealing order gives. Pure functions returning
-values.
+"""Calabresella dealing (RULES.md C-1.3, C-3.1): the check of a ``Deal``, which player seat
+decides for each active position, and the three hands and the monte a dealing order gives. Pure
+functions returning values.
 
 Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State imports this).
 """
@@ -8,8 +8,18 @@ Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State 
 from __future__ import annotations
 
 from envs.calabresella.kernel import BIT
+from envs.cards.deal import Deal
 
-__all__ = ["dealt_hands", "monte_cards", "seat_positions"]
+__all__ = ["check_deal", "dealt_hands", "monte_cards", "seat_positions"]
+
+
+def check_deal(deal: Deal, players: int) -> None:
+    """Raise ValueError unless ``deal`` has a dealer seat of ``players`` players and 40 cards."""
+    if not 0 <= deal.dealer < players:
+        n = players
+        raise ValueError(f"dealer must be a seat 0..{n - 1} for {n} players, got {deal.dealer}")
+    if len(deal.order) != 40:
+        raise ValueError(f"a Calabresella deal needs 40 cards, got {len(deal.order)}")
 
 
 def seat_positions(players: int, dealer: int) -> tuple[int, int, int]:

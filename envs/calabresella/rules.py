@@ -1,11 +1,13 @@
 """The Calabresella rules engine: one deal, from the dealt cards to the settlement.
 
-Owns ``State`` and all of its mutation: dealing (C-3.1), the auction (C-4, decided by
-``auction``), the contract procedures and monte exchanges (C-5, decided by ``exchanges``), trick
-play (C-6, decided by ``kernel``), and settlement (C-7 to C-9, by ``kernel`` via ``scoring``).
-The helper modules are pure functions returning values; only this module writes a ``State``.
-Pure, integer and bitmask-based, deterministic given a ``Deal`` and the actions; no clock, no
-RNG, no I/O.
+Owns ``State``: its fields, its construction and all of its mutation: dealing (C-3.1, by
+``dealing``), the auction (C-4, decided by ``auction``), the contract procedures and monte
+exchanges (C-5, decided by ``exchanges``), trick play (C-6, decided by ``kernel``), and settlement
+(C-7 to C-9, by ``kernel`` via ``scoring``). The helper modules are pure functions returning
+values; only this module writes a ``State``. The read-only modules (``queries``, ``view``) read
+a deal through ``protocol.DealState`` and never import this module; ``State`` binds the
+functions of ``queries`` as its methods. Pure, integer and bitmask-based, deterministic given a
+``Deal`` and the actions; no clock, no RNG, no I/O.
 
 Seats and positions: the deal names player seats ``S0 ..`` (2, 3 or 4 players). The three active
 hands are *positions* A0, A1, A2 = the dealer's right and onwards (C-1.3); ``seat_of[pos]`` maps a
@@ -22,83 +24,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NoReturn, Self
 
-from envs.calabresella import auction, exchanges, kernel
-from envs.calabresella.actions import (
-    BID_BASE,
-    CONTRACTS,
-    PASS,
-    SPLIT_BASE,
-    Contract,
-    Phase,
-    action_label,
-    parse_label,
-)
+from envs.calabresella import auction, exchanges, kernel, queries, view
+from envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Contract, Phase
 from envs.calabresella.config import Rules
-from envs.calabresella.dealing import dealt_hands, monte_cards, seat_positions
+from envs.calabresella.dealing import check_deal, dealt_hands, monte_cards, seat_positions
 from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
 from envs.calabresella.explain import as_action_id, illegal_action
-from envs.calabresella.kernel import BIT, SUIT, TRICKS, close_trick, legal_play_list, legal_plays
-from envs.calabresella.scoring import Settlement, deal_result, per_seat, seat_returns, settle
-from envs.calabresella.view import InfoView, info_view
-from envs.cards.bits import bit_list
+from envs.calabresella.kernel import BIT, SUIT, TRICKS, close_trick, legal_plays
+from envs.calabresella.scoring import Settlement, settle
+from envs.calabresella.view import InfoView
 from envs.cards.deal import Deal
 
 __all__ = ["GIVER_MONTE", "GIVER_NONE", "GIVER_OWN", "State"]
 
-_PLAY, _DONE = Phase.PLAY, Phase.DONE  # bound once: an enum attribute costs a lookup per use
+_PLAY = Phase.PLAY  # bound once: an enum attribute costs a lookup per use
 
 _DEFAULT_RULES = Rules()  # frozen: one shared instance (building one checks every field)
-_CLONE_SHARED = (
+_SCALARS = (
     "rules", "deal", "seat_of", "phase", "pos", "to_play", "monte", "set_aside", "passed",
     "high_bid", "high_pos", "no_chiamo", "contract", "soloist", "called", "giver", "returned",
     "split", "left", "leader", "settlement",
 )  # fmt: skip
+_LISTS = (
+    "hands", "bids", "received", "discarded", "trick", "tricks", "position_tricks", "tricks_won",
+    "piles", "played_by", "void", "history",
+)  # fmt: skip
 
 
 class State:
-    """One Calabresella deal. Create with :meth:`new`; drive with :meth:`apply`."""
+    """One Calabresella deal. Create with :meth:`new`; drive with :meth:`apply`.
 
-    __slots__ = (
-        "bids", "called", "contract", "deal", "discarded", "giver", "hands", "high_bid",
-        "high_pos", "history", "leader", "left", "monte", "no_chiamo", "passed", "phase",
-        "piles", "played_by", "pos", "position_tricks", "received", "returned", "rules",
-        "seat_of", "set_aside",
-        "settlement", "soloist", "split", "to_play", "trick", "tricks", "tricks_won", "void",
-    )  # fmt: skip
+    The fields are documented on ``protocol.DealState`` (read-only for callers). The read-only
+    queries are functions of that protocol in ``queries``, bound here as methods.
+    """
 
-    rules: Rules
-    deal: Deal
-    seat_of: tuple[int, int, int]
-    phase: Phase
-    pos: int
-    to_play: int
-    hands: list[int]
-    monte: tuple[int, int, int, int]
-    set_aside: int
-    bids: list[tuple[int, int]]
-    passed: int
-    high_bid: int
-    high_pos: int
-    no_chiamo: bool
-    contract: int
-    soloist: int
-    called: int
-    giver: int
-    returned: int
-    received: list[int]
-    discarded: list[int]
-    split: int
-    left: int
-    trick: list[int]
-    leader: int
-    tricks: list[tuple[int, tuple[int, ...], int]]
-    position_tricks: list[tuple[int, tuple[int, ...], int]]
-    tricks_won: list[int]
-    piles: list[int]
-    played_by: list[int]
-    void: list[int]
-    history: list[tuple[int, int]]
-    settlement: Settlement | None
+    __slots__ = _SCALARS + _LISTS
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -116,28 +76,46 @@ class State:
                 not hold 40 cards.
         """
         rules = rules or _DEFAULT_RULES
-        n = rules.players
-        if not 0 <= deal.dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1} for {n} players, got {deal.dealer}")
-        if len(deal.order) != 40:
-            raise ValueError(f"a Calabresella deal needs 40 cards, got {len(deal.order)}")
+        check_deal(deal, rules.players)
         s = cls.__new__(cls)
-        s.rules, s.deal, s.seat_of = rules, deal, seat_positions(n, deal.dealer)
-        s.hands, s.monte = dealt_hands(deal.order), monte_cards(deal.order)
-        s.no_chiamo = no_chiamo
-        s.set_aside = s.passed = 0
-        s.bids, s.history, s.trick, s.tricks, s.position_tricks = [], [], [], [], []
-        s.high_bid = s.high_pos = s.contract = s.soloist = -1
-        s.called = s.returned = s.split = -1
-        s.giver = GIVER_NONE
-        s.received, s.discarded = [0, 0, 0], [0, 0, 0]
-        s.left = s.leader = 0
-        s.tricks_won, s.piles = [0, 0], [0, 0]
-        s.played_by, s.void = [0, 0, 0], [0, 0, 0]
-        s.settlement = None
-        s.phase = Phase.BID
-        s._set_pos(0)
+        s._init_fields(deal, rules, no_chiamo)
         return s
+
+    def _init_fields(self, deal: Deal, rules: Rules, no_chiamo: bool) -> None:
+        """Every field with its type and its value as the auction opens."""
+        self.rules: Rules = rules
+        self.deal: Deal = deal
+        self.seat_of: tuple[int, int, int] = seat_positions(rules.players, deal.dealer)
+        self.phase: Phase = Phase.BID
+        self.pos: int = 0
+        self.to_play: int = self.seat_of[0]
+        self.hands: list[int] = dealt_hands(deal.order)
+        self.monte: tuple[int, int, int, int] = monte_cards(deal.order)
+        self.set_aside: int = 0
+        self.bids: list[tuple[int, int]] = []
+        self.passed: int = 0
+        self.high_bid: int = -1
+        self.high_pos: int = -1
+        self.no_chiamo: bool = no_chiamo
+        self.contract: int = -1
+        self.soloist: int = -1
+        self.called: int = -1
+        self.giver: int = GIVER_NONE
+        self.returned: int = -1
+        self.received: list[int] = [0, 0, 0]
+        self.discarded: list[int] = [0, 0, 0]
+        self.split: int = -1
+        self.left: int = 0
+        self.trick: list[int] = []
+        self.leader: int = 0
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.position_tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.tricks_won: list[int] = [0, 0]
+        self.piles: list[int] = [0, 0]
+        self.played_by: list[int] = [0, 0, 0]
+        self.void: list[int] = [0, 0, 0]
+        self.history: list[tuple[int, int]] = []
+        self.settlement: Settlement | None = None
 
     @classmethod
     def restore(cls, fields: Mapping[str, Any]) -> State:
@@ -155,7 +133,7 @@ class State:
     def clone(self) -> Self:
         """An independent copy (lists copied shallowly; ints and tuples are shared)."""
         c = self.__class__.__new__(self.__class__)
-        for name in _CLONE_SHARED:
+        for name in _SCALARS:
             setattr(c, name, getattr(self, name))
         c.hands, c.bids, c.received, c.discarded = (
             self.hands[:], self.bids[:], self.received[:], self.discarded[:],
@@ -168,6 +146,26 @@ class State:
         return c
 
     # ------------------------------------------------------------------ queries
+    # Functions of a ``protocol.DealState`` in ``queries``, bound as methods: ``s.legal_mask()``
+    # calls ``queries.legal_mask(s)`` with no call in between.
+    is_terminal = queries.is_terminal
+    is_void = queries.is_void
+    side_of = queries.side_of
+    legal_mask = queries.legal_mask
+    legal_actions = queries.legal_actions
+    monte_mask = queries.monte_mask
+    action_label = queries.action_label
+    parse_action = queries.parse_action
+    returns = queries.returns
+    raw_increments = queries.raw_increments
+    contract_name = queries.contract_name
+    result = queries.result
+
+    def info_view(self, seat: int) -> InfoView:
+        """What player ``seat`` may know (see ``envs.calabresella.view``); its ``totals`` are
+        zeros (a match supplies its own)."""
+        return view.info_view(self, seat)
+
     @property
     def n_players(self) -> int:
         """Number of player seats (2, 3 or 4)."""
@@ -178,18 +176,6 @@ class State:
         """The dealer's seat."""
         return self.deal.dealer
 
-    def is_terminal(self) -> bool:
-        """True once the deal is settled or void (all passed)."""
-        return self.phase is _DONE
-
-    def is_void(self) -> bool:
-        """True for a deal that ended with every player passing (C-4.4)."""
-        return self.phase is _DONE and self.contract < 0
-
-    def side_of(self, pos: int) -> int:
-        """0 for the soloist's position, 1 for a defender's."""
-        return 0 if pos == self.soloist else 1
-
     @property
     def d1(self) -> int:
         """Position of the first defender after the soloist."""
@@ -199,54 +185,6 @@ class State:
     def d2(self) -> int:
         """Position of the second defender."""
         return (self.soloist + 2) % 3
-
-    def legal_mask(self) -> int:
-        """Bitmask over the 62 action ids of the legal actions (0 when the deal is over)."""
-        phase = self.phase
-        if phase is _PLAY:
-            return legal_plays(self.hands[self.pos], SUIT[self.trick[0]] if self.trick else -1)
-        if phase is Phase.BID:
-            return auction.bid_mask(self.rules, self.no_chiamo, self.high_bid)
-        if phase is Phase.CALL:
-            return exchanges.call_mask(self.rules, self.hands[self.soloist])
-        if phase is Phase.SPLIT:
-            return exchanges.split_mask(self.rules)
-        if phase is Phase.DONE:
-            return 0
-        return self.hands[self.pos]  # RETURN and the three discard phases
-
-    def legal_actions(self) -> list[int]:
-        """The legal action ids in increasing order."""
-        if self.phase is _PLAY:
-            trick = self.trick
-            return legal_play_list(self.hands[self.pos], SUIT[trick[0]] if trick else -1)
-        return bit_list(self.legal_mask())
-
-    def monte_mask(self) -> int:
-        """Bitmask of the four cards dealt to the monte."""
-        return exchanges.monte_mask(self.monte)
-
-    def action_label(self, action: int) -> str:
-        """Label of ``action`` in the current phase (D.3 vocabulary)."""
-        return action_label(action, self.phase)
-
-    def parse_action(self, label: str) -> int:
-        """Label -> action id; a card verb must match the current phase. Raises ValueError."""
-        return parse_label(label, self.phase)
-
-    def returns(self) -> tuple[int, ...]:
-        """Per player seat: the settlement of C-9.5 (``reward_mode``), zero-sum under pairwise.
-
-        Zero before the end and for a void deal. With 2 players the defender's two positions
-        are summed; with 4 players the idle dealer gets 0.
-        """
-        return seat_returns(self.settlement, self.rules, self.seat_of)
-
-    def raw_increments(self) -> tuple[int, ...]:
-        """Per player seat: the game-point total increments of C-9.1 (never negative)."""
-        if self.settlement is None:
-            return (0,) * self.rules.players
-        return per_seat(self.settlement.raw, self.seat_of, self.rules.players)
 
     # ------------------------------------------------------------------ transitions
     def apply(self, action: int) -> None:
@@ -316,8 +254,7 @@ class State:
         if forced >= 0:
             self.high_bid, self.high_pos = Contract.CHIAMO, forced
             return self._start_contract()
-        self.phase = Phase.DONE
-        self.to_play = -1
+        self.phase, self.to_play = Phase.DONE, -1
 
     # contract procedures and the monte (C-5)
     def _start_contract(self) -> None:
@@ -353,13 +290,8 @@ class State:
         self.hands[d1] |= to_d1
         self.hands[d2] |= to_d2
         self.received[d1], self.received[d2] = to_d1, to_d2
-        self.phase = phase
-        if to_d1:
-            self.left = to_d1.bit_count()
-            self._set_pos(d1)
-        else:
-            self.left = to_d2.bit_count()
-            self._set_pos(d2)
+        self.phase, self.left = phase, (to_d1 or to_d2).bit_count()
+        self._set_pos(d1 if to_d1 else d2)
 
     def _apply_call(self, card: int) -> None:
         self.called = card
@@ -432,39 +364,9 @@ class State:
             self._set_pos(winner)
 
     def _settle(self, last_side: int) -> None:
-        self.settlement = settle(
-            self.rules,
-            self.contract,
-            self.soloist,
-            kernel.pile_thirds(self.piles[0]),
-            self.tricks_won[0],
-            last_side,
-        )
-        self.phase = Phase.DONE
-        self.to_play = -1
-
-    # ------------------------------------------------------------------ views and results
-    def info_view(self, seat: int) -> InfoView:
-        """What player ``seat`` may know (see ``envs.calabresella.view``); its ``totals`` are
-        zeros (a match supplies its own)."""
-        return info_view(self, seat)
-
-    def contract_name(self) -> str:
-        """Name of the contract being played ('' before the auction ends or when void)."""
-        return CONTRACTS[self.contract] if self.contract >= 0 else ""
-
-    def result(self) -> dict[str, Any]:
-        """The full result of a finished deal, JSON-ready (RULES.md C-7 to C-9; the keys are
-        listed in ``scoring.deal_result``).
-
-        Raises:
-            ValueError: the deal is not over.
-        """
-        if not self.is_terminal():
-            raise ValueError("the deal is not over: no result yet")
-        return deal_result(
-            self.settlement, self.rules, self.deal.dealer, self.seat_of, self.called, self.giver
-        )
+        thirds, tricks = kernel.pile_thirds(self.piles[0]), self.tricks_won[0]
+        self.settlement = settle(self.rules, self.contract, self.soloist, thirds, tricks, last_side)
+        self.phase, self.to_play = Phase.DONE, -1
 
 
 _SLOTS = frozenset(State.__slots__)

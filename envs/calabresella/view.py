@@ -7,62 +7,23 @@ own hand, the monte cards the seat has held, its own discards, the returned card
 players of the exchange, the partner's hand under ``aperta`` or *a due*) only for the seat
 entitled to it.
 
-The view is built from any ``DealState`` (the fields and queries of a deal it reads, a
-``Protocol`` that ``rules.State`` satisfies), so this module does not import the engine: the
-imports go one way, ``rules`` -> ``view``.
+The view is built from any ``protocol.DealState`` (the fields and queries of a deal it reads,
+which ``rules.State`` satisfies; re-exported here), so this module does not import the engine:
+the imports go one way, ``rules`` -> ``view``.
 
 Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules``.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from envs.calabresella.actions import Contract, Phase
 from envs.calabresella.config import Rules
-from envs.cards.deal import Deal
+from envs.calabresella.protocol import DealState
 
 __all__ = ["DealState", "InfoView", "action_is_visible", "info_view"]
-
-
-class DealState(Protocol):
-    """What the view reads of a deal (``rules.State`` has all of it; see there)."""
-
-    rules: Rules
-    deal: Deal
-    seat_of: tuple[int, int, int]
-    phase: Phase
-    pos: int
-    to_play: int
-    hands: list[int]
-    bids: list[tuple[int, int]]
-    no_chiamo: bool
-    contract: int
-    soloist: int
-    called: int
-    giver: int
-    returned: int
-    received: list[int]
-    discarded: list[int]
-    split: int
-    trick: list[int]
-    leader: int
-    tricks: list[tuple[int, tuple[int, ...], int]]
-    position_tricks: list[tuple[int, tuple[int, ...], int]]
-    tricks_won: list[int]
-    piles: list[int]
-    played_by: list[int]
-    void: list[int]
-
-    @property
-    def d1(self) -> int: ...
-
-    @property
-    def d2(self) -> int: ...
-
-    def legal_mask(self) -> int: ...
-
-    def monte_mask(self) -> int: ...
 
 
 class InfoView(NamedTuple):
@@ -227,7 +188,7 @@ def _received(s: DealState, mine: tuple[int, ...], split: bool) -> tuple[int, in
     )
 
 
-def _union(masks: list[int], positions: tuple[int, ...]) -> int:
+def _union(masks: Sequence[int], positions: tuple[int, ...]) -> int:
     out = 0
     for p in positions:
         out |= masks[p]

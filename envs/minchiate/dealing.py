@@ -1,6 +1,7 @@
 """The automatic part of a Minchiate deal, from the stream to the discards (RULES.md M-5 to M-7):
 the cutter's robbing, the stop card, the 10 + 11 deal with the face-up 21st cards, the Fola, and
-the dealer's robbing and taking. A pure function of (dealer, stream, rules); no decisions.
+the dealer's robbing and taking. A pure function of (dealer, stream, rules); no decisions. Also
+the check of a ``Deal`` (``checked_setup``).
 
 (Named ``dealing`` so that it does not shadow ``envs.cards.deal``, which owns the ``Deal`` type.)
 
@@ -12,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from envs.cards.deal import Deal
 from envs.minchiate.config import Rules
-from envs.minchiate.tables import BIT, COUNTERS, QUALIFYING, T29_BIT, VALUE
+from envs.minchiate.tables import BIT, COUNTERS, FULL, QUALIFYING, T29_BIT, VALUE
 
-__all__ = ["Setup", "cut_and_deal"]
+__all__ = ["Setup", "checked_setup", "cut_and_deal"]
 
 _QUAL = tuple(bool((QUALIFYING >> c) & 1) for c in range(97))
 
@@ -134,3 +136,22 @@ def cut_and_deal(dealer: int, stream: Sequence[int], rules: Rules) -> Setup:
         stop_in_fola=bool((fola >> stop) & 1),
         events=tuple(events),
     )
+
+
+def checked_setup(deal: Deal, rules: Rules) -> Setup:
+    """``cut_and_deal`` of a checked ``deal``.
+
+    Raises:
+        ValueError: the dealer is not a seat 0..3, or the stream is not a permutation of the 97
+            cards.
+    """
+    order = deal.order
+    if not 0 <= deal.dealer < 4:
+        raise ValueError(f"dealer must be a seat 0..3, got {deal.dealer}")
+    if len(order) != 97:
+        raise ValueError(f"a Minchiate deal needs 97 cards, got {len(order)}")
+    setup = cut_and_deal(deal.dealer, order, rules)
+    h = setup.hands
+    if h[0] | h[1] | h[2] | h[3] | setup.fola != FULL:
+        raise ValueError("the stream is not a permutation of the 97 cards (Deal.from_codes)")
+    return setup

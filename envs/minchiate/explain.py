@@ -1,22 +1,34 @@
-"""Why an action is illegal: the rule an ``IllegalAction`` names (RULES.md M-8.2, M-9, M-11.3,
-M-13.1). Off the hot path: called only when ``State.apply`` rejects an action. Reads the deal
-through the ``DealState`` protocol (no import of ``rules``).
+"""Rejected Minchiate actions: the ``IllegalAction`` that names the action, the rule it violates
+(RULES.md M-8.2, M-9, M-11.3, M-13.1) and the legal labels. Off the hot path: called only when
+``State.apply`` rejects an action. Reads the deal through the ``DealState`` protocol (no import
+of ``rules``).
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
 
 from __future__ import annotations
 
-from envs.minchiate.actions import NUM_CARDS, Phase
+from envs.cards.bits import bit_list
+from envs.cards.errors import IllegalAction
+from envs.minchiate.actions import NUM_ACTIONS, NUM_CARDS, Phase, action_label
 from envs.minchiate.combos import combo_label
 from envs.minchiate.kernel import play_mask
 from envs.minchiate.protocol import DealState
 from envs.minchiate.scoring import TEAM_NAMES
 from envs.minchiate.tables import KING, LABELS, SUIT_MASK, TRUMPS
 
-__all__ = ["why_illegal"]
+__all__ = ["illegal_action", "why_illegal"]
 
 SUIT_WORDS = ("cups (c)", "coins (d)", "swords (s)", "batons (b)")
+
+
+def illegal_action(state: DealState, action: object) -> IllegalAction:
+    """The error for ``action`` (anything but a legal action id) taken by the seat on turn."""
+    phase = state.phase
+    legal = [action_label(a, phase) for a in bit_list(state.legal_mask())]
+    if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+        return IllegalAction(-1, repr(action), f"not an action id 0..{NUM_ACTIONS - 1}", legal)
+    return IllegalAction(action, action_label(action, phase), why_illegal(state, action), legal)
 
 
 def why_illegal(state: DealState, action: int) -> str:

@@ -1,7 +1,7 @@
 """The rules of the pre-play decisions of a Minchiate deal, as pure functions: which discards
-are legal (M-8.2, MA-8, MA-9), when a deal is void for want of legal discards (M-8.5), how many
-cards the dealer discards (M-8.1), the combinations a player is offered (M-9, MA-11), and whether
-the Fola is exposed after the declarations (M-10.1).
+are legal (M-8.2, MA-8, MA-9), when a deal is void for want of legal discards (M-8.5), who
+discards how many cards in turn (M-8.1), the combinations a player is offered (M-9, MA-11), and
+whether the Fola is exposed after the declarations (M-10.1).
 
 ``rules.State`` runs the phases (the discards, the declarations in turn, the exposure) with
 these; nothing here reads or changes a ``State``.
@@ -11,6 +11,7 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
+from envs.minchiate.actions import Phase
 from envs.minchiate.combos import Combo, find_combos
 from envs.minchiate.config import Rules
 from envs.minchiate.dealing import Setup
@@ -19,6 +20,7 @@ from envs.minchiate.tables import DISCARDABLE, RELAX_CLASSES
 __all__ = [
     "dealer_discards",
     "discard_mask",
+    "discard_turns",
     "discards_impossible",
     "fola_exposed_after_declarations",
     "offers",
@@ -49,6 +51,15 @@ def discards_impossible(hand: int, n: int, rules: Rules) -> bool:
 def dealer_discards(setup: Setup) -> int:
     """M-8.1: the dealer discards as many cards as he robbed and took."""
     return len(setup.dealer_robbed) + setup.dealer_taken.bit_count()
+
+
+def discard_turns(setup: Setup, dealer: int) -> tuple[tuple[Phase, int, int], ...]:
+    """M-8.1: the discard turns in order as (phase, seat, cards to discard): the cutter's (as many
+    as he robbed), then the dealer's (``dealer_discards``); a turn of 0 cards is skipped."""
+    return (
+        (Phase.DISCARD_CUTTER, setup.cutter, len(setup.robbed)),
+        (Phase.DISCARD_DEALER, dealer, dealer_discards(setup)),
+    )
 
 
 def offers(holder: int, rules: Rules) -> tuple[Combo, ...]:

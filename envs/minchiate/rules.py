@@ -1,14 +1,15 @@
 """The Minchiate rules engine: one deal, from the stream to the net resti.
 
-Owns ``State`` and every change to it: its fields, legality, ``apply``, the phases in turn (the
-discards, the declarations, the play with the Matto and the King rule, the settlement) and the
-scoring events with the resti ratchet (M-8 to M-14). The rules themselves are pure functions of
-other modules, whose results the State applies: the cut, robbing and deal (``dealing``), the
-pre-play rules (``pregame``), the card play and the end count (``kernel``), the settlement and
-the result record (``settle``), the per-seat view (``view``) and the explanation of an illegal
-action (``explain``). Those modules read a deal through ``protocol.DealState`` and never import
-this one. Pure, integer and bitmask-based, deterministic given a ``Deal`` and the actions; no
-clock, no RNG, no I/O.
+Owns ``State``: its fields, its construction and every change to it: ``apply``, the phases in
+turn (the discards, the declarations, the play with the Matto and the King rule, the settlement)
+and the scoring events with the resti ratchet (M-8 to M-14). The rules themselves are pure
+functions of other modules, whose results the State applies: the check of a deal, the cut,
+robbing and deal (``dealing``), the pre-play rules (``pregame``), the card play and the end count
+(``kernel``), the settlement and the result record (``settle``). The read-only modules (the
+queries in ``queries``, the per-seat ``view``, the explanation of an illegal action in
+``explain``) read a deal through ``protocol.DealState`` and never import this one; ``State``
+binds the queries as its methods. Pure, integer and bitmask-based, deterministic given a
+``Deal`` and the actions; no clock, no RNG, no I/O.
 
 Seats S0..S3 play counter-clockwise; team A = S0 + S2, team B = S1 + S3 (team of a seat =
 ``seat & 1``). The dealer is ``deal.dealer``; the deal's ``order`` is the 97-card stream of M-5.2.
@@ -21,48 +22,19 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, Self
 
-from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
-from envs.cards.errors import IllegalAction
-from envs.minchiate.actions import DECLARE, NUM_ACTIONS, Phase, action_label, parse_label
+from envs.minchiate import kernel, pregame, queries, settle, view
+from envs.minchiate.actions import DECLARE, NUM_ACTIONS, Phase
 from envs.minchiate.combos import Combo
 from envs.minchiate.config import Rules
-from envs.minchiate.dealing import Setup, cut_and_deal
-from envs.minchiate.explain import why_illegal
-from envs.minchiate.kernel import (
-    ASK,
-    MATTO_DEBT,
-    MATTO_LOST,
-    close_trick,
-    matto_handover,
-    play_mask,
-    ratchet,
-)
-from envs.minchiate.pregame import (
-    dealer_discards,
-    discard_mask,
-    discards_impossible,
-    fola_exposed_after_declarations,
-    offers,
-)
-from envs.minchiate.scoring import DealResult, EndCount, Event
-from envs.minchiate.settle import deal_result, result_dict, settlement
-from envs.minchiate.tables import (
-    BIT,
-    FULL,
-    MATTO,
-    MATTO_BIT,
-    SUIT,
-    SUIT_BASE,
-    SUIT_CARDS,
-    TRUMP,
-    cards_of,
-)
-from envs.minchiate.view import InfoView, info_view
+from envs.minchiate.dealing import Setup, checked_setup
+from envs.minchiate.explain import illegal_action
+from envs.minchiate.kernel import ASK, MATTO_DEBT, MATTO_LOST, close_trick, play_mask, ratchet
+from envs.minchiate.scoring import EndCount, Event
+from envs.minchiate.tables import BIT, MATTO, MATTO_BIT, SUIT, TRUMP
+from envs.minchiate.view import InfoView
 
 __all__ = ["State"]
-
-DECLARE_MASK = (1 << 97) | (1 << 98)
 
 _SCALARS = (
     "rules", "deal", "dealer", "cutter", "setup", "phase", "to_play", "fola", "to_discard",
@@ -80,14 +52,8 @@ _LISTS = (
 class State:
     """One Minchiate deal. Create with :meth:`new`; drive with :meth:`apply`.
 
-    Public fields (read-only for callers): ``phase``, ``to_play`` (seat on turn, -1 when over),
-    ``hands`` (per seat), ``fola`` (the Fola bitmask as it stands), ``discards`` (per seat),
-    ``declared`` ((seat, Combo) in order), ``trick`` (cards of the current trick from
-    ``leader``), ``led`` (suit 0..3, 4 for trumps, -1 until a non-Matto card), ``suits_led``,
-    ``played_by``, ``piles`` (per team), ``tricks`` ((leader, cards, winner) per trick),
-    ``matto_owner``/``matto_debt``, ``D``/``R``, ``events`` and ``history`` ((seat, action)).
-    ``play_legal`` is the legal plays of the seat on turn in the PLAY phase, kept by every
-    transition (so queries write nothing).
+    The fields are documented on ``protocol.DealState`` (read-only for callers). The read-only
+    queries are functions of that protocol in ``queries`` and ``settle``, bound here as methods.
     """
 
     __slots__ = _SCALARS + _LISTS
@@ -107,23 +73,12 @@ class State:
                 97 cards.
         """
         rules = rules or Rules()
-        order = deal.order
-        if not 0 <= deal.dealer < 4:
-            raise ValueError(f"dealer must be a seat 0..3, got {deal.dealer}")
-        if len(order) != 97:
-            raise ValueError(f"a Minchiate deal needs 97 cards, got {len(order)}")
-        setup = cut_and_deal(deal.dealer, order, rules)
-        h = setup.hands
-        if h[0] | h[1] | h[2] | h[3] | setup.fola != FULL:
-            raise ValueError("the stream is not a permutation of the 97 cards (Deal.from_codes)")
+        setup = checked_setup(deal, rules)
         s = cls.__new__(cls)
         s._init_fields(deal, rules, setup)
         for team, points, cause, seat in setup.events:
             s._score_event(team, points, cause, seat, 0)
-        if not s._open_discards(
-            Phase.DISCARD_CUTTER, s.cutter, len(setup.robbed)
-        ) and not s._open_discards(Phase.DISCARD_DEALER, s.dealer, dealer_discards(setup)):
-            s._start_declarations()
+        s._next_discards(0)
         return s
 
     @classmethod
@@ -141,7 +96,7 @@ class State:
         s = cls.__new__(cls)
         for name, value in fields.items():
             setattr(s, name, value)
-        s.play_legal = s._plays(s.to_play) if s.phase is Phase.PLAY else 0
+        s.play_legal = queries.plays(s, s.to_play) if s.phase is Phase.PLAY else 0
         return s
 
     def _init_fields(self, deal: Deal, rules: Rules, setup: Setup) -> None:
@@ -203,68 +158,22 @@ class State:
         return c
 
     # ------------------------------------------------------------------ queries
-    def is_terminal(self) -> bool:
-        """True once the deal is settled or void."""
-        return self.phase is Phase.DONE
+    # Functions of a ``protocol.DealState`` in ``queries`` and ``settle``, bound as methods:
+    # ``s.legal_mask()`` calls ``queries.legal_mask(s)`` with no call in between.
+    is_terminal = queries.is_terminal
+    is_void = queries.is_void
+    returns = queries.returns
+    offered = queries.offered
+    legal_mask = queries.legal_mask
+    legal_actions = queries.legal_actions
+    action_label = queries.action_label
+    parse_action = queries.parse_action
+    outcome = settle.deal_result
+    result = settle.result_dict
 
-    def is_void(self) -> bool:
-        """True for a deal voided because discarding was impossible (M-8.5); returns are 0."""
-        return self.void
-
-    def returns(self) -> tuple[int, int, int, int]:
-        """Per seat: +R for team A's seats, -R for team B's (M-14.4); zero before the end and for
-        a void deal."""
-        if self.phase is not Phase.DONE or self.void:
-            return (0, 0, 0, 0)
-        r = self.R
-        return (r, -r, r, -r)
-
-    def offered(self) -> Combo | None:
-        """The combination on offer in the DECLARE phase (None otherwise)."""
-        return self.offers[self.offer_i] if self.phase is Phase.DECLARE else None
-
-    def legal_mask(self) -> int:
-        """Bitmask over the 99 action ids of the legal actions (0 when the deal is over)."""
-        phase = self.phase
-        if phase is Phase.PLAY:
-            return self.play_legal
-        if phase is Phase.DECLARE:
-            return DECLARE_MASK
-        if phase is Phase.MATTO_PAY:
-            return self.piles[self.matto_owner & 1] & ~MATTO_BIT
-        if phase is Phase.DONE:
-            return 0
-        return discard_mask(self.hands[self.to_play], self.rules)
-
-    def legal_actions(self) -> list[int]:
-        """The legal action ids in increasing order."""
-        if self.phase is Phase.PLAY:
-            m = self.play_legal
-            led = self.led
-            if 0 <= led < 4:
-                f = (m >> SUIT_BASE[led]) & 0x3FFF
-                if f:  # following suit (or the King rule): one table lookup
-                    cards = SUIT_CARDS[led][f]
-                    return [MATTO, *cards] if m & MATTO_BIT else list(cards)
-            return cards_of(m)
-        if self.phase is Phase.DECLARE:
-            return [97, 98]
-        return bit_list(self.legal_mask())
-
-    def _plays(self, seat: int) -> int:
-        """M-11.3 (``kernel.play_mask``): the legal plays of ``seat`` in the trick as it is."""
-        return play_mask(
-            self.hands[seat], self.led, self.top_trump, self.suits_led, self.king_rule,
-            self.overtrump,
-        )  # fmt: skip
-
-    def action_label(self, action: int) -> str:
-        """Label of ``action`` in the current phase (D.3 vocabulary)."""
-        return action_label(action, self.phase)
-
-    def parse_action(self, label: str) -> int:
-        """Label -> action id; a card verb must match the current phase. Raises ValueError."""
-        return parse_label(label, self.phase)
+    def info_view(self, seat: int) -> InfoView:
+        """What ``seat`` may know, nothing more (see ``envs.minchiate.view``)."""
+        return view.info_view(self, seat)
 
     # ------------------------------------------------------------------ transitions
     def apply(self, action: int) -> None:
@@ -295,31 +204,30 @@ class State:
             self._discard(action)
 
     def _reject(self, action: object) -> NoReturn:
-        legal = [self.action_label(a) for a in bit_list(self.legal_mask())]
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise IllegalAction(-1, repr(action), f"not an action id 0..{NUM_ACTIONS - 1}", legal)
-        raise IllegalAction(action, self.action_label(action), why_illegal(self, action), legal)
+        raise illegal_action(self, action)
 
     def _score_event(self, team: int, points: int, cause: str, seat: int, trick: int) -> None:
         """One scoring event (M-14.2): D moves by ``points`` for ``team``, then the ratchet."""
-        d, r = ratchet(
-            self.D + points if team == 0 else self.D - points, self.R, self.rules.resti_unit
-        )
+        d = self.D + points if team == 0 else self.D - points
+        d, r = ratchet(d, self.R, self.rules.resti_unit)
         self.D, self.R = d, r
         self.events.append(Event(team, points, cause, seat, trick, d, r))
 
     # ------------------------------------------------------------------ discards (M-8)
-    def _open_discards(self, phase: Phase, seat: int, n: int) -> bool:
-        """Open a discard phase of ``n`` cards; False if there is nothing to discard. Voids the
-        deal when too few legal discards are held (M-8.5)."""
-        if n == 0:
-            return False
-        if discards_impossible(self.hands[seat], n, self.rules):
-            self.void = True  # the same dealer redeals (a series layer's business)
-            self.phase, self.to_play = Phase.DONE, -1
-            return True
-        self.phase, self.to_play, self.to_discard = phase, seat, n
-        return True
+    def _next_discards(self, done: int) -> None:
+        """Open the first discard turn after the ``done`` first ones (``pregame.discard_turns``)
+        with cards to discard, else the declarations. Voids the deal when too few legal
+        discards are held (M-8.5)."""
+        for phase, seat, n in pregame.discard_turns(self.setup, self.dealer)[done:]:
+            if n == 0:
+                continue
+            if pregame.discards_impossible(self.hands[seat], n, self.rules):
+                self.void = True  # the same dealer redeals (a series layer's business)
+                self.phase, self.to_play = Phase.DONE, -1
+            else:
+                self.phase, self.to_play, self.to_discard = phase, seat, n
+            return
+        self._start_declarations()
 
     def _discard(self, card: int) -> None:
         """One discard, face down into the Fola (M-8.4); opens the next phase when done."""
@@ -328,13 +236,8 @@ class State:
         self.discards[seat] |= bit
         self.fola |= bit
         self.to_discard -= 1
-        if self.to_discard:
-            return
-        if self.phase is Phase.DISCARD_CUTTER and self._open_discards(
-            Phase.DISCARD_DEALER, self.dealer, dealer_discards(self.setup)
-        ):
-            return
-        self._start_declarations()
+        if not self.to_discard:
+            self._next_discards(1 if self.phase is Phase.DISCARD_CUTTER else 2)
 
     # ------------------------------------------------------------------ declarations (M-9)
     def _start_declarations(self) -> None:
@@ -353,13 +256,13 @@ class State:
                 self.decl_k = k
                 return
             k += 1
-        self.fola_exposed = fola_exposed_after_declarations(self.rules)
+        self.fola_exposed = pregame.fola_exposed_after_declarations(self.rules)
         self._start_play()
 
     def _offer(self, seat: int, holder: int) -> bool:
         """Find ``seat``'s combinations in ``holder``; True if a DECLARE decision is pending
         (under ``auto_all`` they are all declared at once)."""
-        combos = offers(holder, self.rules)
+        combos = pregame.offers(holder, self.rules)
         if not combos:
             return False
         if self.rules.declarations == "auto_all":
@@ -437,9 +340,9 @@ class State:
         n = len(self.trick)
         if n < 4:
             self.to_play = seat = (self.leader + n) & 3
-            self.play_legal = self._plays(seat)
+            self.play_legal = queries.plays(self, seat)
             return
-        self.fola_exposed = fola_exposed_after_declarations(self.rules)
+        self.fola_exposed = pregame.fola_exposed_after_declarations(self.rules)
         self._finish_trick()
 
     def _finish_trick(self) -> None:
@@ -471,11 +374,10 @@ class State:
     def _end_of_play(self) -> None:
         """M-13.1: the Matto's team hands over what it owes (``kernel.matto_handover``), or its
         owner chooses the card (the MATTO_PAY phase); then the settlement."""
-        owner = self.matto_owner
-        card = matto_handover(
-            self.piles[owner & 1], self.matto_debt, self.matto_lost,
-            self.rules.matto_payment == "agent",
-        )  # fmt: skip
+        owner, agent_pays = self.matto_owner, self.rules.matto_payment == "agent"
+        card = kernel.matto_handover(
+            self.piles[owner & 1], self.matto_debt, self.matto_lost, agent_pays
+        )
         if card == ASK:
             self.phase, self.to_play = Phase.MATTO_PAY, owner
             return
@@ -483,11 +385,7 @@ class State:
 
     def _settle(self, card: int) -> None:
         """Apply ``settle.settlement`` after the hand-over of ``card`` (-1 for nothing)."""
-        piles = (self.piles[0], self.piles[1])
-        st = settlement(
-            piles, self.matto_owner, card, self.last_winner, self.decl_end, self.D, self.R,
-            self.rules,
-        )  # fmt: skip
+        st = settle.settlement(self, card)
         self.piles = list(st.piles)
         self.matto_paid, self.matto_lost = st.paid, st.lost
         self.events += st.events
@@ -495,17 +393,3 @@ class State:
         self.d_final = self.D = st.d_final
         self.R = st.resti
         self.phase, self.to_play, self.play_legal = Phase.DONE, -1, 0
-
-    def outcome(self) -> DealResult:
-        """The full result so far, typed: every event with D and R after it, and once the deal is
-        over the end counts, the Matto settlement, the end rounding and the returns."""
-        return deal_result(self)
-
-    def result(self) -> dict[str, Any]:
-        """:meth:`outcome` as JSON-ready data (card codes, team letters), for ``infos`` and
-        records; see ``settle.result_dict`` for the keys."""
-        return result_dict(self)
-
-    def info_view(self, seat: int) -> InfoView:
-        """What ``seat`` may know, nothing more (see ``envs.minchiate.view``)."""
-        return info_view(self, seat)

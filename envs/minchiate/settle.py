@@ -1,22 +1,20 @@
-"""The end of a Minchiate deal: the settlement after trick 21 as a pure function of the piles and
-the score (M-11.5, M-13.1 to M-13.3, M-14.3, MA-22, MA-23), and the deal's result record.
+"""The end of a Minchiate deal: the settlement after trick 21 as a pure function of the deal's
+piles and score (M-11.5, M-13.1 to M-13.3, M-14.3, MA-22, MA-23), and the deal's result record.
 
 ``settlement`` returns what the settlement decides (``Settled``); ``rules.State`` applies it.
-``deal_result`` and ``result_dict`` read a finished or running deal through the ``DealState``
-protocol. The rules themselves are the kernel's (``kernel.settle``); this module adds the typed
-events and the broken-down end counts of the record.
+It, ``deal_result`` and ``result_dict`` read the deal through the ``DealState`` protocol. The
+rules themselves are the kernel's (``kernel.settle``); this module adds the typed events and the
+broken-down end counts of the record.
 
 Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.minchiate.rules``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import COMBO_NAMES, Combo
-from envs.minchiate.config import Rules
 from envs.minchiate.kernel import death_points, settle
 from envs.minchiate.protocol import DealState
 from envs.minchiate.scoring import (
@@ -56,20 +54,13 @@ class Settled(NamedTuple):
     resti: int
 
 
-def settlement(
-    piles: tuple[int, int],
-    matto_owner: int,
-    card: int,
-    last_winner: int,
-    decl_end: Sequence[int],
-    d: int,
-    r: int,
-    rules: Rules,
-) -> Settled:
-    """The settlement after trick 21 (arguments as for ``kernel.settle``: ``card`` is what the
-    Matto's team hands over, -1 for nothing, ``MATTO`` for the Matto itself)."""
+def settlement(s: DealState, card: int) -> Settled:
+    """The settlement of ``s`` after trick 21 (``kernel.settle``): ``card`` is what the Matto's
+    team hands over, -1 for nothing, ``MATTO`` for the Matto itself."""
+    matto_owner, last_winner, decl_end, rules = s.matto_owner, s.last_winner, s.decl_end, s.rules
+    piles = (s.piles[0], s.piles[1])
     pa, pb, d, r, d_final, resti = settle(
-        piles, matto_owner, card, last_winner, decl_end, d, r, rules
+        piles, matto_owner, card, last_winner, decl_end, s.D, s.R, rules
     )
     events = []
     points = death_points(card, rules)
