@@ -115,9 +115,7 @@ class raw_env(CardGameAEC[State | Match]):
             actions, no_chiamo = (), False
         game: State | Match
         if self.match:
-            game = Match(self.rules, deal, self._random_deal)
-            if no_chiamo:
-                game.state = State.new(deal, self.rules, no_chiamo=True)
+            game = Match(self.rules, deal, self._random_deal, no_chiamo=no_chiamo)
         else:
             game = State.new(deal, self.rules, no_chiamo=no_chiamo)
         apply_record_actions(game, actions)

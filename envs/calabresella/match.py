@@ -39,12 +39,14 @@ class Match(DealSequence):
         first: Deal,
         next_deal: Callable[[int], Deal],
         totals: list[float] | None = None,
+        no_chiamo: bool = False,
     ) -> None:
         """Start a match with deal ``first``; ``next_deal(dealer)`` supplies the later deals.
-        ``totals`` resumes a match from given game-point totals (default all 0)."""
+        ``totals`` resumes a match from given game-point totals (default all 0);
+        ``no_chiamo`` forbids Chiamo in the first deal (a record's option, RULES.md B.4)."""
         self.rules = rules
         self._next_deal = next_deal
-        self.state = State.new(first, rules)
+        self.state = State.new(first, rules, no_chiamo=no_chiamo)
         self.totals: list[float] = list(totals) if totals is not None else [0] * rules.players
         if len(self.totals) != rules.players:
             raise ValueError(f"totals needs {rules.players} entries, got {len(self.totals)}")
