@@ -1,0 +1,96 @@
+"""Driving the web table's page in the browser tests: its state (``body[data-state]``, the
+turn counter and the turn's legal labels), waiting for a turn, the highlighted moves on the page
+and the setup form.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+WAIT_S = 60  # a safety stop for each wait on the page, not a timing check
+
+LEGAL_ON_PAGE = """
+return Array.from(document.querySelectorAll('.legal[data-label]')).map(e => {
+  const r = e.getBoundingClientRect();
+  return [e.dataset.label, r.width > 0 && r.height > 0 && r.bottom <= innerHeight && r.right <= innerWidth];
+});
+"""
+
+_SET_FIELD = """
+const el = document.getElementById(arguments[0]);
+el.value = arguments[1];
+el.dispatchEvent(new Event('change', {bubbles: true}));
+"""
+
+
+def state(driver: Any) -> dict[str, str]:
+    """``{state, turn, legal}`` of the page (``legal`` as JSON text)."""
+    got: dict[str, str] = driver.execute_script(
+        "const b = document.body.dataset; return {state: b.state, turn: b.turn || '0', legal: b.legal || '[]'};"
+    )
+    return got
+
+
+def wait(driver: Any, cond: Any, what: str) -> Any:
+    """Wait until ``cond(driver)`` is truthy; fail naming ``what`` the page never showed."""
+    return WebDriverWait(driver, WAIT_S).until(cond, message=f"the page never showed {what}")
+
+
+def next_turn(driver: Any, last: str) -> dict[str, str]:
+    """Wait for a turn other than ``last`` (a turn counter), or the end."""
+
+    def ready(d: Any) -> dict[str, str] | None:
+        st = state(d)
+        if st["state"] == "end" or (st["state"] == "myturn" and st["turn"] != last):
+            return st
+        return None
+
+    got: dict[str, str] = wait(driver, ready, "the person's next turn or the end")
+    return got
+
+
+def check_highlighted(driver: Any, legal: list[str]) -> None:
+    """The highlighted moves on the page are exactly ``legal``, each visible in the window."""
+    shown = driver.execute_script(LEGAL_ON_PAGE)
+    assert sorted(label for label, _ in shown) == sorted(legal), (shown, legal)
+    assert all(visible for _, visible in shown), f"a legal move is off screen: {shown}"
+
+
+def click(driver: Any, label: str) -> None:
+    """Click the highlighted element of move ``label``."""
+    driver.find_element(By.CSS_SELECTOR, f'.legal[data-label="{label}"]').click()
+
+
+def open_setup(driver: Any, url: str) -> None:
+    """Load the page (instant speed) and wait for its setup form."""
+    driver.get(f"{url}/?speed=instant")
+    wait(driver, lambda d: state(d)["state"] == "setup", "the setup form")
+
+
+def fill_setup(
+    driver: Any, game: str, seed: int | None, flags: str = "", seat: int = 0,
+    bots: tuple[str, ...] = (),
+) -> None:  # fmt: skip
+    """Fill the setup form (the game, the flags, the person's seat, a bot per other seat in
+    ``bots`` order, the seed); the Deal button is left to the caller."""
+    Select(driver.find_element(By.ID, "setup-game")).select_by_value(game)
+    driver.execute_script(_SET_FIELD, "setup-flags", flags)
+    driver.execute_script(_SET_FIELD, "setup-seat", str(seat))
+    others = driver.find_elements(By.CSS_SELECTOR, "#setup-seats select[data-seat]")
+    assert len(others) == len(bots), (len(others), bots)
+    for el, bot in zip(others, bots, strict=True):
+        Select(el).select_by_visible_text(bot)
+    box = driver.find_element(By.ID, "setup-seed")
+    box.clear()
+    if seed is not None:
+        box.send_keys(str(seed))
+
+
+def legal_of(st: dict[str, str]) -> list[str]:
+    """The legal labels of a page state."""
+    got: list[str] = json.loads(st["legal"])
+    return got
