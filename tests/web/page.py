@@ -8,10 +8,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 WAIT_S = 60  # a safety stop for each wait on the page, not a timing check
+POLL_S = 0.05  # how often a wait looks at the page
 
 LEGAL_ON_PAGE = """
 return Array.from(document.querySelectorAll('.legal[data-label]')).map(e => {
@@ -37,7 +39,8 @@ def state(driver: Any) -> dict[str, str]:
 
 def wait(driver: Any, cond: Any, what: str) -> Any:
     """Wait until ``cond(driver)`` is truthy; fail naming ``what`` the page never showed."""
-    return WebDriverWait(driver, WAIT_S).until(cond, message=f"the page never showed {what}")
+    waiter = WebDriverWait(driver, WAIT_S, poll_frequency=POLL_S)
+    return waiter.until(cond, message=f"the page never showed {what}")
 
 
 def next_turn(driver: Any, last: str) -> dict[str, str]:
@@ -60,9 +63,28 @@ def check_highlighted(driver: Any, legal: list[str]) -> None:
     assert all(visible for _, visible in shown), f"a legal move is off screen: {shown}"
 
 
+# the width of an element's uncovered left strip (an overlapped card in a long hand shows that
+# much of itself): the x offsets from its left edge where it is the topmost element
+_STRIP = """
+const el = arguments[0], r = el.getBoundingClientRect(), y = r.top + r.height / 2;
+let w = 0;
+while (w < r.width && el.contains(document.elementFromPoint(r.left + w + 1, y))) w++;
+return w;
+"""
+MIN_STRIP_PX = 20  # the least of a card a person must see to click it
+
+
 def click(driver: Any, label: str) -> None:
-    """Click the highlighted element of move ``label``."""
-    driver.find_element(By.CSS_SELECTOR, f'.legal[data-label="{label}"]').click()
+    """Click the highlighted element of move ``label`` where a person would: its middle, or the
+    visible left strip of a card the next card overlaps (at least ``MIN_STRIP_PX`` wide)."""
+    el = driver.find_element(By.CSS_SELECTOR, f'.legal[data-label="{label}"]')
+    strip: int = driver.execute_script(_STRIP, el)
+    assert strip >= MIN_STRIP_PX, f"only {strip} px of {label!r} can be clicked"
+    width = el.rect["width"]
+    if strip >= width:
+        el.click()
+        return
+    ActionChains(driver).move_to_element_with_offset(el, -width / 2 + strip / 2, 0).click().perform()
 
 
 def open_setup(driver: Any, url: str) -> None:

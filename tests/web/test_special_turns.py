@@ -11,6 +11,7 @@ answered, except the ones that must reach the end.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -82,7 +83,7 @@ def test_special_turn_through_the_page(web_server: str, browser: Any, case: str)
     seed = find_seed(sc, hint)
     turns, end = play(sc, seed)
     open_setup(browser, web_server)
-    flags = "" if not sc.flags else __import__("json").dumps(sc.flags)
+    flags = json.dumps(sc.flags) if sc.flags else ""
     fill_setup(browser, sc.game, seed, flags, sc.seat, tuple(s for s in sc.seats if s != C))
     browser.find_element(By.ID, "setup-deal").click()
 

@@ -17,38 +17,21 @@ from typing import Any
 import numpy as np
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from envs.registry import get_game
 from tests.web.conftest import artifacts_dir
+from tests.web.page import (
+    LEGAL_ON_PAGE, check_highlighted, click, legal_of, next_turn, open_setup, wait,
+)  # fmt: skip
 from training.serve.views import view_json
 
-WAIT_S = 60  # a safety stop for each wait on the page, not a timing check
 SEED = 11
 MID_TURN = {"calabresella": 10, "minchiate": 8}
 
-_LEGAL_ON_PAGE = """
-return Array.from(document.querySelectorAll('.legal[data-label]')).map(e => {
-  const r = e.getBoundingClientRect();
-  return [e.dataset.label, r.width > 0 && r.height > 0 && r.bottom <= innerHeight && r.right <= innerWidth];
-});
-"""
-
-
-def _state(driver: Any) -> dict[str, str]:
-    got: dict[str, str] = driver.execute_script(
-        "const b = document.body.dataset; return {state: b.state, turn: b.turn || '0', legal: b.legal || '[]'};"
-    )
-    return got
-
-
-def _wait(driver: Any, cond: Any, what: str) -> Any:
-    return WebDriverWait(driver, WAIT_S).until(cond, message=f"the page never showed {what}")
-
 
 def _start(driver: Any, url: str, game: str) -> None:
-    driver.get(f"{url}/?speed=instant")
-    _wait(driver, lambda d: _state(d)["state"] == "setup", "the setup form")
+    open_setup(driver, url)
     Select(driver.find_element(By.ID, "setup-game")).select_by_value(game)
     seed = driver.find_element(By.ID, "setup-seed")
     seed.clear()
@@ -61,40 +44,24 @@ def _play_deal(driver: Any, game: str, shots: Path) -> int:
     turns = 0
     last = "0"
     while True:
-        st = _next_turn(driver, last)
+        st = next_turn(driver, last)
         if st["state"] == "end":
             return turns
         turns += 1
         last = st["turn"]
-        legal = json.loads(st["legal"])
-        shown = driver.execute_script(_LEGAL_ON_PAGE)
-        assert sorted(label for label, _ in shown) == sorted(legal), (shown, legal)
-        assert all(visible for _, visible in shown), f"a legal move is off screen: {shown}"
+        check_highlighted(driver, legal_of(st))
         if turns == MID_TURN[game]:
             driver.save_screenshot(str(shots / f"web_{game}_mid.png"))
-        labels = [label for label, _ in shown]
+        labels = [label for label, _ in driver.execute_script(LEGAL_ON_PAGE)]
         pick = "bid chiamo" if "bid chiamo" in labels else labels[0]
-        driver.find_element(By.CSS_SELECTOR, f'.legal[data-label="{pick}"]').click()
-
-
-def _next_turn(driver: Any, last: str) -> dict[str, str]:
-    """Wait for a turn other than ``last``, or the end."""
-
-    def ready(d: Any) -> dict[str, str] | None:
-        st = _state(d)
-        if st["state"] == "end" or (st["state"] == "myturn" and st["turn"] != last):
-            return st
-        return None
-
-    got: dict[str, str] = _wait(driver, ready, "the person's next turn or the end")
-    return got
+        click(driver, pick)
 
 
 def _download(driver: Any, game: str) -> dict[str, Any]:
     target = driver.downloads / f"{game}-deal.json"
     target.unlink(missing_ok=True)
     driver.find_element(By.ID, "download-record").click()
-    _wait(driver, lambda d: target.exists() and target.stat().st_size > 0, "a downloaded record")
+    wait(driver, lambda d: target.exists() and target.stat().st_size > 0, "a downloaded record")
     record: dict[str, Any] = json.loads(target.read_text())
     return record
 
@@ -152,8 +119,7 @@ def test_page_trick_winner_is_the_engines(web_server: str, browser: Any, game_na
             state.apply(legal[int(rng.integers(len(legal)))])
         tricks += view_json(game, state.info_view(0), state.action_label)["tricks"]
     assert len(tricks) > 200
-    browser.get(f"{web_server}/?speed=instant")
-    _wait(browser, lambda d: _state(d)["state"] == "setup", "the setup form")
+    open_setup(browser, web_server)
     named = browser.execute_script(
         "return arguments[1].map(t => Games[arguments[0]].trickWinner(null, t.cards));",
         game_name,

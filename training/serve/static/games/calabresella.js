@@ -25,6 +25,52 @@
     return { mine, other, known: cards.length === 4 };
   }
 
+  /** The seats of D1 and D2 (B.5: D1 is the first defender after the soloist), or null. */
+  function defenders(M) {
+    const v = M.view || {};
+    const sol = M.g.soloist;
+    if (!Array.isArray(v.seat_of) || sol === null || sol === undefined) return null;
+    const p = v.seat_of.indexOf(sol);
+    return p < 0 ? null : [v.seat_of[(p + 1) % 3], v.seat_of[(p + 2) % 3]];
+  }
+
+  /** The seat holds two positions (2 players: the dealer's seat plays both defenders' hands). */
+  function aDue(M) {
+    const v = M.view || {};
+    return Array.isArray(v.seat_of) && v.seat_of.filter((s) => s === M.me).length === 2;
+  }
+
+  /** Who takes which part of the split: D1's and D2's names as the person reads them. */
+  function splitNames(M) {
+    const d = defenders(M);
+    const v = M.view || {};
+    if (aDue(M) && d) {
+      const p = v.seat_of.indexOf(M.g.soloist);
+      return [`Your A${(p + 1) % 3} hand`, `your A${(p + 2) % 3} hand`];
+    }
+    return ["You", d ? seatLabel(d[1]) : "your partner"];
+  }
+
+  function splitPanelNames(M) {
+    const d = defenders(M);
+    return d ? `D1 ${seatLabel(d[0])} · D2 ${seatLabel(d[1])}` : "D1 · D2";
+  }
+
+  const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+
+  function discardPrompt(M) {
+    const k = M.hand.length - 12; // every active hand holds 12 cards at the first lead (C-5.6)
+    const more = k > 0 ? `Discard ${plural(k, "more card")} face down` : "Discard a card face down";
+    return `${more}: the discards go to whoever wins the last trick.`;
+  }
+
+  function returnPrompt(M) {
+    const v = M.view || {};
+    const who = typeof v.giver === "number" ? seatLabel(v.giver) : "the giver";
+    const called = M.g.called ? ` ${who} handed you ${Cards.chip(M.g.called)};` : "";
+    return `${called} give ${who} one of your cards back, face down (the called card too is allowed).`;
+  }
+
   Games.calabresella = {
     title: "Calabresella",
     unit: "Game points",
@@ -41,7 +87,7 @@
       return best.seat;
     },
 
-    init(M) { M.g = { bids: [], contract: null, soloist: null, called: null, split: null }; },
+    init(M) { M.g = { bids: [], contract: null, soloist: null, called: null, split: null, handed: false }; },
 
     onEvent(M, ev) {
       const g = M.g;
@@ -67,6 +113,12 @@
     },
 
     onView(M, v) {
+      const g = M.g;
+      if (!g.handed && g.soloist === M.me && g.called && v.giver !== null && v.giver !== undefined) {
+        g.handed = true; // the hand-over of the called card is no action: the view tells it
+        if (typeof v.giver === "number") M.log.push(`${seatLabel(v.giver)} hands you ${Cards.chip(g.called)}`);
+        else if (v.giver === "monte") M.log.push(`${Cards.chip(g.called)} lies in the monte: you take it with the monte`);
+      }
       if (Array.isArray(v.hand_sizes) && Array.isArray(v.seat_of)) {
         const counts = M.seats.map(() => 0);
         v.hand_sizes.forEach((k, p) => { counts[v.seat_of[p]] += k; });
@@ -89,15 +141,32 @@
 
     prompt(M) {
       const verb = M.legal[0].split(" ")[0];
-      return {
+      const v = M.view || {};
+      const hand = aDue(M) && typeof v.position === "number" ? `Your A${v.position} hand: ` : "";
+      const other = splitNames(M)[1];
+      const text = {
         pass: "Your bid: pass, or bid a contract higher than the last one.",
-        bid: "Your bid: pass, or bid a contract higher than the last one.",
-        call: "Call a card you do not hold: whoever holds it gives it to you.",
-        return: "Give one of your cards back to the player who gave you the called card.",
-        discard: "Discard a card face down.",
-        split: "Split the monte: the first group goes to you.",
+        bid: "Your bid: a contract higher than the last one.",
+        call: "Call a card you do not hold: whoever holds it gives it to you (if it lies in the monte, you get it with the monte).",
+        return: returnPrompt(M),
+        discard: discardPrompt(M),
+        split: aDue(M) ?
+          `Split the open monte between your two hands: ${splitNames(M)[0]}'s cards left of the bar; each hand then discards as many as it took.` :
+          `Split the open monte: the cards you take left of the bar, ${other}'s right of it; each of you then discards as many as he took.`,
         play: "Your turn: play a card (follow the led suit if you can).",
       }[verb] || "Your turn";
+      return hand + text;
+    },
+
+    waitNote(M) {
+      if (M.n === 4 && M.me === M.dealer) return "You dealt this one and sit out: the other three play it.";
+      return "";
+    },
+
+    /** The split buttons from 4-0 to 0-4 (the cards D1 takes, most first), then mask order. */
+    orderButtons(M, labels) {
+      const size = (lb) => (lb.startsWith("split ") ? splitCards(M, Number(lb.slice(6))).mine.length : 0);
+      return labels.slice().sort((a, b) => size(b) - size(a));
     },
 
     buttonHtml(M, label) {
@@ -108,7 +177,9 @@
       if (verb === "split") {
         const sp = splitCards(M, Number(arg));
         if (!sp.known) return esc(label);
-        return `<span class="split">${Cards.row(sp.mine)} <i>|</i> ${Cards.row(sp.other)}</span>`;
+        const [mine, other] = splitNames(M);
+        return `<span class="split"><span class="who">${esc(mine)}</span>${Cards.row(sp.mine)}<i>|</i>` +
+          `<span class="who">${esc(U.cap(other))}</span>${Cards.row(sp.other)}</span>`;
       }
       return esc(label);
     },
@@ -139,11 +210,11 @@
         ["Contract", g.contract ? `<b>${g.contract}</b> by ${seatLabel(g.soloist)}` : "—"],
         g.called ? ["Called", `${Cards.chip(g.called)}${from}`] : null,
         ["Monte", m.length ? Cards.row(m) : "4 cards face down"],
-        split ? ["Split (D1 · D2)", split] : null,
+        split ? [`Split (${splitPanelNames(M)})`, split] : null,
         U.list(v.discards).length ? ["Your discards", Cards.row(U.list(v.discards))] : null,
         U.code(v.returned) ? ["Returned", Cards.chip(v.returned)] : null,
-        U.list(v.partner_hand).length ? ["Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
-        won ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
+        U.list(v.partner_hand).length ? [aDue(M) ? "Your other hand" : "Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
+        won && g.contract ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
       ];
       return [{ title: "Contract", html: U.kv(rows) }];
     },
@@ -155,7 +226,14 @@
     },
 
     endHtml(M, r) {
-      if (r.void) return "<p>Nobody bid: no contract, nobody pays.</p>";
+      if (r.void) {
+        const next = {
+          redeal_same_dealer: "the same dealer shuffles and deals again",
+          redeal_next_dealer: "the next dealer deals",
+          next_deal_no_chiamo: "the next deal is played without Chiamo",
+        }[M.flags.all_pass] || "the cards are dealt again";
+        return `<p>Nobody bid: no contract, nobody pays.<br>Under the rules ${next}: press <b>New deal</b>.</p>`;
+      }
       const side = (k) => (r[k] ? `${r[k].soloist} – ${r[k].defenders}` : "—");
       return U.kv([
         ["Contract", `<b>${r.contract}</b> by ${seatLabel(r.soloist)}, defenders ${(r.defenders || []).map(seatLabel).join(" and ")}`],
