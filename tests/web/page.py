@@ -15,12 +15,27 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 WAIT_S = 60  # a safety stop for each wait on the page, not a timing check
 POLL_S = 0.05  # how often a wait looks at the page
 
-LEGAL_ON_PAGE = """
-return Array.from(document.querySelectorAll('.legal[data-label]')).map(e => {
+# the page's state, and the highlighted moves with whether each lies inside the window
+_STATE = """
+const b = document.body.dataset;
+const shown = Array.from(document.querySelectorAll('.legal[data-label]')).map(e => {
   const r = e.getBoundingClientRect();
   return [e.dataset.label, r.width > 0 && r.height > 0 && r.bottom <= innerHeight && r.right <= innerWidth];
 });
+return {state: b.state, turn: b.turn || '0', legal: b.legal || '[]', shown: shown};
 """
+
+# the element of a move, and the width of its uncovered left strip (an overlapped card in a long
+# hand shows that much of itself): the x offsets from its left edge where it is the topmost one
+_TARGET = """
+const el = document.querySelector(`.legal[data-label="${arguments[0]}"]`);
+if (!el) return [null, 0, 0];
+const r = el.getBoundingClientRect(), y = r.top + r.height / 2;
+let w = 0;
+while (w < r.width && el.contains(document.elementFromPoint(r.left + w + 1, y))) w++;
+return [el, w, r.width];
+"""
+MIN_STRIP_PX = 20  # the least of a card a person must see to click it
 
 _SET_FIELD = """
 const el = document.getElementById(arguments[0]);
@@ -29,11 +44,10 @@ el.dispatchEvent(new Event('change', {bubbles: true}));
 """
 
 
-def state(driver: Any) -> dict[str, str]:
-    """``{state, turn, legal}`` of the page (``legal`` as JSON text)."""
-    got: dict[str, str] = driver.execute_script(
-        "const b = document.body.dataset; return {state: b.state, turn: b.turn || '0', legal: b.legal || '[]'};"
-    )
+def state(driver: Any) -> dict[str, Any]:
+    """``{state, turn, legal, shown}`` of the page: ``legal`` the turn's labels as JSON text,
+    ``shown`` the highlighted moves as ``[label, inside the window]`` pairs."""
+    got: dict[str, Any] = driver.execute_script(_STATE)
     return got
 
 
@@ -43,48 +57,39 @@ def wait(driver: Any, cond: Any, what: str) -> Any:
     return waiter.until(cond, message=f"the page never showed {what}")
 
 
-def next_turn(driver: Any, last: str) -> dict[str, str]:
-    """Wait for a turn other than ``last`` (a turn counter), or the end."""
+def next_turn(driver: Any, last: str) -> dict[str, Any]:
+    """Wait for a turn other than ``last`` (a turn counter), or the end; returns ``state``."""
 
-    def ready(d: Any) -> dict[str, str] | None:
+    def ready(d: Any) -> dict[str, Any] | None:
         st = state(d)
         if st["state"] == "end" or (st["state"] == "myturn" and st["turn"] != last):
             return st
         return None
 
-    got: dict[str, str] = wait(driver, ready, "the person's next turn or the end")
+    got: dict[str, Any] = wait(driver, ready, "the person's next turn or the end")
     return got
 
 
-def check_highlighted(driver: Any, legal: list[str]) -> None:
-    """The highlighted moves on the page are exactly ``legal``, each visible in the window."""
-    shown = driver.execute_script(LEGAL_ON_PAGE)
+def check_highlighted(st: dict[str, Any]) -> None:
+    """The highlighted moves of page state ``st`` are exactly its turn's legal labels, each
+    visible in the window."""
+    shown, legal = st["shown"], legal_of(st)
     assert sorted(label for label, _ in shown) == sorted(legal), (shown, legal)
     assert all(visible for _, visible in shown), f"a legal move is off screen: {shown}"
-
-
-# the width of an element's uncovered left strip (an overlapped card in a long hand shows that
-# much of itself): the x offsets from its left edge where it is the topmost element
-_STRIP = """
-const el = arguments[0], r = el.getBoundingClientRect(), y = r.top + r.height / 2;
-let w = 0;
-while (w < r.width && el.contains(document.elementFromPoint(r.left + w + 1, y))) w++;
-return w;
-"""
-MIN_STRIP_PX = 20  # the least of a card a person must see to click it
 
 
 def click(driver: Any, label: str) -> None:
     """Click the highlighted element of move ``label`` where a person would: its middle, or the
     visible left strip of a card the next card overlaps (at least ``MIN_STRIP_PX`` wide)."""
-    el = driver.find_element(By.CSS_SELECTOR, f'.legal[data-label="{label}"]')
-    strip: int = driver.execute_script(_STRIP, el)
+    el, strip, width = driver.execute_script(_TARGET, label)
+    assert el is not None, f"no highlighted element for {label!r}"
     assert strip >= MIN_STRIP_PX, f"only {strip} px of {label!r} can be clicked"
-    width = el.rect["width"]
     if strip >= width:
         el.click()
         return
-    ActionChains(driver).move_to_element_with_offset(el, -width / 2 + strip / 2, 0).click().perform()
+    ActionChains(driver).move_to_element_with_offset(
+        el, -width / 2 + strip / 2, 0
+    ).click().perform()
 
 
 def open_setup(driver: Any, url: str) -> None:
@@ -112,7 +117,7 @@ def fill_setup(
         box.send_keys(str(seed))
 
 
-def legal_of(st: dict[str, str]) -> list[str]:
+def legal_of(st: dict[str, Any]) -> list[str]:
     """The legal labels of a page state."""
     got: list[str] = json.loads(st["legal"])
     return got

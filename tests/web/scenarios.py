@@ -63,7 +63,8 @@ def has_verb(verb: str) -> Target:
 
 
 @cache
-def _bots() -> Bots:
+def bots() -> Bots:
+    """The test server's bots (``heuristic`` and ``random``), built once."""
     return Bots([("heuristic", "heuristic"), ("random", "random")])
 
 
@@ -74,7 +75,7 @@ def play(sc: Scenario, seed: int) -> tuple[list[list[str]], dict[str, Any]]:
         "type": "open", "mode": "table", "game": sc.game, "flags": sc.flags,
         "seats": list(sc.seats), "seed": seed,
     }  # fmt: skip
-    session, pushes = open_table("g1", message, _bots())
+    session, pushes = open_table("g1", message, bots())
     turns: list[list[str]] = []
     while True:
         last = pushes[-1]
@@ -89,7 +90,7 @@ def _meets(sc: Scenario, seed: int) -> bool:
         "type": "open", "mode": "table", "game": sc.game, "flags": sc.flags,
         "seats": list(sc.seats), "seed": seed,
     }  # fmt: skip
-    session, pushes = open_table("g1", message, _bots())
+    session, pushes = open_table("g1", message, bots())
     hit = [False] * len(sc.targets)
     while pushes[-1]["type"] != "end":
         turn = pushes[-1]

@@ -11,7 +11,14 @@ from selenium.webdriver.common.by import By
 
 from tests.web.conftest import VIEWPORT, artifacts_dir, free_port, serve_web, set_viewport
 from tests.web.page import (
-    check_highlighted, click, fill_setup, legal_of, next_turn, open_setup, state, wait,
+    check_highlighted,
+    click,
+    fill_setup,
+    legal_of,
+    next_turn,
+    open_setup,
+    state,
+    wait,
 )  # fmt: skip
 from tests.web.scenarios import Scenario, find_seed, has_verb, pick, play
 
@@ -60,7 +67,7 @@ def test_server_gone_mid_deal_then_back(browser: Any) -> None:
         _deal(browser)
         st = next_turn(browser, "0")
         assert st["state"] == "myturn"
-        check_highlighted(browser, legal_of(st))
+        check_highlighted(st)
 
 
 def test_error_reply_is_readable(web_server: str, browser: Any) -> None:
@@ -77,7 +84,9 @@ def test_error_reply_is_readable(web_server: str, browser: Any) -> None:
     browser.save_screenshot(str(artifacts_dir() / "web_error_reply.png"))
     browser.find_element(By.ID, "notice-close").click()
     assert _notice(browser) == ""
-    check_highlighted(browser, legal_of(st))
+    again = state(browser)
+    assert again["turn"] == st["turn"] and legal_of(again) == legal_of(st)
+    check_highlighted(again)
     click(browser, legal_of(st)[0])
     assert next_turn(browser, st["turn"])["state"] in ("myturn", "end")
 
@@ -113,7 +122,7 @@ def test_small_window_is_usable(web_server: str, browser: Any) -> None:
         for _ in range(3):
             st = next_turn(browser, last)
             last = st["turn"]
-            check_highlighted(browser, legal_of(st))
+            check_highlighted(st)
             if _ == 0:
                 browser.save_screenshot(str(artifacts_dir() / "web_small_minchiate.png"))
             click(browser, legal_of(st)[0])
@@ -128,7 +137,7 @@ def test_small_window_is_usable(web_server: str, browser: Any) -> None:
             st = next_turn(browser, last)
             last = st["turn"]
             assert legal_of(st) == legal
-            check_highlighted(browser, legal)
+            check_highlighted(st)
             if legal[0].startswith("split"):
                 browser.save_screenshot(str(artifacts_dir() / "web_small_split.png"))
                 break

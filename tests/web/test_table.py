@@ -1,11 +1,13 @@
 """The web table in a real browser: a full deal of each game played through the page.
 
-The person's seat clicks a highlighted legal move at every turn (deterministically: ``bid
-chiamo`` when the auction offers it, so the exchanges are played too, else the first highlighted
-move on the page); every legal label of the turn must be on the page as a highlighted, visible
-element, and nothing else. At the end the page shows the returns, and its download link gives a
-D.3 record that ``game.replay`` accepts and that reproduces the result. Screenshots (mid-deal and
-at the end) go to ``$MAZZO_ARTIFACTS`` (default ``test-artifacts/``).
+The person's seat clicks a highlighted legal move at every turn (deterministically, the policy of
+``tests.web.scenarios``: ``bid chiamo`` when the auction offers it, so the exchanges are played
+too, else the first legal label); every turn's legal labels are those of the same deal played in
+process, and each must be on the page as a highlighted, visible element, and nothing else. The
+Minchiate deal lets the Matto's owner choose its payment, and its seed gives the person that
+turn. At the end the page shows the returns, and its download link gives a D.3 record that
+``game.replay`` accepts and that reproduces the result. Screenshots (mid-deal, the payment and
+the end) go to ``$MAZZO_ARTIFACTS`` (default ``test-artifacts/``).
 """
 
 from __future__ import annotations
@@ -17,44 +19,60 @@ from typing import Any
 import numpy as np
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
 
 from envs.registry import get_game
 from tests.web.conftest import artifacts_dir
 from tests.web.page import (
-    LEGAL_ON_PAGE, check_highlighted, click, legal_of, next_turn, open_setup, wait,
+    check_highlighted,
+    click,
+    fill_setup,
+    legal_of,
+    next_turn,
+    open_setup,
+    wait,
 )  # fmt: skip
+from tests.web.scenarios import Scenario, find_seed, has_verb, pick, play
 from training.serve.views import view_json
 
-SEED = 11
+C, H = "client", "heuristic"
+# the person's seat S0 against heuristic bots; Calabresella's policy bids Chiamo when it may (so
+# the call and the exchanges are played too); Minchiate lets the Matto's owner choose the card it
+# pays (matto_payment=agent), and its seed gives the person that turn at the end of the deal
+DEALS = {
+    "calabresella": (Scenario("calabresella", (C, H, H), prefer=("bid chiamo",)), 11),
+    "minchiate": (
+        Scenario("minchiate", (C, H, H, H), {"matto_payment": "agent"}, targets=(has_verb("pay"),)),
+        9,
+    ),
+}
 MID_TURN = {"calabresella": 10, "minchiate": 8}
 
 
-def _start(driver: Any, url: str, game: str) -> None:
+def _start(driver: Any, url: str, sc: Scenario, seed: int) -> None:
     open_setup(driver, url)
-    Select(driver.find_element(By.ID, "setup-game")).select_by_value(game)
-    seed = driver.find_element(By.ID, "setup-seed")
-    seed.clear()
-    seed.send_keys(str(SEED))
+    fill_setup(driver, sc.game, seed, json.dumps(sc.flags) if sc.flags else "", 0, sc.seats[1:])
     driver.find_element(By.ID, "setup-deal").click()
 
 
-def _play_deal(driver: Any, game: str, shots: Path) -> int:
-    """Click through the deal; returns the number of turns played."""
+def _play_deal(driver: Any, sc: Scenario, expected: list[list[str]], shots: Path) -> int:
+    """Click through the deal, each turn's legal labels those of the in-process deal
+    (``expected``); returns the number of turns played."""
     turns = 0
     last = "0"
     while True:
         st = next_turn(driver, last)
         if st["state"] == "end":
             return turns
+        assert turns < len(expected), f"more turns on the page than in process: {legal_of(st)}"
+        assert legal_of(st) == expected[turns]
         turns += 1
         last = st["turn"]
-        check_highlighted(driver, legal_of(st))
-        if turns == MID_TURN[game]:
-            driver.save_screenshot(str(shots / f"web_{game}_mid.png"))
-        labels = [label for label, _ in driver.execute_script(LEGAL_ON_PAGE)]
-        pick = "bid chiamo" if "bid chiamo" in labels else labels[0]
-        click(driver, pick)
+        check_highlighted(st)
+        if turns == MID_TURN[sc.game]:
+            driver.save_screenshot(str(shots / f"web_{sc.game}_mid.png"))
+        if legal_of(st)[0].startswith("pay "):
+            driver.save_screenshot(str(shots / f"web_{sc.game}_pay.png"))
+        click(driver, pick(legal_of(st), sc.prefer))
 
 
 def _download(driver: Any, game: str) -> dict[str, Any]:
@@ -69,9 +87,12 @@ def _download(driver: Any, game: str) -> dict[str, Any]:
 @pytest.mark.parametrize("game_name", ["calabresella", "minchiate"])
 def test_full_deal_through_the_page(web_server: str, browser: Any, game_name: str) -> None:
     shots = artifacts_dir()
-    _start(browser, web_server, game_name)
-    turns = _play_deal(browser, game_name, shots)
-    assert turns >= MID_TURN[game_name], f"only {turns} turns: the deal ended early"
+    sc, hint = DEALS[game_name]
+    seed = find_seed(sc, hint)
+    expected = play(sc, seed)[0]
+    _start(browser, web_server, sc, seed)
+    turns = _play_deal(browser, sc, expected, shots)
+    assert turns == len(expected) >= MID_TURN[game_name], f"{turns} turns: the deal ended early"
 
     end = browser.find_element(By.ID, "end")
     assert end.is_displayed()

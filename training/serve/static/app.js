@@ -43,7 +43,7 @@ function onDisconnect() {
   document.body.dataset.state = "closed";
   const what = !was ? "Cannot reach the mazzo server." :
     midDeal ? "The connection to the server was lost: this deal cannot go on." : "The connection to the server was lost.";
-  showNotice(`${what} Is \`mazzo serve --web\` running? Reconnect to start a new deal.`, "error", true);
+  showNotice(`${what} Check that the server (mazzo serve --web) is running, then reconnect to start a new deal.`, "error", true);
 }
 
 function reconnect() {
@@ -113,13 +113,15 @@ function startModel(msg) {
 
 function game() { return Games[App.M.game] || Games.generic; }
 
+/** Apply the queued pushes, each shown for the time apply() asks; the ones to be shown for no
+    time (all of them at the instant speed) are drawn together. */
 function pump() {
-  if (App.busy) return;
-  const msg = App.queue.shift();
-  if (!msg) return;
-  App.busy = true;
-  const wait = apply(msg);
+  if (App.busy || !App.queue.length) return;
+  let wait = 0;
+  while (App.queue.length && wait === 0) wait = apply(App.queue.shift());
   Render.all();
+  if (wait === 0) return;
+  App.busy = true;
   setTimeout(() => { App.busy = false; pump(); }, wait);
 }
 

@@ -224,6 +224,7 @@ const Render = {
     const bar = document.getElementById("action-bar");
     let prompt = "";
     if (M.end) prompt = "The deal is over.";
+    else if (!App.connected) prompt = "Disconnected from the server: this deal cannot go on.";
     else if (M.legal.length) prompt = G.prompt ? G.prompt(M) : "Your turn";
     else if (M.sentMove) prompt = "…";
     else prompt = (G.waitNote && G.waitNote(M)) || "Waiting for the other players…";

@@ -151,8 +151,8 @@
         return: returnPrompt(M),
         discard: discardPrompt(M),
         split: aDue(M) ?
-          `Split the open monte between your two hands: ${splitNames(M)[0]}'s cards left of the bar; each hand then discards as many as it took.` :
-          `Split the open monte: the cards you take left of the bar, ${other}'s right of it; each of you then discards as many as he took.`,
+          `Split the open monte between your two hands: choose the cards ${splitNames(M)[0]} takes, ${other} takes the rest; each hand then discards as many as it took.` :
+          `Split the open monte: choose the cards you take, ${other} takes the rest; each of you then discards as many as he took.`,
         play: "Your turn: play a card (follow the led suit if you can).",
       }[verb] || "Your turn";
       return hand + text;
@@ -178,8 +178,9 @@
         const sp = splitCards(M, Number(arg));
         if (!sp.known) return esc(label);
         const [mine, other] = splitNames(M);
-        return `<span class="split"><span class="who">${esc(mine)}</span>${Cards.row(sp.mine)}<i>|</i>` +
-          `<span class="who">${esc(U.cap(other))}</span>${Cards.row(sp.other)}</span>`;
+        const rest = sp.other.length ? sp.other.map(Cards.title).join(", ") : "nothing";
+        return `<span class="split" title="${esc(`${mine} take${mine === "You" ? "" : "s"} ${sp.mine.map(Cards.title).join(", ") || "nothing"}; ${other} takes ${rest}`)}">` +
+          `${Cards.row(sp.mine)}</span>`;
       }
       return esc(label);
     },
