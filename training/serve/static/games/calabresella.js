@@ -51,16 +51,11 @@
     return ["You", d ? seatLabel(d[1]) : "your partner"];
   }
 
-  function splitPanelNames(M) {
-    const d = defenders(M);
-    return d ? `D1 ${seatLabel(d[0])} · D2 ${seatLabel(d[1])}` : "D1 · D2";
-  }
-
   const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
 
   function discardPrompt(M) {
     const k = M.hand.length - 12; // every active hand holds 12 cards at the first lead (C-5.6)
-    const more = k > 0 ? `Discard ${plural(k, "more card")} face down` : "Discard a card face down";
+    const more = k > 1 ? `Discard ${plural(k, "card")} face down, one at a time` : "Discard a card face down";
     return `${more}: the discards go to whoever wins the last trick.`;
   }
 
@@ -87,7 +82,11 @@
       return best.seat;
     },
 
-    init(M) { M.g = { bids: [], contract: null, soloist: null, called: null, split: null, handed: false }; },
+    init(M) {
+      M.g = { bids: [], contract: null, soloist: null, called: null, split: null, handed: false };
+      // 12 cards a hand (C-3.1): the idle dealer of 4 holds none, the dealer of 2 holds two hands
+      M.counts = M.seats.map((_, s) => (s !== M.dealer ? 12 : M.n === 4 ? 0 : M.n === 2 ? 24 : 12));
+    },
 
     onEvent(M, ev) {
       const g = M.g;
@@ -103,6 +102,9 @@
         M.last[s] = `Calls ${ev.arg}`;
         return act(s, `call ${Cards.chip(ev.arg)}`);
       }
+      // a discard only gives back a card taken from the monte (or the called card's hand-over),
+      // which no event shows: the hand keeps its size
+      if (ev.verb === "discard" && M.counts[s] !== null) M.counts[s] += 1;
       if (ev.verb === "return") return act(s, `give back ${ev.arg ? Cards.chip(ev.arg) : "a card"}`);
       if (ev.verb === "split") {
         g.split = Number(ev.arg);
@@ -131,7 +133,9 @@
       const out = [];
       const auctionOver = M.tricks.length > 0 || M.trick.length > 0 || g.called;
       if (g.soloist === s) out.push({ text: `Soloist · ${g.contract}`, cls: "soloist" });
-      else if (g.soloist !== null && auctionOver && !(M.n === 4 && s === M.dealer)) out.push({ text: "Defender", cls: "defender" });
+      else if (g.soloist !== null && auctionOver && !(M.n === 4 && s === M.dealer)) {
+        out.push({ text: M.n === 2 ? "Defender · both hands" : "Defender", cls: "defender" });
+      }
       if (M.n === 4 && s === M.dealer) out.push({ text: "Sits out", cls: "idle" });
       return out;
     },
@@ -142,7 +146,9 @@
     prompt(M) {
       const verb = M.legal[0].split(" ")[0];
       const v = M.view || {};
-      const hand = aDue(M) && typeof v.position === "number" ? `Your A${v.position} hand: ` : "";
+      const due = aDue(M) && typeof v.position === "number";
+      if (due && verb === "play") return `Play a card of your A${v.position} hand (follow the led suit if you can).`;
+      const hand = due ? `Your A${v.position} hand: ` : "";
       const other = splitNames(M)[1];
       const text = {
         pass: "Your bid: pass, or bid a contract higher than the last one.",
@@ -203,15 +209,16 @@
       else if (typeof v.giver === "number") from = ` (given by ${seatLabel(v.giver)})`;
       else if (r && r.called_from) from = ` (from ${r.called_from})`;
       const m = monte(M);
+      const d = defenders(M);
       const split = Array.isArray(v.split) && (v.split[0].length || v.split[1].length) ?
-        `${Cards.row(v.split[0])} · ${Cards.row(v.split[1])}` : null;
+        `${d ? seatLabel(d[0]) + " " : ""}${Cards.row(v.split[0])} · ${d ? seatLabel(d[1]) + " " : ""}${Cards.row(v.split[1])}` : null;
       const won = r && r.tricks ? r.tricks : v.tricks_won;
       const rows = [
         ["Auction", bids || '<span class="none">no bids yet</span>'],
         ["Contract", g.contract ? `<b>${g.contract}</b> by ${seatLabel(g.soloist)}` : "—"],
         g.called ? ["Called", `${Cards.chip(g.called)}${from}`] : null,
         ["Monte", m.length ? Cards.row(m) : "4 cards face down"],
-        split ? [`Split (${splitPanelNames(M)})`, split] : null,
+        split ? ["Split", split] : null,
         U.list(v.discards).length ? ["Your discards", Cards.row(U.list(v.discards))] : null,
         U.code(v.returned) ? ["Returned", Cards.chip(v.returned)] : null,
         U.list(v.partner_hand).length ? [aDue(M) ? "Your other hand" : "Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
