@@ -63,7 +63,7 @@
     const v = M.view || {};
     const who = typeof v.giver === "number" ? seatLabel(v.giver) : "the giver";
     const called = M.g.called ? ` ${who} handed you ${Cards.chip(M.g.called)};` : "";
-    return `${called} give ${who} one of your cards back, face down (the called card too is allowed).`;
+    return `${called} give ${who} one of your cards back, face down (it may be the called card).`;
   }
 
   Games.calabresella = {
