@@ -44,8 +44,9 @@ def _deal(
 
 def test_server_gone_mid_deal_then_back(browser: Any) -> None:
     """The server stops in the middle of a deal: the page says so, offers no stale move and a
-    Reconnect button; once a server answers again on that port, Reconnect brings the setup form
-    back (saying the deal is lost) and a new deal plays."""
+    Reconnect button (which, while nobody answers, says the server cannot be reached); once a
+    server answers again on that port, Reconnect brings the setup form back (saying the deal is
+    lost) and a new deal plays."""
     port = free_port()
     with serve_web(port, bots=("random",)) as url:
         open_setup(browser, url)
@@ -58,6 +59,8 @@ def test_server_gone_mid_deal_then_back(browser: Any) -> None:
     assert "connection to the server was lost" in text and "Reconnect" in text, text
     assert browser.find_elements(By.CSS_SELECTOR, ".legal[data-label]") == []
     browser.save_screenshot(str(artifacts_dir() / "web_server_gone.png"))
+    browser.find_element(By.ID, "reconnect").click()  # nobody answers yet: the page says so
+    wait(browser, lambda d: "Cannot reach the mazzo server" in _notice(d), "the server unreachable")
     with serve_web(port, bots=("random",)):
         browser.find_element(By.ID, "reconnect").click()
         wait(browser, lambda d: state(d)["state"] == "setup", "the setup form again")
@@ -68,6 +71,9 @@ def test_server_gone_mid_deal_then_back(browser: Any) -> None:
         st = next_turn(browser, "0")
         assert st["state"] == "myturn"
         check_highlighted(st)
+    # the browser reports the refused connections; nothing else went wrong on the page
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert all("ERR_CONNECTION_REFUSED" in e for e in errors), errors
 
 
 def test_error_reply_is_readable(web_server: str, browser: Any) -> None:

@@ -54,6 +54,10 @@ function reconnect() {
 
 function send(msg) {
   msg.id = App.nextId++;
+  if (App.ws && App.ws.readyState === WebSocket.CONNECTING) {
+    showNotice("Still connecting to the server: try again in a moment.", "", false);
+    return msg.id;
+  }
   if (!App.ws || App.ws.readyState !== WebSocket.OPEN) { onDisconnect(); return msg.id; }
   App.ws.send(JSON.stringify(msg));
   return msg.id;
