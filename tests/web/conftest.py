@@ -7,6 +7,7 @@ installs it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -60,22 +61,23 @@ def artifacts_dir() -> Path:
     return path
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port nobody listens on now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
 
 
-@pytest.fixture(scope="session")
-def web_server() -> Iterator[str]:
-    """The base URL of a running ``mazzo serve --web`` (heuristic and random bots)."""
-    port = _free_port()
+@contextlib.contextmanager
+def serve_web(port: int, bots: tuple[str, ...] = ("heuristic", "random")) -> Iterator[str]:
+    """A ``mazzo serve --web`` on ``port`` (bots named after their agents) while the block
+    runs; yields its base URL. The server is stopped on leaving the block."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = [
-        sys.executable, "-m", "training.cli", "serve", "--web", "--port", str(port),
-        "--bot", "heuristic=heuristic", "--bot", "random=random", "--log-level", "warning",
-    ]  # fmt: skip
+    cmd = [sys.executable, "-m", "training.cli", "serve", "--web", "--port", str(port)]
+    for bot in bots:
+        cmd += ["--bot", f"{bot}={bot}"]
+    cmd += ["--log-level", "warning"]
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -89,6 +91,13 @@ def web_server() -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+@pytest.fixture(scope="session")
+def web_server() -> Iterator[str]:
+    """The base URL of a running ``mazzo serve --web`` (heuristic and random bots)."""
+    with serve_web(free_port()) as url:
+        yield url
 
 
 def _wait_until_up(proc: subprocess.Popen[bytes], url: str, log: Any) -> None:
@@ -108,6 +117,14 @@ def _wait_until_up(proc: subprocess.Popen[bytes], url: str, log: Any) -> None:
         time.sleep(0.2)
 
 
+def set_viewport(driver: Any, width: int, height: int) -> None:
+    """Make the page's window ``width`` x ``height`` CSS pixels."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """A headless Chromium with a 1280x800 viewport that downloads into ``browser.downloads``."""
@@ -124,10 +141,7 @@ def browser() -> Iterator[Any]:
     downloads = tempfile.TemporaryDirectory()
     driver: Any = webdriver.Chrome(service=Service(driver_path), options=options)
     try:
-        driver.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": VIEWPORT[0], "height": VIEWPORT[1], "deviceScaleFactor": 1, "mobile": False},
-        )
+        set_viewport(driver, *VIEWPORT)
         driver.execute_cdp_cmd(
             "Browser.setDownloadBehavior",
             {"behavior": "allow", "downloadPath": downloads.name, "eventsEnabled": True},

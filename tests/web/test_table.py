@@ -1,11 +1,13 @@
 """The web table in a real browser: a full deal of each game played through the page.
 
-The person's seat clicks a highlighted legal move at every turn (deterministically: ``bid
-chiamo`` when the auction offers it, so the exchanges are played too, else the first highlighted
-move on the page); every legal label of the turn must be on the page as a highlighted, visible
-element, and nothing else. At the end the page shows the returns, and its download link gives a
-D.3 record that ``game.replay`` accepts and that reproduces the result. Screenshots (mid-deal and
-at the end) go to ``$MAZZO_ARTIFACTS`` (default ``test-artifacts/``).
+The person's seat clicks a highlighted legal move at every turn (deterministically, the policy of
+``tests.web.scenarios``: ``bid chiamo`` when the auction offers it, so the exchanges are played
+too, else the first legal label); every turn's legal labels are those of the same deal played in
+process, and each must be on the page as a highlighted, visible element, and nothing else. The
+Minchiate deal lets the Matto's owner choose its payment, and its seed gives the person that
+turn. At the end the page shows the returns, and its download link gives a D.3 record that
+``game.replay`` accepts and that reproduces the result. Screenshots (mid-deal, the payment and
+the end) go to ``$MAZZO_ARTIFACTS`` (default ``test-artifacts/``).
 """
 
 from __future__ import annotations
@@ -17,84 +19,67 @@ from typing import Any
 import numpy as np
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from envs.registry import get_game
 from tests.web.conftest import artifacts_dir
+from tests.web.page import (
+    check_highlighted,
+    click,
+    fill_setup,
+    legal_of,
+    next_turn,
+    open_setup,
+    wait,
+)  # fmt: skip
+from tests.web.scenarios import Scenario, find_seed, has_verb, pick, play
 from training.serve.views import view_json
 
-WAIT_S = 60  # a safety stop for each wait on the page, not a timing check
-SEED = 11
+C, H = "client", "heuristic"
+# the person's seat S0 against heuristic bots; Calabresella's policy bids Chiamo when it may (so
+# the call and the exchanges are played too); Minchiate lets the Matto's owner choose the card it
+# pays (matto_payment=agent), and its seed gives the person that turn at the end of the deal
+DEALS = {
+    "calabresella": (Scenario("calabresella", (C, H, H), prefer=("bid chiamo",)), 11),
+    "minchiate": (
+        Scenario("minchiate", (C, H, H, H), {"matto_payment": "agent"}, targets=(has_verb("pay"),)),
+        9,
+    ),
+}
 MID_TURN = {"calabresella": 10, "minchiate": 8}
 
-_LEGAL_ON_PAGE = """
-return Array.from(document.querySelectorAll('.legal[data-label]')).map(e => {
-  const r = e.getBoundingClientRect();
-  return [e.dataset.label, r.width > 0 && r.height > 0 && r.bottom <= innerHeight && r.right <= innerWidth];
-});
-"""
 
-
-def _state(driver: Any) -> dict[str, str]:
-    got: dict[str, str] = driver.execute_script(
-        "const b = document.body.dataset; return {state: b.state, turn: b.turn || '0', legal: b.legal || '[]'};"
-    )
-    return got
-
-
-def _wait(driver: Any, cond: Any, what: str) -> Any:
-    return WebDriverWait(driver, WAIT_S).until(cond, message=f"the page never showed {what}")
-
-
-def _start(driver: Any, url: str, game: str) -> None:
-    driver.get(f"{url}/?speed=instant")
-    _wait(driver, lambda d: _state(d)["state"] == "setup", "the setup form")
-    Select(driver.find_element(By.ID, "setup-game")).select_by_value(game)
-    seed = driver.find_element(By.ID, "setup-seed")
-    seed.clear()
-    seed.send_keys(str(SEED))
+def _start(driver: Any, url: str, sc: Scenario, seed: int) -> None:
+    open_setup(driver, url)
+    fill_setup(driver, sc.game, seed, json.dumps(sc.flags) if sc.flags else "", 0, sc.seats[1:])
     driver.find_element(By.ID, "setup-deal").click()
 
 
-def _play_deal(driver: Any, game: str, shots: Path) -> int:
-    """Click through the deal; returns the number of turns played."""
+def _play_deal(driver: Any, sc: Scenario, expected: list[list[str]], shots: Path) -> int:
+    """Click through the deal, each turn's legal labels those of the in-process deal
+    (``expected``); returns the number of turns played."""
     turns = 0
     last = "0"
     while True:
-        st = _next_turn(driver, last)
+        st = next_turn(driver, last)
         if st["state"] == "end":
             return turns
+        assert turns < len(expected), f"more turns on the page than in process: {legal_of(st)}"
+        assert legal_of(st) == expected[turns]
         turns += 1
         last = st["turn"]
-        legal = json.loads(st["legal"])
-        shown = driver.execute_script(_LEGAL_ON_PAGE)
-        assert sorted(label for label, _ in shown) == sorted(legal), (shown, legal)
-        assert all(visible for _, visible in shown), f"a legal move is off screen: {shown}"
-        if turns == MID_TURN[game]:
-            driver.save_screenshot(str(shots / f"web_{game}_mid.png"))
-        labels = [label for label, _ in shown]
-        pick = "bid chiamo" if "bid chiamo" in labels else labels[0]
-        driver.find_element(By.CSS_SELECTOR, f'.legal[data-label="{pick}"]').click()
-
-
-def _next_turn(driver: Any, last: str) -> dict[str, str]:
-    """Wait for a turn other than ``last``, or the end."""
-
-    def ready(d: Any) -> dict[str, str] | None:
-        st = _state(d)
-        if st["state"] == "end" or (st["state"] == "myturn" and st["turn"] != last):
-            return st
-        return None
-
-    got: dict[str, str] = _wait(driver, ready, "the person's next turn or the end")
-    return got
+        check_highlighted(st)
+        if turns == MID_TURN[sc.game]:
+            driver.save_screenshot(str(shots / f"web_{sc.game}_mid.png"))
+        if legal_of(st)[0].startswith("pay "):
+            driver.save_screenshot(str(shots / f"web_{sc.game}_pay.png"))
+        click(driver, pick(legal_of(st), sc.prefer))
 
 
 def _download(driver: Any, game: str) -> dict[str, Any]:
     target = driver.downloads / f"{game}-deal.json"
     target.unlink(missing_ok=True)
     driver.find_element(By.ID, "download-record").click()
-    _wait(driver, lambda d: target.exists() and target.stat().st_size > 0, "a downloaded record")
+    wait(driver, lambda d: target.exists() and target.stat().st_size > 0, "a downloaded record")
     record: dict[str, Any] = json.loads(target.read_text())
     return record
 
@@ -102,9 +87,12 @@ def _download(driver: Any, game: str) -> dict[str, Any]:
 @pytest.mark.parametrize("game_name", ["calabresella", "minchiate"])
 def test_full_deal_through_the_page(web_server: str, browser: Any, game_name: str) -> None:
     shots = artifacts_dir()
-    _start(browser, web_server, game_name)
-    turns = _play_deal(browser, game_name, shots)
-    assert turns >= MID_TURN[game_name], f"only {turns} turns: the deal ended early"
+    sc, hint = DEALS[game_name]
+    seed = find_seed(sc, hint)
+    expected = play(sc, seed)[0]
+    _start(browser, web_server, sc, seed)
+    turns = _play_deal(browser, sc, expected, shots)
+    assert turns == len(expected) >= MID_TURN[game_name], f"{turns} turns: the deal ended early"
 
     end = browser.find_element(By.ID, "end")
     assert end.is_displayed()
@@ -152,8 +140,7 @@ def test_page_trick_winner_is_the_engines(web_server: str, browser: Any, game_na
             state.apply(legal[int(rng.integers(len(legal)))])
         tricks += view_json(game, state.info_view(0), state.action_label)["tricks"]
     assert len(tricks) > 200
-    browser.get(f"{web_server}/?speed=instant")
-    _wait(browser, lambda d: _state(d)["state"] == "setup", "the setup form")
+    open_setup(browser, web_server)
     named = browser.execute_script(
         "return arguments[1].map(t => Games[arguments[0]].trickWinner(null, t.cards));",
         game_name,

@@ -9,34 +9,68 @@ const SPEEDS = { slow: [900, 1800], normal: [450, 1100], fast: [150, 500], insta
 
 const App = {
   ws: null, hello: null, nextId: 1, queue: [], busy: false, M: null, settings: null,
+  openId: null, keepAlive: null, connected: false,
 };
 
 /* ---------- the connection ---------- */
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  App.ws = new WebSocket(`${proto}//${location.host}/ws`);
-  App.ws.onopen = () => {
+  const ws = new WebSocket(`${proto}//${location.host}/ws`);
+  App.ws = ws;
+  ws.onopen = () => {
+    App.connected = true;
+    hideNotice();
     send({ type: "hello", protocol: "mazzo-bot/1" });
     // the server closes a connection silent for its idle timeout (300 s by default): a person
     // may think longer, so the page says something harmless every 100 s
-    setInterval(() => { if (App.ws.readyState === WebSocket.OPEN) send({ type: "bots" }); }, 100000);
+    clearInterval(App.keepAlive);
+    App.keepAlive = setInterval(() => { if (ws.readyState === WebSocket.OPEN) send({ type: "bots" }); }, 100000);
   };
-  App.ws.onmessage = (e) => onMessage(JSON.parse(e.data));
-  App.ws.onclose = () => {
-    setStatus("Disconnected from the server: reload the page to play again.", "error");
-    document.body.dataset.state = "closed";
-  };
+  ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+  ws.onclose = () => { if (App.ws === ws) onDisconnect(); };
+}
+
+/** The server went away (stopped, restarted, the network): say so, stop offering moves and
+    offer to connect again. Nothing of a deal in progress survives on the server. */
+function onDisconnect() {
+  const was = App.connected;
+  App.connected = false;
+  clearInterval(App.keepAlive);
+  const M = App.M;
+  const midDeal = M && !M.end;
+  if (M) { M.legal = []; M.sentMove = null; App.queue = []; Render.all(); }
+  document.body.dataset.state = "closed";
+  const what = !was ? "Cannot reach the mazzo server." :
+    midDeal ? "The connection to the server was lost: this deal cannot go on." : "The connection to the server was lost.";
+  showNotice(`${what} Check that the server (mazzo serve --web) is running, then reconnect to start a new deal.`, "error", true);
+}
+
+function reconnect() {
+  showNotice("Connecting to the server…", "", false);
+  App.hello = null;
+  connect();
 }
 
 function send(msg) {
   msg.id = App.nextId++;
+  if (App.ws && App.ws.readyState === WebSocket.CONNECTING) {
+    showNotice("Still connecting to the server: try again in a moment.", "", false);
+    return msg.id;
+  }
+  if (!App.ws || App.ws.readyState !== WebSocket.OPEN) { onDisconnect(); return msg.id; }
   App.ws.send(JSON.stringify(msg));
   return msg.id;
 }
 
 function onMessage(msg) {
-  if (msg.type === "hello") { App.hello = msg; Render.setupForm(); return; }
+  if (msg.type === "hello") {
+    App.hello = msg;
+    const lost = App.M && !App.M.end;
+    if (lost) { App.M = null; App.queue = []; }
+    Render.setupForm(lost ? "Connected again. The server no longer has the deal you were playing: deal a new one." : "");
+    return;
+  }
   if (msg.type === "error") { onError(msg); return; }
   if (msg.type === "opened") { startModel(msg); return; }
   if (msg.type === "closed" || msg.type === "bots") return;
@@ -46,7 +80,13 @@ function onMessage(msg) {
 }
 
 function onError(msg) {
-  setStatus(`Server error ${msg.code}: ${msg.message}`, "error");
+  const text = `The server refused (${msg.code}): ${msg.message}`;
+  if (msg.id !== undefined && msg.id === App.openId) { // the deal could not be opened
+    App.openId = null;
+    Render.showSetup(true, text);
+    return;
+  }
+  showNotice(text, "error", false);
   const M = App.M;
   if (M && M.sentMove && (msg.code === "illegal" || msg.code === "not_your_turn")) {
     M.legal = M.sentMove.legal; // the state is unchanged: offer the same moves again
@@ -58,6 +98,8 @@ function onError(msg) {
 /* ---------- the deal's model ---------- */
 
 function startModel(msg) {
+  App.openId = null;
+  hideNotice();
   const seats = msg.seats;
   const me = seats.indexOf("client");
   App.queue = [];
@@ -70,19 +112,20 @@ function startModel(msg) {
   const G = game();
   if (G.init) G.init(App.M);
   document.body.dataset.state = "playing";
-  setStatus("");
   Render.all();
 }
 
 function game() { return Games[App.M.game] || Games.generic; }
 
+/** Apply the queued pushes, each shown for the time apply() asks; the ones to be shown for no
+    time (all of them at the instant speed) are drawn together. */
 function pump() {
-  if (App.busy) return;
-  const msg = App.queue.shift();
-  if (!msg) return;
-  App.busy = true;
-  const wait = apply(msg);
+  if (App.busy || !App.queue.length) return;
+  let wait = 0;
+  while (App.queue.length && wait === 0) wait = apply(App.queue.shift());
   Render.all();
+  if (wait === 0) return;
+  App.busy = true;
   setTimeout(() => { App.busy = false; pump(); }, wait);
 }
 
@@ -181,7 +224,7 @@ function deal(settings) {
   const msg = { type: "open", mode: "table", game: settings.game, flags: settings.flags, seats };
   if (settings.seed !== null) msg.seed = settings.seed;
   App.M = null;
-  send(msg);
+  App.openId = send(msg);
 }
 
 /* ---------- small helpers ---------- */
@@ -203,10 +246,23 @@ function seatLabel(s) {
 
 function signed(x) { return x > 0 ? `+${x}` : `${x}`; }
 
-function setStatus(text, kind) {
-  const el = document.getElementById("status");
-  el.textContent = text;
+/** The notice under the header: an error or a state of the connection, with a button to close
+    it or to reconnect. */
+function showNotice(text, kind, offerReconnect) {
+  const el = document.getElementById("notice");
   el.className = kind || "";
+  el.hidden = false;
+  el.innerHTML = `<span class="text">${esc(text)}</span>` +
+    (offerReconnect ? '<button id="reconnect" type="button">Reconnect</button>' :
+      '<button id="notice-close" type="button" aria-label="close" title="close">×</button>');
+  const btn = document.getElementById(offerReconnect ? "reconnect" : "notice-close");
+  btn.addEventListener("click", offerReconnect ? reconnect : hideNotice);
+}
+
+function hideNotice() {
+  const el = document.getElementById("notice");
+  el.hidden = true;
+  el.innerHTML = "";
 }
 
 function esc(s) {

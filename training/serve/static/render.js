@@ -33,7 +33,8 @@ const Render = {
   },
 
   /* ----- setup ----- */
-  setupForm() {
+  /** The setup form once the server said hello; ``note`` (if any) is shown in it. */
+  setupForm(note) {
     const sel = document.getElementById("setup-game");
     const games = App.hello.games || {};
     sel.innerHTML = Object.entries(games)
@@ -45,7 +46,7 @@ const Render = {
     if (PARAMS.get("seed")) document.getElementById("setup-seed").value = PARAMS.get("seed");
     Render.setupSeats();
     document.body.dataset.state = "setup";
-    Render.showSetup(true);
+    Render.showSetup(true, note || "");
   },
 
   botNames(gameName) {
@@ -97,20 +98,32 @@ const Render = {
     const flagsText = document.getElementById("setup-flags").value.trim();
     let flags = {};
     if (flagsText) {
-      try { flags = JSON.parse(flagsText); } catch (err) {
-        setStatus(`Rule flags must be a JSON object, e.g. {"players": 4}; got ${flagsText}`, "error");
+      try { flags = JSON.parse(flagsText); } catch (err) { flags = null; }
+      if (flags === null || typeof flags !== "object" || Array.isArray(flags)) {
+        Render.setupError(`Rule flags must be a JSON object, e.g. {"players": 4}; got ${flagsText}`);
         return null;
       }
     }
     const seed = seedText === "" ? null : Number(seedText);
-    if (seed !== null && !Number.isInteger(seed)) { setStatus(`The seed must be an integer, got ${seedText}`, "error"); return null; }
+    if (seed !== null && !(Number.isInteger(seed) && seed >= 0)) {
+      Render.setupError(`The seed must be an integer >= 0 (or empty for a random deal); got ${seedText}`);
+      return null;
+    }
     return { game, seat, bots, seed, flags, speed: document.getElementById("setup-speed").value };
   },
 
-  showSetup(on) {
+  /** Show or hide the setup form; ``error`` (shown in the form) says why it is back. */
+  showSetup(on, error) {
+    Render.setupError(on ? error || "" : "");
     document.getElementById("setup").hidden = !on;
     document.getElementById("setup-cancel").hidden = !App.M; // nothing to go back to before a deal
     if (on && App.hello && !App.M) document.body.dataset.state = "setup";
+  },
+
+  setupError(text) {
+    const el = document.getElementById("setup-error");
+    el.textContent = text;
+    el.hidden = !text;
   },
 
   /* ----- the table ----- */
@@ -192,7 +205,8 @@ const Render = {
     const cardTurn = Object.keys(byCard).length > 0; // dim the others only when cards are the choice
     const html = sorted.map((c) => {
       const label = byCard[c];
-      const extra = label ? "legal" : cardTurn ? "dim" : "";
+      const mark = G.handMark ? G.handMark(M, c) : "";
+      const extra = label ? "legal" : cardTurn ? "dim" : mark;
       const attrs = label ? `data-label="${esc(label)}" role="button" tabindex="0"` : "";
       return Cards.html(c, { extra, attrs });
     });
@@ -210,10 +224,12 @@ const Render = {
     const bar = document.getElementById("action-bar");
     let prompt = "";
     if (M.end) prompt = "The deal is over.";
+    else if (!App.connected) prompt = "Disconnected from the server: this deal cannot go on.";
     else if (M.legal.length) prompt = G.prompt ? G.prompt(M) : "Your turn";
     else if (M.sentMove) prompt = "…";
-    else prompt = "Waiting for the other players…";
-    const buttons = others.map((label) => {
+    else prompt = (G.waitNote && G.waitNote(M)) || "Waiting for the other players…";
+    const order = G.orderButtons ? G.orderButtons(M, others) : others;
+    const buttons = order.map((label) => {
       const inner = G.buttonHtml ? G.buttonHtml(M, label) : esc(label);
       return `<button class="legal act" data-label="${esc(label)}">${inner}</button>`;
     });

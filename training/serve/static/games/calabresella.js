@@ -25,6 +25,47 @@
     return { mine, other, known: cards.length === 4 };
   }
 
+  /** The seats of D1 and D2 (B.5: D1 is the first defender after the soloist), or null. */
+  function defenders(M) {
+    const v = M.view || {};
+    const sol = M.g.soloist;
+    if (!Array.isArray(v.seat_of) || sol === null || sol === undefined) return null;
+    const p = v.seat_of.indexOf(sol);
+    return p < 0 ? null : [v.seat_of[(p + 1) % 3], v.seat_of[(p + 2) % 3]];
+  }
+
+  /** The seat holds two positions (2 players: the dealer's seat plays both defenders' hands). */
+  function aDue(M) {
+    const v = M.view || {};
+    return Array.isArray(v.seat_of) && v.seat_of.filter((s) => s === M.me).length === 2;
+  }
+
+  /** Who takes which part of the split: D1's and D2's names as the person reads them. */
+  function splitNames(M) {
+    const d = defenders(M);
+    const v = M.view || {};
+    if (aDue(M) && d) {
+      const p = v.seat_of.indexOf(M.g.soloist);
+      return [`Your A${(p + 1) % 3} hand`, `your A${(p + 2) % 3} hand`];
+    }
+    return ["You", d ? seatLabel(d[1]) : "your partner"];
+  }
+
+  const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+
+  function discardPrompt(M) {
+    const k = M.hand.length - 12; // every active hand holds 12 cards at the first lead (C-5.6)
+    const more = k > 1 ? `Discard ${plural(k, "card")} face down, one at a time` : "Discard a card face down";
+    return `${more}: the discards go to whoever wins the last trick.`;
+  }
+
+  function returnPrompt(M) {
+    const v = M.view || {};
+    const who = typeof v.giver === "number" ? seatLabel(v.giver) : "the giver";
+    const called = M.g.called ? ` ${who} handed you ${Cards.chip(M.g.called)};` : "";
+    return `${called} give ${who} one of your cards back, face down (it may be the called card).`;
+  }
+
   Games.calabresella = {
     title: "Calabresella",
     unit: "Game points",
@@ -41,7 +82,11 @@
       return best.seat;
     },
 
-    init(M) { M.g = { bids: [], contract: null, soloist: null, called: null, split: null }; },
+    init(M) {
+      M.g = { bids: [], contract: null, soloist: null, called: null, split: null, handed: false };
+      // 12 cards a hand (C-3.1): the idle dealer of 4 holds none, the dealer of 2 holds two hands
+      M.counts = M.seats.map((_, s) => (s !== M.dealer ? 12 : M.n === 4 ? 0 : M.n === 2 ? 24 : 12));
+    },
 
     onEvent(M, ev) {
       const g = M.g;
@@ -57,6 +102,9 @@
         M.last[s] = `Calls ${ev.arg}`;
         return act(s, `call ${Cards.chip(ev.arg)}`);
       }
+      // a discard only gives back a card taken from the monte (or the called card's hand-over),
+      // which no event shows: the hand keeps its size
+      if (ev.verb === "discard" && M.counts[s] !== null) M.counts[s] += 1;
       if (ev.verb === "return") return act(s, `give back ${ev.arg ? Cards.chip(ev.arg) : "a card"}`);
       if (ev.verb === "split") {
         g.split = Number(ev.arg);
@@ -67,6 +115,12 @@
     },
 
     onView(M, v) {
+      const g = M.g;
+      if (!g.handed && g.soloist === M.me && g.called && v.giver !== null && v.giver !== undefined) {
+        g.handed = true; // the hand-over of the called card is no action: the view tells it
+        if (typeof v.giver === "number") M.log.push(`${seatLabel(v.giver)} hands you ${Cards.chip(g.called)}`);
+        else if (v.giver === "monte") M.log.push(`${Cards.chip(g.called)} lies in the monte: you take it with the monte`);
+      }
       if (Array.isArray(v.hand_sizes) && Array.isArray(v.seat_of)) {
         const counts = M.seats.map(() => 0);
         v.hand_sizes.forEach((k, p) => { counts[v.seat_of[p]] += k; });
@@ -79,7 +133,9 @@
       const out = [];
       const auctionOver = M.tricks.length > 0 || M.trick.length > 0 || g.called;
       if (g.soloist === s) out.push({ text: `Soloist · ${g.contract}`, cls: "soloist" });
-      else if (g.soloist !== null && auctionOver && !(M.n === 4 && s === M.dealer)) out.push({ text: "Defender", cls: "defender" });
+      else if (g.soloist !== null && auctionOver && !(M.n === 4 && s === M.dealer)) {
+        out.push({ text: M.n === 2 ? "Defender · both hands" : "Defender", cls: "defender" });
+      }
       if (M.n === 4 && s === M.dealer) out.push({ text: "Sits out", cls: "idle" });
       return out;
     },
@@ -89,15 +145,34 @@
 
     prompt(M) {
       const verb = M.legal[0].split(" ")[0];
-      return {
+      const v = M.view || {};
+      const due = aDue(M) && typeof v.position === "number";
+      if (due && verb === "play") return `Play a card of your A${v.position} hand (follow the led suit if you can).`;
+      const hand = due ? `Your A${v.position} hand: ` : "";
+      const other = splitNames(M)[1];
+      const text = {
         pass: "Your bid: pass, or bid a contract higher than the last one.",
-        bid: "Your bid: pass, or bid a contract higher than the last one.",
-        call: "Call a card you do not hold: whoever holds it gives it to you.",
-        return: "Give one of your cards back to the player who gave you the called card.",
-        discard: "Discard a card face down.",
-        split: "Split the monte: the first group goes to you.",
+        bid: "Your bid: a contract higher than the last one.",
+        call: "Call a card you do not hold: whoever holds it gives it to you (if it lies in the monte, you get it with the monte).",
+        return: returnPrompt(M),
+        discard: discardPrompt(M),
+        split: aDue(M) ?
+          `Split the open monte between your two hands: choose the cards ${splitNames(M)[0]} takes, ${other} takes the rest; each hand then discards as many as it took.` :
+          `Split the open monte: choose the cards you take, ${other} takes the rest; each of you then discards as many as he took.`,
         play: "Your turn: play a card (follow the led suit if you can).",
       }[verb] || "Your turn";
+      return hand + text;
+    },
+
+    waitNote(M) {
+      if (M.n === 4 && M.me === M.dealer) return "You dealt this one and sit out: the other three play it.";
+      return "";
+    },
+
+    /** The split buttons from 4-0 to 0-4 (the cards D1 takes, most first), then mask order. */
+    orderButtons(M, labels) {
+      const size = (lb) => (lb.startsWith("split ") ? splitCards(M, Number(lb.slice(6))).mine.length : 0);
+      return labels.slice().sort((a, b) => size(b) - size(a));
     },
 
     buttonHtml(M, label) {
@@ -108,7 +183,10 @@
       if (verb === "split") {
         const sp = splitCards(M, Number(arg));
         if (!sp.known) return esc(label);
-        return `<span class="split">${Cards.row(sp.mine)} <i>|</i> ${Cards.row(sp.other)}</span>`;
+        const [mine, other] = splitNames(M);
+        const rest = sp.other.length ? sp.other.map(Cards.title).join(", ") : "nothing";
+        return `<span class="split" title="${esc(`${mine} take${mine === "You" ? "" : "s"} ${sp.mine.map(Cards.title).join(", ") || "nothing"}; ${other} takes ${rest}`)}">` +
+          `${Cards.row(sp.mine)}</span>`;
       }
       return esc(label);
     },
@@ -131,19 +209,20 @@
       else if (typeof v.giver === "number") from = ` (given by ${seatLabel(v.giver)})`;
       else if (r && r.called_from) from = ` (from ${r.called_from})`;
       const m = monte(M);
+      const d = defenders(M);
       const split = Array.isArray(v.split) && (v.split[0].length || v.split[1].length) ?
-        `${Cards.row(v.split[0])} · ${Cards.row(v.split[1])}` : null;
+        `${d ? seatLabel(d[0]) + " " : ""}${Cards.row(v.split[0])} · ${d ? seatLabel(d[1]) + " " : ""}${Cards.row(v.split[1])}` : null;
       const won = r && r.tricks ? r.tricks : v.tricks_won;
       const rows = [
         ["Auction", bids || '<span class="none">no bids yet</span>'],
         ["Contract", g.contract ? `<b>${g.contract}</b> by ${seatLabel(g.soloist)}` : "—"],
         g.called ? ["Called", `${Cards.chip(g.called)}${from}`] : null,
         ["Monte", m.length ? Cards.row(m) : "4 cards face down"],
-        split ? ["Split (D1 · D2)", split] : null,
+        split ? ["Split", split] : null,
         U.list(v.discards).length ? ["Your discards", Cards.row(U.list(v.discards))] : null,
         U.code(v.returned) ? ["Returned", Cards.chip(v.returned)] : null,
-        U.list(v.partner_hand).length ? ["Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
-        won ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
+        U.list(v.partner_hand).length ? [aDue(M) ? "Your other hand" : "Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
+        won && g.contract ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
       ];
       return [{ title: "Contract", html: U.kv(rows) }];
     },
@@ -155,7 +234,14 @@
     },
 
     endHtml(M, r) {
-      if (r.void) return "<p>Nobody bid: no contract, nobody pays.</p>";
+      if (r.void) {
+        const next = {
+          redeal_same_dealer: "the same dealer shuffles and deals again",
+          redeal_next_dealer: "the next dealer deals",
+          next_deal_no_chiamo: "the next deal is played without Chiamo",
+        }[M.flags.all_pass] || "the cards are dealt again";
+        return `<p>Nobody bid: no contract, nobody pays.<br>Under the rules ${next}: press <b>New deal</b>.</p>`;
+      }
       const side = (k) => (r[k] ? `${r[k].soloist} – ${r[k].defenders}` : "—");
       return U.kv([
         ["Contract", `<b>${r.contract}</b> by ${seatLabel(r.soloist)}, defenders ${(r.defenders || []).map(seatLabel).join(" and ")}`],

@@ -28,7 +28,7 @@
     if (!c) return "";
     const cards = U.list(c.cards || c.members);
     const score = c.score !== undefined ? c.score : (c.points || 0) + (c.bonus || 0);
-    return `${comboName(c.combo !== undefined ? c.combo : c.kind)} ${Cards.row(cards)} <b>${score}</b>`;
+    return `${comboName(c.combo !== undefined ? c.combo : c.kind)} ${Cards.row(cards)} <b>${score} ${score === 1 ? "point" : "points"}</b>`;
   }
 
   function declarations(list) {
@@ -110,12 +110,21 @@
 
     prompt(M) {
       const verb = M.legal[0].split(" ")[0];
-      if (verb === "declare" || verb === "skip") return "Declare this combination?";
+      if (verb === "declare" || verb === "skip") {
+        return "Declare this combination (its cards, marked in your hand, are shown to everyone)?";
+      }
       return {
         discard: "Discard a card to the Fola (no counters, not T29).",
         play: "Your turn: play a card.",
-        pay: "Pay a card from your team's pile for the Matto.",
+        pay: "The opponents won the trick of your Matto, which stays with your team: pay them one card of your team's pile for it.",
       }[verb] || "Your turn";
+    },
+
+    /** The offered combination's cards, marked in the hand while it is offered. */
+    handMark(M, code) {
+      const offered = M.view && M.view.offered;
+      if (!offered || !M.legal.includes("declare")) return "";
+      return U.list(offered.cards).includes(code) ? "offer" : "dim";
     },
 
     buttonHtml(M, label) {

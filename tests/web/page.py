@@ -1,0 +1,123 @@
+"""Driving the web table's page in the browser tests: its state (``body[data-state]``, the
+turn counter and the turn's legal labels), waiting for a turn, the highlighted moves on the page
+and the setup form.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+WAIT_S = 60  # a safety stop for each wait on the page, not a timing check
+POLL_S = 0.05  # how often a wait looks at the page
+
+# the page's state, and the highlighted moves with whether each lies inside the window
+_STATE = """
+const b = document.body.dataset;
+const shown = Array.from(document.querySelectorAll('.legal[data-label]')).map(e => {
+  const r = e.getBoundingClientRect();
+  return [e.dataset.label, r.width > 0 && r.height > 0 && r.bottom <= innerHeight && r.right <= innerWidth];
+});
+return {state: b.state, turn: b.turn || '0', legal: b.legal || '[]', shown: shown};
+"""
+
+# the element of a move, and the width of its uncovered left strip (an overlapped card in a long
+# hand shows that much of itself): the x offsets from its left edge where it is the topmost one
+_TARGET = """
+const el = document.querySelector(`.legal[data-label="${arguments[0]}"]`);
+if (!el) return [null, 0, 0];
+const r = el.getBoundingClientRect(), y = r.top + r.height / 2;
+let w = 0;
+while (w < r.width && el.contains(document.elementFromPoint(r.left + w + 1, y))) w++;
+return [el, w, r.width];
+"""
+MIN_STRIP_PX = 20  # the least of a card a person must see to click it
+
+_SET_FIELD = """
+const el = document.getElementById(arguments[0]);
+el.value = arguments[1];
+el.dispatchEvent(new Event('change', {bubbles: true}));
+"""
+
+
+def state(driver: Any) -> dict[str, Any]:
+    """``{state, turn, legal, shown}`` of the page: ``legal`` the turn's labels as JSON text,
+    ``shown`` the highlighted moves as ``[label, inside the window]`` pairs."""
+    got: dict[str, Any] = driver.execute_script(_STATE)
+    return got
+
+
+def wait(driver: Any, cond: Any, what: str) -> Any:
+    """Wait until ``cond(driver)`` is truthy; fail naming ``what`` the page never showed."""
+    waiter = WebDriverWait(driver, WAIT_S, poll_frequency=POLL_S)
+    return waiter.until(cond, message=f"the page never showed {what}")
+
+
+def next_turn(driver: Any, last: str) -> dict[str, Any]:
+    """Wait for a turn other than ``last`` (a turn counter), or the end; returns ``state``."""
+
+    def ready(d: Any) -> dict[str, Any] | None:
+        st = state(d)
+        if st["state"] == "end" or (st["state"] == "myturn" and st["turn"] != last):
+            return st
+        return None
+
+    got: dict[str, Any] = wait(driver, ready, "the person's next turn or the end")
+    return got
+
+
+def check_highlighted(st: dict[str, Any]) -> None:
+    """The highlighted moves of page state ``st`` are exactly its turn's legal labels, each
+    visible in the window."""
+    shown, legal = st["shown"], legal_of(st)
+    assert sorted(label for label, _ in shown) == sorted(legal), (shown, legal)
+    assert all(visible for _, visible in shown), f"a legal move is off screen: {shown}"
+
+
+def click(driver: Any, label: str) -> None:
+    """Click the highlighted element of move ``label`` where a person would: its middle, or the
+    visible left strip of a card the next card overlaps (at least ``MIN_STRIP_PX`` wide)."""
+    el, strip, width = driver.execute_script(_TARGET, label)
+    assert el is not None, f"no highlighted element for {label!r}"
+    assert strip >= MIN_STRIP_PX, f"only {strip} px of {label!r} can be clicked"
+    if strip >= width:
+        el.click()
+        return
+    ActionChains(driver).move_to_element_with_offset(
+        el, -width / 2 + strip / 2, 0
+    ).click().perform()
+
+
+def open_setup(driver: Any, url: str) -> None:
+    """Load the page (instant speed) and wait for its setup form."""
+    driver.get(f"{url}/?speed=instant")
+    wait(driver, lambda d: state(d)["state"] == "setup", "the setup form")
+
+
+def fill_setup(
+    driver: Any, game: str, seed: int | None, flags: str = "", seat: int = 0,
+    bots: tuple[str, ...] = (),
+) -> None:  # fmt: skip
+    """Fill the setup form (the game, the flags, the person's seat, a bot per other seat in
+    ``bots`` order, the seed); the Deal button is left to the caller."""
+    Select(driver.find_element(By.ID, "setup-game")).select_by_value(game)
+    driver.execute_script(_SET_FIELD, "setup-flags", flags)
+    driver.execute_script(_SET_FIELD, "setup-seat", str(seat))
+    others = driver.find_elements(By.CSS_SELECTOR, "#setup-seats select[data-seat]")
+    assert len(others) == len(bots), (len(others), bots)
+    for el, bot in zip(others, bots, strict=True):
+        Select(el).select_by_visible_text(bot)
+    box = driver.find_element(By.ID, "setup-seed")
+    box.clear()
+    if seed is not None:
+        box.send_keys(str(seed))
+
+
+def legal_of(st: dict[str, Any]) -> list[str]:
+    """The legal labels of a page state."""
+    got: list[str] = json.loads(st["legal"])
+    return got
