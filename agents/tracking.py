@@ -81,6 +81,7 @@ class SeatTracker(ABC):
         self._base: Any = None  # the world before the last event (None: the deal itself)
         self._last: Step | None = None
         self._revealed: dict[str, Any] = {}
+        self.log: list[Step] = []  # the events so far
         world = self._first_world({})
         if world is None:
             raise ImpossibleInput(f"no deal gives S{seat} the private setup {dict(private)}")
@@ -134,15 +135,14 @@ class SeatTracker(ABC):
         depend only on what the seat knows (public facts, its own cards, ``revealed``)."""
 
     @abstractmethod
-    def mismatch(self, after: Any, step: Step | None, revealed: Mapping[str, Any]) -> str | None:
-        """Why world ``after`` contradicts ``revealed`` (None when it agrees)."""
+    def mismatch(self, base: Any, after: Any, step: Step | None, revealed: Mapping[str, Any]
+                 ) -> str | None:  # fmt: skip
+        """Why world ``after`` (reached from ``base`` by ``step``; both None at the deal)
+        contradicts ``revealed`` (None when it agrees)."""
 
     def patch(self, world: Any, step: Step, revealed: Mapping[str, Any]) -> None:
         """Adjust bookkeeping the seat's view does not show before ``step`` is applied to
         ``world`` (a game hook; nothing by default)."""
-
-    def committed(self, base: Any, step: Step) -> None:
-        """Called once ``step`` is accepted (a game hook for its own bookkeeping)."""
 
     # ------------------------------------------------------------------ queries
     def view(self) -> Any:
@@ -189,7 +189,7 @@ class SeatTracker(ABC):
                 f"event {triple} is impossible: no deal consistent with what S{self.seat} "
                 "knows allows it"
             )
-        self.committed(w, step)
+        self.log.append(step)
         self._base, self._last, self._revealed, self._world = w, step, {}, after
         self._pending = self.needed(w, step, after, {})
 
@@ -223,7 +223,7 @@ class SeatTracker(ABC):
 
     def _refit(self, world: Any, revealed: Mapping[str, Any]) -> Any:
         """A world after the last event that agrees with ``revealed`` (None: there is none)."""
-        if self.mismatch(world, self._last, revealed) is None:
+        if self.mismatch(self._base, world, self._last, revealed) is None:
             return world
         if self._last is None:
             return self._first_world(revealed)
@@ -273,7 +273,7 @@ class SeatTracker(ABC):
         for action in choices:
             after = base.clone()
             after.apply(action)
-            if self.mismatch(after, step, revealed) is None:
+            if self.mismatch(world, after, step, revealed) is None:
                 return after
         return None
 
@@ -286,6 +286,6 @@ class SeatTracker(ABC):
 
     def _first_world(self, revealed: Mapping[str, Any]) -> Any:
         for world in self.initial_worlds(revealed):
-            if self.mismatch(world, None, revealed) is None:
+            if self.mismatch(None, world, None, revealed) is None:
                 return world
         return None

@@ -179,7 +179,8 @@ class CalabresellaTracker(SeatTracker):
             return frozenset()
         return due_reveals(self.rules, self.mine, base, step.action, after)
 
-    def mismatch(self, after: Any, step: Step | None, revealed: Mapping[str, Any]) -> str | None:
+    def mismatch(self, base: Any, after: Any, step: Step | None, revealed: Mapping[str, Any]
+                 ) -> str | None:  # fmt: skip
         if "monte" in revealed and after.monte_mask() != revealed["monte"]:
             return "monte"
         if "giver" in revealed and after.giver != revealed["giver"]:
