@@ -94,7 +94,10 @@ class MinchiateTracker(SeatTracker):
             cutter = (self.dealer + 3) & 3
             q = cutter if self.private.robbed else self.dealer
             avoid[q] = DISCARDABLE
-        yield from deal_streams(self.private, self.rules, self.seat, self.dealer, self.rng,
+        private = self.private
+        if "fola" in revealed and private.fola < 0:  # exposed at once: no discards, no decisions
+            private = private._replace(fola=revealed["fola"])
+        yield from deal_streams(private, self.rules, self.seat, self.dealer, self.rng,
                                 self.max_draws, pins, avoid)  # fmt: skip
 
     # ------------------------------------------------------------------ actions
@@ -244,6 +247,8 @@ def due_reveals(rules: Rules, seat: int, before: Any, step: Step | None, after: 
             keys.add("void")
         if normal and not after.setup.robbed and not extra_cards(after.info_view(seat), dealer):
             keys |= {"declaring", "declared"}
+        if after.fola_exposed:
+            keys.add("fola")
         return frozenset(keys)
     ended = before.phase in _DISCARDING and after.phase not in _DISCARDING
     if before.phase is Phase.DISCARD_CUTTER and after.phase is not Phase.DISCARD_CUTTER:
