@@ -29,6 +29,7 @@ from typing import Any
 
 from agents.calabresella.sampler import REST, WorldSampler
 from agents.sampling import NoConsistentWorld
+from agents.trackers import TrackerEntry
 from agents.tracking import SeatTracker, Step
 from envs.calabresella.actions import PASS, Contract, Phase
 from envs.calabresella.config import Rules
@@ -43,7 +44,7 @@ from envs.calabresella.worlds import MONTE_PHASES, determinize
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 
-__all__ = ["CalabresellaTracker", "due_reveals", "private_of", "reveal_of"]
+__all__ = ["TRACKER", "CalabresellaTracker", "due_reveals", "private_of", "reveal_of"]
 
 _GIVERS = {"monte": GIVER_MONTE, "own": GIVER_OWN, "A0": 0, "A1": 1, "A2": 2}
 
@@ -343,3 +344,5 @@ def _cards(codes: Any, name: str, n: int | None) -> int:
         raise ValueError(f"{name} repeats card(s) {dup}")
     return sum(1 << c for c in cards)
 
+
+TRACKER = TrackerEntry(CalabresellaTracker, private_of, reveal_of)

@@ -25,8 +25,9 @@ from typing import Any
 
 from agents.minchiate.knowledge import play_exclusions
 from agents.minchiate.sampler import ORIG, WorldSampler
-from agents.minchiate.tracker_deal import deal_streams, read_private
+from agents.minchiate.tracker_deal import deal_streams, private_of, read_private
 from agents.sampling import NoConsistentWorld
+from agents.trackers import TrackerEntry
 from agents.tracking import SeatTracker, Step
 from envs.cards.bits import bit_list
 from envs.minchiate.actions import DECLARE, Phase
@@ -39,7 +40,7 @@ from envs.minchiate.tables import DISCARDABLE, FULL, MATTO_BIT
 from envs.minchiate.view import InfoView, action_is_visible
 from envs.minchiate.worlds import determinize, extra_cards
 
-__all__ = ["MinchiateTracker", "due_reveals", "reveal_of"]
+__all__ = ["TRACKER", "MinchiateTracker", "due_reveals", "private_of", "reveal_of"]
 
 _PLACEHOLDER = Combo(LOW_RUN, 0, 0, 0)  # an offer another seat skipped (never seen)
 _DISCARDING = (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER)
@@ -331,3 +332,5 @@ def _read_combo(value: Any, name: str) -> tuple[int, Combo]:
         raise ValueError(f"{name}.points is {value['points']!r}, but its cards are worth {points}")
     return _seat(value["seat"], f"{name}.seat"), Combo(COMBO_NAMES.index(value["combo"]), members, points, bonus)
 
+
+TRACKER = TrackerEntry(MinchiateTracker, private_of, reveal_of)
