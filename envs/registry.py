@@ -22,7 +22,7 @@ import numpy as np
 
 from envs.cards.deal import Deal
 from envs.cards.deck import Deck
-from envs.cards.record import DealRecord
+from envs.cards.record import DealRecord, RecordVocabulary
 from envs.protocols import Encoder, GameState, InfoView, RulesLike
 
 __all__ = [
@@ -100,6 +100,9 @@ class Game:
         render_state: state -> the whole table as text (all hands).
         render_view: view -> one seat's table as text.
         action_is_visible: (state, action, seat) -> whether that seat sees the card moved.
+        view_json: view -> the view as a JSON-ready dict of the game's own fields (card masks as
+            lists of card codes; ``to_play`` a seat), for the bot protocol (``mazzo serve``).
+        vocabulary: the game's D.3 record vocabulary (verbs, label <-> ``[verb, arg]``).
     """
 
     info: GameInfo
@@ -115,6 +118,8 @@ class Game:
     render_state: Callable[[Any], str]
     render_view: Callable[[Any], str]
     action_is_visible: Callable[[Any, int, int], bool]
+    view_json: Callable[[Any], dict[str, Any]]
+    vocabulary: RecordVocabulary
 
     @property
     def name(self) -> str:

@@ -6,7 +6,8 @@ record, JSON Lines); ``replay`` replays the RULES.md D.3 records of a deal file 
 table and result; ``rules`` lists a game's rule flags with their defaults, choices, meanings and
 RULES.md sections; ``agents`` lists the agents with their parameters; ``eval`` benchmarks
 agents against each other on a fixed deal set, duplicate style (``training.arena``);
-``dealset`` writes a deal set file. ``replay`` and ``eval --deals`` read the same family of deal
+``dealset`` writes a deal set file; ``serve`` serves bots over the bot protocol
+(``training.serve_cli``). ``replay`` and ``eval --deals`` read the same family of deal
 files (``training.arena.deals.read_records``). ``demo``, ``rules``, ``agents`` and ``eval``
 live in ``training.cli_commands``.
 
@@ -36,6 +37,7 @@ from training.arena.deals import (
 from training.cli_commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
 from training.cli_commands import parse_flags as _parse_flags
 from training.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
+from training.serve_cli import add_serve_command
 from training.train_cli import add_train_command
 
 __all__ = ["main"]
@@ -164,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval(sub)
     _add_dealset(sub)
     add_train_command(sub)
+    add_serve_command(sub)
     return parser
 
 

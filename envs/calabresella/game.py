@@ -18,6 +18,7 @@ from envs.calabresella.render import render_state, render_view
 from envs.calabresella.rules import State
 from envs.calabresella.scoring import payoff_bound
 from envs.calabresella.view import action_is_visible
+from envs.calabresella.view_json import view_json
 from envs.cards.deal import Deal
 from envs.cards.record import DealRecord
 from envs.registry import Game, GameInfo, register
@@ -90,6 +91,8 @@ GAME = register(
         render_state=render_state,
         render_view=render_view,
         action_is_visible=action_is_visible,
+        view_json=view_json,
+        vocabulary=record.VOCABULARY,
     )
 )
 

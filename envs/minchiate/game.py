@@ -20,6 +20,7 @@ from envs.minchiate.render import render_state, render_view
 from envs.minchiate.rules import State
 from envs.minchiate.scoring import payoff_bound
 from envs.minchiate.view import action_is_visible
+from envs.minchiate.view_json import view_json
 from envs.registry import Game, GameInfo, register
 
 __all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_VARIANTS"]
@@ -99,6 +100,8 @@ GAME = register(
         render_state=render_state,
         render_view=render_view,
         action_is_visible=action_is_visible,
+        view_json=view_json,
+        vocabulary=record.VOCABULARY,
     )
 )
 

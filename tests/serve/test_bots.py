@@ -1,0 +1,49 @@
+"""The server's bots: ``--bot`` options, one agent per game that has it, bad specs refused."""
+
+import pytest
+
+from agents.registry import known_agents
+from envs.registry import game_names
+from training.serve.bots import Bots, parse_bot_option
+
+
+def test_bot_options():
+    assert parse_bot_option("quick=pimc:samples=4,ms=50") == ("quick", "pimc:samples=4,ms=50")
+    assert parse_bot_option("heuristic") == ("heuristic", "heuristic")
+    assert parse_bot_option("pimc:samples=4") == ("pimc", "pimc:samples=4")
+    assert parse_bot_option("heuristic@1") == ("heuristic", "heuristic@1")
+    with pytest.raises(ValueError, match="a bot name is 1-40 letters"):
+        parse_bot_option("bad name=heuristic")
+    with pytest.raises(ValueError, match="non-empty"):
+        parse_bot_option("x=")
+
+
+def test_bots_are_built_for_every_game_that_has_the_agent():
+    bots = Bots([("quick", "pimc:samples=2,ms=20"), ("r", "random")])
+    for game in game_names():
+        assert bots.names(game) == ["quick", "r"]
+        assert bots.get(game, "quick").agent.name.startswith("pimc")
+        assert [b["spec"] for b in bots.describe()[game]] == ["pimc:samples=2,ms=20", "random"]
+    with pytest.raises(KeyError):
+        bots.get(game_names()[0], "nobody")
+
+
+def test_bad_bots_are_refused():
+    with pytest.raises(ValueError, match="no game has agent 'zebra'"):
+        Bots([("z", "zebra")])
+    with pytest.raises(ValueError, match="bot 'r' is given twice"):
+        Bots([("r", "random"), ("r", "heuristic")])
+    with pytest.raises(ValueError, match="samples"):
+        Bots([("p", "pimc:samples=-3")])
+    assert Bots([("z", "zebra"), ("r", "random")], skip_missing=True).names(game_names()[0]) == [
+        "r"
+    ]
+
+
+def test_the_default_bots_include_the_shipped_ones():
+    from training.serve.bots import DEFAULT_BOTS
+
+    bots = Bots([parse_bot_option(b) for b in DEFAULT_BOTS], skip_missing=True)
+    for game in game_names():
+        want = ["random", "heuristic"] + (["bot"] if "bot" in known_agents(game) else [])
+        assert bots.names(game) == want

@@ -1,0 +1,90 @@
+"""What every session of the bot protocol shares: the ``Session`` protocol the server drives, the
+registry of session modes (``open`` with ``"mode": "table"`` or ``"seat"``), and the checks of
+an ``open`` message's common fields (the game, its flags) that name the input and what is
+allowed.
+
+A mode module (``table``, the ``seat`` helper's ``seat``) registers its opener here; the server
+knows no mode.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from envs.protocols import RulesLike
+from envs.registry import Game, game_names, get_game
+from training.serve.bots import Bots
+from training.serve.protocol import ProtocolError
+
+__all__ = [
+    "MODES",
+    "Opener",
+    "Session",
+    "all_flags",
+    "game_of",
+    "register_mode",
+    "rules_of",
+]
+
+
+class Session(Protocol):
+    """One open game of a connection.
+
+    Attributes:
+        id: the game id (unique in the server).
+        mode: ``table`` or ``seat``.
+        finished: the deal has ended (the server then answers ``over`` to its moves).
+    """
+
+    id: str
+    mode: str
+    finished: bool
+
+    def handle(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """Answer one message addressed to this game (``move``, ``view``, ``legal``, ...).
+
+        Raises:
+            ProtocolError: a client error; the session is unchanged.
+        """
+        ...
+
+
+# (game id, the checked ``open`` message, the server's bots) -> the session and its first
+# messages (``opened`` and the pushes that follow it).
+Opener = Callable[[str, dict[str, Any], Bots], tuple[Session, list[dict[str, Any]]]]
+MODES: dict[str, Opener] = {}
+
+
+def register_mode(mode: str, opener: Opener) -> None:
+    """Make ``{"type": "open", "mode": mode}`` open a session with ``opener``."""
+    MODES[mode] = opener
+
+
+def game_of(message: dict[str, Any]) -> Game:
+    """The registered game an ``open`` message names. Raises ProtocolError ``unknown_game``."""
+    name = message["game"]
+    try:
+        return get_game(name)
+    except ValueError:
+        raise ProtocolError(
+            "unknown_game", f"unknown game {name!r}; games: {', '.join(game_names())}"
+        ) from None
+
+
+def rules_of(game: Game, flags: dict[str, Any] | None) -> RulesLike:
+    """The game's rules from an ``open`` message's ``flags``. Raises ProtocolError ``bad_flags``
+    (the rules' own message: the flag as given and what is allowed)."""
+    try:
+        return game.rules(flags or {})
+    except (ValueError, TypeError) as e:
+        raise ProtocolError("bad_flags", f"{game.name} flags {flags!r}: {e}") from None
+
+
+def all_flags(rules: RulesLike) -> dict[str, Any]:
+    """Every flag of ``rules`` with its value (defaults included), JSON-ready."""
+    values = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}  # type: ignore[arg-type]
+    out: dict[str, Any] = json.loads(json.dumps(values))
+    return out

@@ -1,0 +1,98 @@
+"""``mazzo serve``: serve the server's bots over the bot protocol ``mazzo-bot/1``
+(``docs/protocol.md``), on stdin/stdout (``--stdio``, the default) or over WebSocket and HTTP
+(``--port N``), with the web page (``--web``) when it is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+__all__ = ["add_serve_command", "cmd_serve"]
+
+DEFAULT_PORT = 8765
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Start the server the options describe; returns the exit status."""
+    from training.serve.bots import DEFAULT_BOTS, Bots, parse_bot_option
+    from training.serve.protocol import Limits
+    from training.serve.server import Server
+
+    if args.web:
+        from training.serve import web
+
+        if not web.STATIC.is_dir():
+            raise ValueError(f"--web: the web page is not installed ({web.STATIC} is missing)")
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    logging.basicConfig(
+        level=args.log_level.upper(), stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )  # fmt: skip
+    limits = Limits(
+        max_bytes=args.max_bytes, max_games=args.max_games,
+        max_server_games=args.max_server_games, max_connections=args.max_connections,
+        idle_timeout=args.idle_timeout,
+    )  # fmt: skip
+    given = args.bot or list(DEFAULT_BOTS)
+    bots = Bots([parse_bot_option(b) for b in given], skip_missing=not args.bot)
+    server = Server(bots, limits)
+    if args.port is None and not args.web:
+        from training.serve.stdio import run_stdio
+
+        return run_stdio(server, sys.stdin.fileno(), sys.stdout)
+    return _serve_web(server, args)
+
+
+def _serve_web(server: Any, args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from training.serve.web import STATIC, make_app, ws_max_size
+
+    app = make_app(server, args.workers, STATIC if args.web else None)
+    port = DEFAULT_PORT if args.port is None else args.port
+    print(f"mazzo serve: ws://{args.host}:{port}/ws (http://{args.host}:{port}/)", file=sys.stderr)
+    uvicorn.run(
+        app, host=args.host, port=port, log_level=args.log_level.lower(),
+        ws_max_size=ws_max_size(server),
+    )  # fmt: skip
+    return 0
+
+
+def add_serve_command(sub: Any) -> None:
+    """Add the ``serve`` subcommand to the CLI's subparsers."""
+    p = sub.add_parser(
+        "serve",
+        help="serve bots over the bot protocol mazzo-bot/1 (stdio or WebSocket)",
+        description=__doc__.split("\n\n")[0]
+        + " Bots are chosen by name; the defaults are random, heuristic and the shipped bot.",
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--stdio", action="store_true", help="one client on stdin/stdout (default)")
+    where.add_argument("--port", type=int, help="WebSocket /ws and HTTP /api on this port")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--web", action="store_true",
+        help=f"also serve the web page at / (port {DEFAULT_PORT} unless --port)",
+    )  # fmt: skip
+    p.add_argument(
+        "--bot", action="append", default=[], metavar="NAME=SPEC",
+        help="a bot clients may choose, e.g. --bot pimc=pimc:samples=16 (repeatable; "
+        "default: random, heuristic, bot)",
+    )  # fmt: skip
+    p.add_argument("--max-bytes", type=int, default=65536, help="longest message (bytes)")
+    p.add_argument("--max-games", type=int, default=16, help="open games per connection")
+    p.add_argument("--max-server-games", type=int, default=256, help="open games in all")
+    p.add_argument("--max-connections", type=int, default=64, help="open connections")
+    p.add_argument(
+        "--idle-timeout", type=float, default=300.0, help="seconds a client may stay silent"
+    )
+    p.add_argument("--workers", type=int, default=8, help="threads that run the bots")
+    p.add_argument(
+        "--log-level", default="info", choices=["debug", "info", "warning", "error"],
+        help="log level (the log goes to stderr)",
+    )  # fmt: skip
+    p.set_defaults(func=cmd_serve)
