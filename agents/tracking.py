@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -66,6 +66,7 @@ class SeatTracker(ABC):
     """
 
     max_draws = 3000  # worlds drawn before an input is declared impossible
+    reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {}  # reveal key -> its JSON types
 
     def __init__(self, rules: Any, seat: int, dealer: int, private: Mapping[str, Any],
                  seed: int = 0) -> None:  # fmt: skip
@@ -162,13 +163,21 @@ class SeatTracker(ABC):
         """The seat on turn (-1 when the deal is over)."""
         return int(self._world.to_play)
 
-    def legal_labels(self) -> list[str]:
-        """The labels of the seat's legal actions when it is on turn, else ``[]``."""
+    def label(self, action: int) -> str:
+        """The label of ``action`` in the deal's current phase."""
+        return str(self._world.action_label(action))
+
+    def legal_actions(self) -> list[int]:
+        """The seat's legal action ids when it is on turn, else ``[]``."""
         self._require_no_pending("legal actions")
         w = self._world
         if w.is_terminal() or w.to_play != self.seat:
             return []
-        return [w.action_label(a) for a in w.legal_actions()]
+        return list(w.legal_actions())
+
+    def legal_labels(self) -> list[str]:
+        """The labels of the seat's legal actions when it is on turn, else ``[]``."""
+        return [self.label(a) for a in self.legal_actions()]
 
     # ------------------------------------------------------------------ input
     def event(self, seat: int, verb: str, arg: str | None) -> None:

@@ -25,7 +25,7 @@ Must not import torch or training/.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from agents.calabresella.sampler import REST, WorldSampler
 from agents.sampling import NoConsistentWorld
@@ -80,6 +80,9 @@ class CalabresellaTracker(SeatTracker):
     """The consistent world of one Calabresella seat (see the module docstring)."""
 
     rules: Rules
+    reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {
+        "monte": (list,), "giver": (str,), "received": (list,), "partner": (list,),
+    }  # fmt: skip
 
     @staticmethod
     def n_seats(rules: Any) -> int:

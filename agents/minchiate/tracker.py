@@ -21,7 +21,7 @@ Must not import torch or training/.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from agents.minchiate.knowledge import play_exclusions
 from agents.minchiate.sampler import ORIG, WorldSampler
@@ -74,6 +74,10 @@ class MinchiateTracker(SeatTracker):
     """The consistent world of one Minchiate seat (see the module docstring)."""
 
     rules: Rules
+    reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {
+        "declaring": (str, int, type(None)), "declared": (list,), "void": (bool,),
+        "fola": (list,),
+    }  # fmt: skip
 
     @staticmethod
     def n_seats(rules: Any) -> int:
