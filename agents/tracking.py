@@ -22,12 +22,14 @@ Must not import torch or training/.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-__all__ = ["ImpossibleInput", "SeatTracker", "Step", "seat_token"]
+from agents.sampling import NoConsistentWorld
+
+__all__ = ["FeasibleSampler", "ImpossibleInput", "SeatTracker", "Step", "seat_token"]
 
 
 class ImpossibleInput(ValueError):
@@ -43,6 +45,52 @@ class Step(NamedTuple):
     seat: int
     verb: str
     action: int | None
+
+
+class FeasibleSampler:
+    """Draws *some* assignment of cards to slots meeting the capacities and the per-card slot
+    constraints (a randomized matching with augmenting paths), not a uniform one: a tracker
+    needs one consistent world, not the posterior, and this is built in no time where the
+    uniform ``agents.sampling.SlotSampler`` counts every world first. The same arguments.
+
+    Raises:
+        NoConsistentWorld: the cards do not add up to the capacities.
+    """
+
+    def __init__(self, capacities: Sequence[int], groups: Sequence[tuple[Sequence[int], int]]):
+        self.capacities = tuple(capacities)
+        self._cards = [(int(c), allowed) for cards, allowed in groups for c in cards]
+        if len(self._cards) != sum(self.capacities):
+            raise NoConsistentWorld(
+                f"{len(self._cards)} unknown cards but the slots hold {sum(self.capacities)}"
+            )
+        n = len(self.capacities)
+        self._slots = {c: [j for j in range(n) if allowed >> j & 1] for c, allowed in self._cards}
+
+    def sample(self, rng: np.random.Generator) -> list[int]:
+        """A bitmask of cards per slot. Raises NoConsistentWorld when there is none."""
+        held: list[list[int]] = [[] for _ in self.capacities]
+        order = [self._cards[i][0] for i in rng.permutation(len(self._cards))]
+        for card in order:
+            if not self._place(card, held, set(), rng):
+                raise NoConsistentWorld(f"card {card} fits in no slot")
+        return [sum(1 << c for c in cards) for cards in held]
+
+    def _place(self, card: int, held: list[list[int]], seen: set[int], rng: np.random.Generator) -> bool:
+        slots = [self._slots[card][i] for i in rng.permutation(len(self._slots[card]))]
+        for j in slots:
+            if j not in seen and len(held[j]) < self.capacities[j]:
+                held[j].append(card)
+                return True
+        for j in slots:
+            if j in seen:
+                continue
+            seen.add(j)
+            for k, other in enumerate(held[j]):
+                if self._place(other, held, seen, rng):
+                    held[j][k] = card
+                    return True
+        return False
 
 
 def seat_token(seat: int) -> str:

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 from agents.calabresella.sampler import REST, WorldSampler
 from agents.sampling import NoConsistentWorld
 from agents.trackers import TrackerEntry
-from agents.tracking import SeatTracker, Step
+from agents.tracking import FeasibleSampler, SeatTracker, Step
 from envs.calabresella.actions import PASS, Contract, Phase
 from envs.calabresella.config import Rules
 from envs.calabresella.dealing import seat_positions
@@ -52,6 +52,8 @@ _GIVERS = {"monte": GIVER_MONTE, "own": GIVER_OWN, "A0": 0, "A1": 1, "A2": 2}
 class _Sampler(WorldSampler):
     """The world sampler with extra per-card constraints: ``only[card]`` the slots (positions,
     ``REST``) it may be in, ``absent[slot]`` the cards a slot cannot hold."""
+
+    slot_sampler = FeasibleSampler
 
     def __init__(self, view: InfoView, only: dict[int, set[int]], absent: dict[int, int]):
         self._only, self._absent = only, absent

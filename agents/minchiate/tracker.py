@@ -28,7 +28,7 @@ from agents.minchiate.sampler import ORIG, WorldSampler
 from agents.minchiate.tracker_deal import deal_streams, private_of, read_private
 from agents.sampling import NoConsistentWorld
 from agents.trackers import TrackerEntry
-from agents.tracking import SeatTracker, Step
+from agents.tracking import FeasibleSampler, SeatTracker, Step
 from envs.cards.bits import bit_list
 from envs.minchiate.actions import DECLARE, Phase
 from envs.minchiate.combos import COMBO_NAMES, COMBO_VALUE, LOW_RUN, ONE_40_M, Combo
@@ -48,7 +48,10 @@ _DISCARDING = (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER)
 
 class _Sampler(WorldSampler):
     """The world sampler with extra per-card constraints: ``only[card]`` the slots it may be
-    in, ``absent[slot]`` the cards a slot cannot hold (slot ids as in ``WorldSampler``)."""
+    in, ``absent[slot]`` the cards a slot cannot hold; any consistent world, not a uniform one
+    (``FeasibleSampler``) (slot ids as in ``WorldSampler``)."""
+
+    slot_sampler = FeasibleSampler
 
     def __init__(self, view: InfoView, only: dict[int, set[int]], absent: dict[int, int]):
         self._only, self._absent = only, absent
