@@ -183,7 +183,10 @@ class CalabresellaTracker(SeatTracker):
                ) -> frozenset[str]:  # fmt: skip
         if step is None:
             return frozenset()
-        return due_reveals(self.rules, self.mine, base, step.action, after)
+        keys = due_reveals(self.rules, self.mine, base, step.action, after)
+        if "giver" in keys and "giver" not in revealed:  # the monte waits on who gave the card
+            keys -= {"monte"}
+        return keys
 
     def mismatch(self, base: Any, after: Any, step: Step | None, revealed: Mapping[str, Any]
                  ) -> str | None:  # fmt: skip

@@ -144,7 +144,12 @@ class MinchiateTracker(SeatTracker):
 
     def needed(self, base: Any, step: Step | None, after: Any, revealed: Mapping[str, Any]
                ) -> frozenset[str]:  # fmt: skip
-        return due_reveals(self.rules, self.seat, base, step, after)
+        keys = set(due_reveals(self.rules, self.seat, base, step, after))
+        if "void" in keys and "void" not in revealed:  # the rest waits on whether it is void
+            keys &= {"void"}
+        elif "declaring" in keys and "declaring" not in revealed:
+            keys.discard("fola")  # exposed only once the declarations are known to be over
+        return frozenset(keys)
 
     def mismatch(self, base: Any, after: Any, step: Step | None, revealed: Mapping[str, Any]
                  ) -> str | None:  # fmt: skip

@@ -64,3 +64,49 @@ def play_through(
 def diff(a: Any, b: Any) -> dict[str, tuple[Any, Any]]:
     """The fields where two views differ (for messages)."""
     return {k: (x, y) for (k, x), y in zip(a._asdict().items(), b, strict=True) if x != y}
+
+
+class Driver:
+    """A referee feeding one seat's tracker step by step (for tests that then send it bad
+    input)."""
+
+    def __init__(self, game: Game, state: Any, seat: int, seed: int = 0) -> None:
+        from agents.trackers import tracker_for
+
+        self.game, self.state, self.seat = game, state, seat
+        self.entry = tracker_for(game)
+        self.rng = random.Random(seed)
+        self.tracker = self.entry.tracker(
+            state.rules, seat, state.dealer, self.entry.private_of(state, seat), seed
+        )
+        first = self.entry.reveal_of(None, None, state, seat)
+        if first:
+            self.tracker.reveal(first)
+
+    def step(self, action: int | None = None, reveal: bool = True) -> dict[str, Any]:
+        """Take ``action`` (a random legal one by default), send its event and (with
+        ``reveal``) its reveal; returns the reveal owed."""
+        state = self.state
+        action = self.rng.choice(state.legal_actions()) if action is None else action
+        before = state.clone()
+        event = triple(self.game, self.tracker, state, action, self.seat)
+        state.apply(action)
+        self.tracker.event(*event)
+        shown = self.entry.reveal_of(before, action, state, self.seat)
+        if shown and reveal:
+            self.tracker.reveal(shown)
+        return shown
+
+    def until(self, done: Callable[[Any], bool], limit: int = 400) -> bool:
+        """Step until ``done(state)`` (True) or the end of the deal (False)."""
+        for _ in range(limit):
+            if done(self.state):
+                return True
+            if self.state.is_terminal():
+                return False
+            self.step()
+        return False
+
+    def snapshot(self) -> tuple[Any, frozenset[str], int]:
+        """What must not change on refused input."""
+        return self.tracker.view(), self.tracker.pending, len(self.tracker.log)

@@ -1,0 +1,146 @@
+"""The Minchiate seat tracker refuses impossible input with a clear message and changes
+nothing: a card the seat holds played by another seat, a card already played, an action out of
+turn, a hidden discard sent, a reveal that is not due or contradicts (the Fola, a declared
+combination), and a ``deal.private`` with the wrong cards; a void deal (M-8.5) is revealed."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents.minchiate.tracker import MinchiateTracker, reveal_of
+from agents.minchiate.tracker_deal import private_of
+from agents.tracking import ImpossibleInput
+from envs.cards.deal import Deal
+from envs.minchiate.actions import Phase
+from envs.minchiate.deck import MINCHIATE_97
+from envs.minchiate.tables import DISCARDABLE
+from envs.registry import get_game
+
+from ..serve.referee import Driver, play_through
+
+GAME = get_game("minchiate")
+CODES = MINCHIATE_97.labels
+
+
+def driver(flags: dict[str, Any] | None = None, seed: int = 1, seat: int = 0) -> Driver:
+    rules = GAME.rules(flags or {})
+    state = GAME.new_state(GAME.deal_random(np.random.default_rng(seed), rules), rules)
+    return Driver(GAME, state, seat, seed)
+
+
+def refused(d: Driver, call: Any, match: str) -> None:
+    before = d.snapshot()
+    with pytest.raises(ImpossibleInput, match=match):
+        call()
+    assert d.snapshot() == before
+
+
+def test_plays_the_seat_knows_to_be_impossible_are_refused() -> None:
+    d = driver(seed=2)
+    assert d.until(lambda s: s.phase is Phase.PLAY and s.to_play != d.seat and bool(s.tricks))
+    mine = CODES[d.tracker.view().hand.bit_length() - 1]
+    refused(d, lambda: d.tracker.event(d.state.to_play, "play", mine), "impossible")
+    gone = CODES[d.state.tricks[0][1][0]]
+    refused(d, lambda: d.tracker.event(d.state.to_play, "play", gone), "impossible")
+    other = (d.state.to_play + 1) & 3
+    refused(d, lambda: d.tracker.event(other, "play", "T1"), "is on turn")
+    refused(d, lambda: d.tracker.event(d.state.to_play, "play", "Zz"), "unknown card code")
+
+
+def test_hidden_discards_come_without_their_card() -> None:
+    for seed in range(30):
+        d = driver(seed=seed)
+        s = d.state
+        if s.phase in (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER) and s.to_play != d.seat:
+            card = CODES[next(a for a in s.legal_actions())]
+            refused(d, lambda: d.tracker.event(s.to_play, "discard", card), "send its arg as null")
+            d.tracker.event(s.to_play, "discard", None)
+            return
+    raise AssertionError("no deal of the seeds opens with another seat's discard")
+
+
+def test_the_fola_and_declarations_must_agree() -> None:
+    d = driver(seed=4, seat=1)
+    refused(d, lambda: d.tracker.reveal({"fola": []}), "is shown no fola")
+    while True:
+        owed = d.step(reveal=False)
+        if "fola" in owed:
+            break
+        if owed:
+            d.tracker.reveal(owed)
+    mine = MINCHIATE_97.codes(d.tracker.view().hand)[:1]
+    wrong = {**owed, "fola": mine + owed["fola"][1:]}
+    refused(d, lambda: d.tracker.reveal(wrong), "contradicts")
+    combo = {"seat": 0, "combo": "kings", "cards": mine, "bonus": 0}
+    refused(d, lambda: d.tracker.reveal({**owed, "declared": [combo]}), "contradicts")
+    d.tracker.reveal(owed)
+    assert d.tracker.view() == d.state.info_view(d.seat)
+
+
+def test_a_bad_private_setup_is_refused() -> None:
+    rules = GAME.rules({})
+    state = GAME.new_state(GAME.deal_random(np.random.default_rng(5), rules), rules)
+    seat = (state.dealer + 1) & 3
+    good = private_of(state, seat)
+    hand = good["hand"]
+    shown = good["faceup"][(seat + 1) & 3]  # another seat's face-up card
+    drop = next(c for c in hand if c != good["faceup"][seat])
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({**good, "hand": hand[:-1]}, "must hold 21 cards"),
+        ({**good, "hand": [hand[0], *hand[1:], hand[0]]}, "repeats"),
+        ({**good, "hand": [*(c for c in hand if c != drop), shown]}, "shown elsewhere"),
+        ({**good, "hand": [c for c in hand if c != good["faceup"][seat]] + [drop]}, "repeats"),
+        ({**good, "faceup": good["faceup"][:3]}, "must list 4 cards"),
+        ({**good, "fola": []}, "needs exactly the keys"),
+        ({k: v for k, v in good.items() if k != "stop"}, "needs exactly the keys"),
+    ]
+    for private, match in cases:
+        with pytest.raises(ValueError, match=match):
+            MinchiateTracker(rules, seat, state.dealer, private)
+    dealer = private_of(state, state.dealer)
+    with pytest.raises(ValueError, match="fola must hold"):
+        MinchiateTracker(rules, state.dealer, state.dealer, {**dealer, "fola": dealer["fola"][1:]})
+
+
+def _void_stream() -> tuple[int, ...]:
+    """A stream whose cutter (S3 for dealer S0) robs two cards but holds no legal discard."""
+    for seed in range(2000):
+        rng = np.random.default_rng(seed)
+        order = [int(c) for c in rng.permutation(97)]
+        state = GAME.new_state(Deal(0, tuple(order)), GAME.rules({}))
+        if state.void:
+            return tuple(order)
+        # steer: give the cutter no discardable card by swapping them out of its hand
+        cutter = state.cutter
+        if not state.setup.robbed:
+            continue
+        hand = state.setup.hands[cutter]
+        bad = [c for c in range(97) if hand >> c & 1 and DISCARDABLE >> c & 1]
+        spare = [i for i, c in enumerate(order) if not DISCARDABLE >> c & 1 and not hand >> c & 1]
+        pos = {c: i for i, c in enumerate(order)}
+        for c in bad:
+            if not spare:
+                break
+            j = spare.pop()
+            i = pos[c]
+            if i <= len(state.setup.robbed):
+                continue
+            order[i], order[j] = order[j], order[i]
+        state = GAME.new_state(Deal(0, tuple(order)), GAME.rules({}))
+        if state.void:
+            return tuple(order)
+    raise AssertionError("no void deal found")
+
+
+def test_a_void_deal_is_revealed_to_every_seat() -> None:
+    rules = GAME.rules({})
+    state = GAME.new_state(Deal(0, _void_stream()), rules)
+    assert state.void and state.is_terminal()
+    for seat in range(4):
+        assert reveal_of(None, None, state, seat) == ({} if seat == state.cutter else {"void": True})
+        play_through(GAME, MinchiateTracker, private_of, reveal_of, state.clone(), seat,
+                     random.Random(seat))  # fmt: skip
