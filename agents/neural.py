@@ -71,7 +71,6 @@ class NeuralAgent:
             return [int(a) for a in logits.argmax(dim=-1).tolist()]
         return [int(a) for a in _sample(torch.softmax(logits, dim=-1).numpy(), rng)]
 
-
     @torch.no_grad()
     def action_probs(self, view: Any) -> npt.NDArray[np.float64]:
         """The policy's probability of every action id for ``view`` (0 for illegal ones): the

@@ -76,7 +76,9 @@ class FeasibleSampler:
                 raise NoConsistentWorld(f"card {card} fits in no slot")
         return [sum(1 << c for c in cards) for cards in held]
 
-    def _place(self, card: int, held: list[list[int]], seen: set[int], rng: np.random.Generator) -> bool:
+    def _place(
+        self, card: int, held: list[list[int]], seen: set[int], rng: np.random.Generator
+    ) -> bool:
         slots = [self._slots[card][i] for i in rng.permutation(len(self._slots[card]))]
         for j in slots:
             if j not in seen and len(held[j]) < self.capacities[j]:
@@ -153,7 +155,9 @@ class SeatTracker(ABC):
         with the private setup and with ``revealed`` as far as per-card constraints go."""
 
     @abstractmethod
-    def constrained_worlds(self, base: Any, step: Step, revealed: Mapping[str, Any]) -> Iterator[Any]:
+    def constrained_worlds(
+        self, base: Any, step: Step, revealed: Mapping[str, Any]
+    ) -> Iterator[Any]:
         """Candidate worlds in place of ``base`` (drawn from the seat's view of it) in which
         ``step`` may be legal and the ``revealed`` cards are where the reveals put them."""
 
@@ -179,7 +183,9 @@ class SeatTracker(ABC):
         ValueError naming a malformed field."""
 
     @abstractmethod
-    def needed(self, base: Any, step: Step | None, after: Any, revealed: Mapping[str, Any]) -> frozenset[str]:
+    def needed(
+        self, base: Any, step: Step | None, after: Any, revealed: Mapping[str, Any]
+    ) -> frozenset[str]:
         """The reveal keys due after ``step`` (None: the deal) took ``base`` to ``after``; must
         depend only on what the seat knows (public facts, its own cards, ``revealed``)."""
 
@@ -189,9 +195,10 @@ class SeatTracker(ABC):
         """Why world ``after`` (reached from ``base`` by ``step``; both None at the deal)
         contradicts ``revealed`` (None when it agrees)."""
 
+    @abstractmethod
     def patch(self, world: Any, step: Step, revealed: Mapping[str, Any]) -> None:
         """Adjust bookkeeping the seat's view does not show before ``step`` is applied to
-        ``world`` (a game hook; nothing by default)."""
+        ``world`` (nothing, for a game whose views show all of it)."""
 
     # ------------------------------------------------------------------ queries
     def view(self) -> Any:
@@ -307,7 +314,9 @@ class SeatTracker(ABC):
                 raise ImpossibleInput(f"event {triple}: no {verb!r} is due now")
             return Step(seat, verb, None)
         if not isinstance(arg, str):
-            raise ImpossibleInput(f"event {triple}: S{self.seat} sees this action; its arg is needed")
+            raise ImpossibleInput(
+                f"event {triple}: S{self.seat} sees this action; its arg is needed"
+            )
         try:
             action = int(w.parse_action(self.to_label(verb, arg)))
         except ValueError as e:

@@ -68,7 +68,7 @@ class WorldSampler:
 
     def count(self) -> int:
         """Number of consistent worlds."""
-        return self._sampler.count()
+        return int(self._sampler.count())
 
     def sample_assignment(self, rng: np.random.Generator) -> tuple[tuple[int, int, int], int]:
         """(hands per position, rest cards) of one uniformly drawn world."""

@@ -97,7 +97,8 @@ class CalabresellaTracker(SeatTracker):
         unknown = set(private) - {"hands", "no_chiamo"}
         if unknown:
             raise ValueError(
-                f"unknown deal.private key(s) {sorted(unknown)}; calabresella knows hands, no_chiamo"
+                f"unknown deal.private key(s) {sorted(unknown)}; calabresella takes hands, "
+                "no_chiamo"
             )
         self.seat_of = seat_positions(self.rules.players, self.dealer)
         self.mine = tuple(p for p in range(3) if self.seat_of[p] == self.seat)
@@ -112,7 +113,9 @@ class CalabresellaTracker(SeatTracker):
         for pos, codes in zip(self.mine, hands, strict=True):
             mask = _cards(codes, f"deal.private.hands[{len(self.hands)}]", 12)
             if mask & seen:
-                raise ValueError(f"deal.private.hands repeat card(s) {ITALIAN_40.codes(mask & seen)}")
+                raise ValueError(
+                    f"deal.private.hands repeat card(s) {ITALIAN_40.codes(mask & seen)}"
+                )
             seen |= mask
             self.hands[pos] = mask
         no_chiamo = private.get("no_chiamo", False)
@@ -213,7 +216,7 @@ class CalabresellaTracker(SeatTracker):
     def _partner(self, world: Any) -> int:
         if len(self.mine) != 1 or world.soloist < 0 or self.mine[0] == world.soloist:
             return -1
-        return 3 - world.soloist - self.mine[0]
+        return int(3 - world.soloist - self.mine[0])
 
     # ------------------------------------------------------------------ constrained worlds
     def patch(self, world: Any, step: Step, revealed: Mapping[str, Any]) -> None:
@@ -285,9 +288,11 @@ def due_reveals(rules: Rules, mine: tuple[int, ...], before: Any, action: int | 
     sol_mine = after.soloist >= 0 and after.soloist in mine
     if before.phase is Phase.BID and after.phase is not Phase.BID and c >= 0:
         defenders = {(after.soloist + 1) % 3, (after.soloist + 2) % 3}
-        if c == Contract.SCEGLIETE or (sol_mine and c == Contract.SOLO):
-            keys.add("monte")
-        elif c == Contract.SOLISSIMO and sol_mine and rules.solissimo_view_monte:
+        if (
+            c == Contract.SCEGLIETE
+            or (sol_mine and c == Contract.SOLO)
+            or (c == Contract.SOLISSIMO and sol_mine and rules.solissimo_view_monte)
+        ):
             keys.add("monte")
         elif c == Contract.DIVIDETE and defenders & set(mine):
             keys.add("received")

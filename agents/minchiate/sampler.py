@@ -135,7 +135,7 @@ class WorldSampler:
     def count(self) -> int:
         """The number of worlds meeting the per-card constraints (the joint ones are checked
         when sampling)."""
-        return self._sampler.count()
+        return int(self._sampler.count())
 
     def sample_assignment(self, rng: np.random.Generator) -> Assignment:
         """One world drawn from the distribution of the module docstring.

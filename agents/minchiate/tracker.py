@@ -127,7 +127,9 @@ class MinchiateTracker(SeatTracker):
             elif key == "declared":
                 if not isinstance(value, list):
                     raise ValueError(f"reveal.declared must be a list, got {value!r}")
-                out[key] = tuple(_read_combo(x, f"reveal.declared[{i}]") for i, x in enumerate(value))
+                out[key] = tuple(
+                    _read_combo(x, f"reveal.declared[{i}]") for i, x in enumerate(value)
+                )
             elif key == "void":
                 if type(value) is not bool:
                     raise ValueError(f"reveal.void must be true or false, got {value!r}")
@@ -138,7 +140,8 @@ class MinchiateTracker(SeatTracker):
                 out[key] = MINCHIATE_97.mask_of(value)
             else:
                 raise ValueError(
-                    f"unknown reveal field {key!r}; minchiate reveals declaring, declared, void, fola"
+                    f"unknown reveal field {key!r}; minchiate reveals declaring, declared, void, "
+                    "fola"
                 )
         return out
 
@@ -188,7 +191,9 @@ class MinchiateTracker(SeatTracker):
         if step.action == DECLARE and new:
             offers.append(new[0][1])
         else:
-            offers.append(world.offers[world.offer_i] if world.offer_i < len(world.offers) else _PLACEHOLDER)
+            offers.append(
+                world.offers[world.offer_i] if world.offer_i < len(world.offers) else _PLACEHOLDER
+            )
         if "declaring" in revealed:
             offers += [_PLACEHOLDER] if revealed["declaring"] == q else []
         else:
@@ -264,9 +269,9 @@ def due_reveals(rules: Rules, seat: int, before: Any, step: Step | None, after: 
             keys.add("fola")
         return frozenset(keys)
     ended = before.phase in _DISCARDING and after.phase not in _DISCARDING
-    if before.phase is Phase.DISCARD_CUTTER and after.phase is not Phase.DISCARD_CUTTER:
-        if redeal and dealer != seat and extra_cards(after.info_view(seat), dealer):
-            keys.add("void")
+    cutter_done = before.phase is Phase.DISCARD_CUTTER and after.phase is not Phase.DISCARD_CUTTER
+    if cutter_done and redeal and dealer != seat and extra_cards(after.info_view(seat), dealer):
+        keys.add("void")
     if normal and ended and not after.void:
         keys |= {"declaring", "declared"}
     if step.verb == "declare":
@@ -326,7 +331,9 @@ def _seat(value: Any, name: str) -> int:
 
 def _read_combo(value: Any, name: str) -> tuple[int, Combo]:
     if not isinstance(value, Mapping) or not {"seat", "combo", "cards"} <= set(value):
-        raise ValueError(f"{name} must be an object with seat, combo, cards (and bonus), got {value!r}")
+        raise ValueError(
+            f"{name} must be an object with seat, combo, cards (and bonus), got {value!r}"
+        )
     unknown = set(value) - {"seat", "combo", "cards", "bonus", "points"}
     if unknown:
         raise ValueError(f"{name}: unknown field(s) {sorted(unknown)}")
@@ -342,7 +349,9 @@ def _read_combo(value: Any, name: str) -> tuple[int, Combo]:
     points = sum(COMBO_VALUE[c] for c in bit_list(members))
     if "points" in value and value["points"] != points:
         raise ValueError(f"{name}.points is {value['points']!r}, but its cards are worth {points}")
-    return _seat(value["seat"], f"{name}.seat"), Combo(COMBO_NAMES.index(value["combo"]), members, points, bonus)
+    return _seat(value["seat"], f"{name}.seat"), Combo(
+        COMBO_NAMES.index(value["combo"]), members, points, bonus
+    )
 
 
 TRACKER = TrackerEntry(MinchiateTracker, private_of, reveal_of)

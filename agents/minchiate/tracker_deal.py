@@ -73,11 +73,16 @@ def read_private(private: Mapping[str, Any], rules: Rules, seat: int, dealer: in
     if not isinstance(faceup, list) or len(faceup) != 4:
         raise ValueError(f"deal.private.faceup must list 4 cards or nulls, got {faceup!r}")
     up = [MINCHIATE_97.parse(c) if c is not None else -1 for c in faceup]
-    robbed, d_robbed = _codes(private["robbed"], "robbed"), _codes(private["dealer_robbed"], "dealer_robbed")
+    robbed, d_robbed = (
+        _codes(private["robbed"], "robbed"),
+        _codes(private["dealer_robbed"], "dealer_robbed"),
+    )
     taken = sum(1 << c for c in _codes(private["dealer_taken"], "dealer_taken"))
     fola = sum(1 << c for c in _codes(private["fola"], "fola")) if seat == dealer else -1
     hand = sum(1 << c for c in _codes(private["hand"], "hand"))
-    p = Private(hand, tuple(robbed), stop, (up[0], up[1], up[2], up[3]), tuple(d_robbed), taken, fola)
+    p = Private(
+        hand, tuple(robbed), stop, (up[0], up[1], up[2], up[3]), tuple(d_robbed), taken, fola
+    )
     _check(p, rules, seat, dealer)
     return p
 
@@ -93,7 +98,8 @@ def _check(p: Private, rules: Rules, seat: int, dealer: int) -> None:
         if (c >= 0) != (shown or s == dealer):
             raise ValueError(
                 f"deal.private.faceup[{s}] must be {'a card' if shown or s == dealer else 'null'} "
-                f"under faceup_21st = {rules.faceup_21st}, got {c if c < 0 else MINCHIATE_97.labels[c]}"
+                f"under faceup_21st = {rules.faceup_21st}, got "
+                f"{'null' if c < 0 else MINCHIATE_97.labels[c]}"
             )
     groups = [sum(1 << c for c in p.robbed), sum(1 << c for c in p.dealer_robbed), p.dealer_taken]
     groups += [1 << c for c in p.faceup if c >= 0]
@@ -112,12 +118,18 @@ def _check(p: Private, rules: Rules, seat: int, dealer: int) -> None:
         )
     own = extras | (1 << p.faceup[seat] if p.faceup[seat] >= 0 else 0)
     if own & ~p.hand:
-        raise ValueError(f"deal.private.hand lacks S{seat}'s public card(s) {MINCHIATE_97.codes(own & ~p.hand)}")
+        raise ValueError(
+            f"deal.private.hand lacks S{seat}'s public card(s) {MINCHIATE_97.codes(own & ~p.hand)}"
+        )
     others = seen & ~own
     if p.hand & others:
-        raise ValueError(f"deal.private.hand holds card(s) {MINCHIATE_97.codes(p.hand & others)} shown elsewhere")
+        raise ValueError(
+            f"deal.private.hand holds card(s) {MINCHIATE_97.codes(p.hand & others)} shown elsewhere"
+        )
     if p.fola >= 0 and p.fola.bit_count() != 13 - r - a - t:
-        raise ValueError(f"deal.private.fola must hold {13 - r - a - t} cards, got {p.fola.bit_count()}")
+        raise ValueError(
+            f"deal.private.fola must hold {13 - r - a - t} cards, got {p.fola.bit_count()}"
+        )
 
 
 def _extras(p: Private, seat: int, dealer: int) -> int:
@@ -163,7 +175,11 @@ def deal_streams(
         if p.fola < 0:
             fola = 1 << p.stop if stop_in_fola else 0
             need = f - fola.bit_count()
-            first = [c for c in pool if fola_ok >> c & 1 and not QUALIFYING >> c & 1][:1] if need else []
+            first = (
+                [c for c in pool if fola_ok >> c & 1 and not QUALIFYING >> c & 1][:1]
+                if need
+                else []
+            )
             rest = [c for c in pool if fola_ok >> c & 1 and c not in first][: max(need - 1, 0)]
             if len(first) + len(rest) != need:
                 return
@@ -242,4 +258,3 @@ def private_of(state: State, seat: int) -> dict[str, Any]:
     if seat == state.dealer:
         out["fola"] = codes(s.fola)
     return out
-

@@ -5,6 +5,7 @@ not due or contradicts, and a ``deal.private`` with the wrong cards."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -27,11 +28,16 @@ def driver(flags: dict[str, Any] | None = None, seed: int = 1, seat: int = 0) ->
     return Driver(GAME, state, seat, seed)
 
 
-def refused(d: Driver, call: Any, match: str) -> None:
+def refused(d: Driver, match: str, call: Any, *args: Any) -> None:
+    """``call(*args)`` raises ImpossibleInput matching ``match`` and changes nothing."""
     before = d.snapshot()
     with pytest.raises(ImpossibleInput, match=match):
-        call()
+        call(*args)
     assert d.snapshot() == before
+
+
+def past_trick_one_other_on_turn(seat: int, s: Any) -> bool:
+    return s.phase is not Phase.PLAY or (bool(s.tricks) and s.to_play != seat)
 
 
 def in_play_other_on_turn(d: Driver) -> bool:
@@ -45,10 +51,10 @@ def test_a_card_the_seat_holds_or_that_was_played_cannot_come_from_another_seat(
         if not in_play_other_on_turn(d):
             continue  # this deal ended in the auction
         mine = ITALIAN_40.labels[d.tracker.view().hand.bit_length() - 1]
-        refused(d, lambda: d.tracker.event(d.state.to_play, "play", mine), "impossible")
-        d.until(lambda s: s.phase is not Phase.PLAY or bool(s.tricks) and s.to_play != d.seat)
+        refused(d, "impossible", d.tracker.event, d.state.to_play, "play", mine)
+        d.until(partial(past_trick_one_other_on_turn, d.seat))
         gone = ITALIAN_40.labels[d.state.tricks[0][1][0]]
-        refused(d, lambda: d.tracker.event(d.state.to_play, "play", gone), "impossible")
+        refused(d, "impossible", d.tracker.event, d.state.to_play, "play", gone)
         checked += 1
     assert checked >= 5
 
@@ -56,31 +62,31 @@ def test_a_card_the_seat_holds_or_that_was_played_cannot_come_from_another_seat(
 def test_out_of_turn_illegal_and_hidden_input_is_refused() -> None:
     d = driver()
     other = (d.state.to_play + 1) % 3
-    refused(d, lambda: d.tracker.event(other, "bid", "pass"), "is on turn")
+    refused(d, "is on turn", d.tracker.event, other, "bid", "pass")
     assert d.until(lambda s: s.to_play == d.seat)
-    refused(d, lambda: d.tracker.event(d.seat, "play", "Ac"), "impossible|not a BID")
+    refused(d, "impossible|not a BID", d.tracker.event, d.seat, "play", "Ac")
     drivers = [driver({"allowed_contracts": ["solo"]}, seed=3, seat=seat) for seat in range(3)]
     for d in drivers:
         d.until(lambda s: s.phase is Phase.SOLO_DISCARD)
     d = next(d for d in drivers if d.state.to_play != d.seat)
     card = ITALIAN_40.labels[(d.state.hands[d.state.pos]).bit_length() - 1]
-    refused(d, lambda: d.tracker.event(d.state.to_play, "discard", card), "send its arg as null")
-    refused(d, lambda: d.tracker.event(d.state.to_play, "bid", None), "no 'bid' is due")
+    refused(d, "send its arg as null", d.tracker.event, d.state.to_play, "discard", card)
+    refused(d, "no 'bid' is due", d.tracker.event, d.state.to_play, "bid", None)
 
 
 def test_reveals_must_be_due_and_agree() -> None:
     for seed in range(40):
         d = driver({"allowed_contracts": ["scegliete"]}, seed=seed)
-        refused(d, lambda: d.tracker.reveal({"monte": ["Ac", "2c", "3c", "4c"]}), "is shown no monte")
+        refused(d, "is shown no monte", d.tracker.reveal, {"monte": ["Ac", "2c", "3c", "4c"]})
         while d.state.phase is Phase.BID:
             owed = d.step(reveal=False)
         if "monte" in owed:
             break
     assert d.tracker.pending == {"monte"}
-    refused(d, lambda: d.tracker.event(d.state.to_play, "split", "3"), "reveal of monte is due")
+    refused(d, "reveal of monte is due", d.tracker.event, d.state.to_play, "split", "3")
     mine = ITALIAN_40.codes(d.tracker.view().hand)[:1]
-    wrong = mine + [c for c in owed["monte"][1:]]
-    refused(d, lambda: d.tracker.reveal({"monte": wrong}), "contradicts")
+    wrong = mine + owed["monte"][1:]
+    refused(d, "contradicts", d.tracker.reveal, {"monte": wrong})
     d.tracker.reveal(owed)
     assert d.tracker.view() == d.state.info_view(d.seat)
 

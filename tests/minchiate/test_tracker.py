@@ -32,10 +32,11 @@ def driver(flags: dict[str, Any] | None = None, seed: int = 1, seat: int = 0) ->
     return Driver(GAME, state, seat, seed)
 
 
-def refused(d: Driver, call: Any, match: str) -> None:
+def refused(d: Driver, match: str, call: Any, *args: Any) -> None:
+    """``call(*args)`` raises ImpossibleInput matching ``match`` and changes nothing."""
     before = d.snapshot()
     with pytest.raises(ImpossibleInput, match=match):
-        call()
+        call(*args)
     assert d.snapshot() == before
 
 
@@ -43,12 +44,12 @@ def test_plays_the_seat_knows_to_be_impossible_are_refused() -> None:
     d = driver(seed=2)
     assert d.until(lambda s: s.phase is Phase.PLAY and s.to_play != d.seat and bool(s.tricks))
     mine = CODES[d.tracker.view().hand.bit_length() - 1]
-    refused(d, lambda: d.tracker.event(d.state.to_play, "play", mine), "impossible")
+    refused(d, "impossible", d.tracker.event, d.state.to_play, "play", mine)
     gone = CODES[d.state.tricks[0][1][0]]
-    refused(d, lambda: d.tracker.event(d.state.to_play, "play", gone), "impossible")
+    refused(d, "impossible", d.tracker.event, d.state.to_play, "play", gone)
     other = (d.state.to_play + 1) & 3
-    refused(d, lambda: d.tracker.event(other, "play", "T1"), "is on turn")
-    refused(d, lambda: d.tracker.event(d.state.to_play, "play", "Zz"), "unknown card code")
+    refused(d, "is on turn", d.tracker.event, other, "play", "T1")
+    refused(d, "unknown card code", d.tracker.event, d.state.to_play, "play", "Zz")
 
 
 def test_hidden_discards_come_without_their_card() -> None:
@@ -57,7 +58,7 @@ def test_hidden_discards_come_without_their_card() -> None:
         s = d.state
         if s.phase in (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER) and s.to_play != d.seat:
             card = CODES[next(a for a in s.legal_actions())]
-            refused(d, lambda: d.tracker.event(s.to_play, "discard", card), "send its arg as null")
+            refused(d, "send its arg as null", d.tracker.event, s.to_play, "discard", card)
             d.tracker.event(s.to_play, "discard", None)
             return
     raise AssertionError("no deal of the seeds opens with another seat's discard")
@@ -65,7 +66,7 @@ def test_hidden_discards_come_without_their_card() -> None:
 
 def test_the_fola_and_declarations_must_agree() -> None:
     d = driver(seed=4, seat=1)
-    refused(d, lambda: d.tracker.reveal({"fola": []}), "is shown no fola")
+    refused(d, "is shown no fola", d.tracker.reveal, {"fola": []})
     while True:
         owed = d.step(reveal=False)
         if "fola" in owed:
@@ -74,9 +75,9 @@ def test_the_fola_and_declarations_must_agree() -> None:
             d.tracker.reveal(owed)
     mine = MINCHIATE_97.codes(d.tracker.view().hand)[:1]
     wrong = {**owed, "fola": mine + owed["fola"][1:]}
-    refused(d, lambda: d.tracker.reveal(wrong), "contradicts")
+    refused(d, "contradicts", d.tracker.reveal, wrong)
     combo = {"seat": 0, "combo": "kings", "cards": mine, "bonus": 0}
-    refused(d, lambda: d.tracker.reveal({**owed, "declared": [combo]}), "contradicts")
+    refused(d, "contradicts", d.tracker.reveal, {**owed, "declared": [combo]})
     d.tracker.reveal(owed)
     assert d.tracker.view() == d.state.info_view(d.seat)
 
@@ -141,6 +142,8 @@ def test_a_void_deal_is_revealed_to_every_seat() -> None:
     state = GAME.new_state(Deal(0, _void_stream()), rules)
     assert state.void and state.is_terminal()
     for seat in range(4):
-        assert reveal_of(None, None, state, seat) == ({} if seat == state.cutter else {"void": True})
+        assert reveal_of(None, None, state, seat) == (
+            {} if seat == state.cutter else {"void": True}
+        )
         play_through(GAME, MinchiateTracker, private_of, reveal_of, state.clone(), seat,
                      random.Random(seat))  # fmt: skip

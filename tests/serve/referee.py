@@ -35,7 +35,9 @@ def play_through(
 ) -> int:
     """Play ``state`` to its end with random legal actions (or ``policy``), checking ``seat``'s
     tracker at every step; returns the number of steps checked."""
-    tracker = tracker_cls(state.rules, seat, state.dealer, private_of(state, seat), rng.randrange(1 << 30))
+    tracker = tracker_cls(
+        state.rules, seat, state.dealer, private_of(state, seat), rng.randrange(1 << 30)
+    )
     first = reveal_of(None, None, state, seat)
     if first:
         tracker.reveal(first)
@@ -43,7 +45,9 @@ def play_through(
     steps = 0
     while True:
         assert tracker.view() == state.info_view(seat), (
-            steps, diff(tracker.view(), state.info_view(seat)), game.write_record(state)
+            steps,
+            diff(tracker.view(), state.info_view(seat)),
+            game.write_record(state),
         )
         if not state.is_terminal() and state.to_play == seat:
             assert tracker.legal_labels() == [state.action_label(a) for a in state.legal_actions()]

@@ -140,7 +140,9 @@ def test_bad_and_impossible_input_gets_its_code_and_changes_nothing(game: Game) 
     assert client.one({"type": "move", "game": gid, "action": "pass"})["code"] == "unknown_type"
     again = client.one({"type": "deal", "game": gid, "dealer": state.dealer, "private": private})
     assert again["code"] == "bad_field"
-    wrong = client.one({"type": "open", "mode": "seat", "game": game.name, "seat": 9, "bot": "random"})
+    wrong = client.one(
+        {"type": "open", "mode": "seat", "game": game.name, "seat": 9, "bot": "random"}
+    )
     assert wrong["code"] == "bad_field"
     nobot = client.one({"type": "open", "mode": "seat", "game": game.name, "seat": 0, "bot": "zz"})
     assert nobot["code"] == "unknown_bot"

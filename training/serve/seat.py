@@ -107,9 +107,9 @@ class SeatSession:
             raise ProtocolError("bad_field", f"game {self.id} has its deal already", self.id)
         entry = tracker_for(self.game)
         seed = int(self.rng.integers(1 << 62))
+        dealer, private = message["dealer"], message["private"]
         self.tracker = self._guard(
-            "deal", lambda: entry.tracker(self.rules, self.seat, message["dealer"],
-                                          message["private"], seed)  # fmt: skip
+            "deal", lambda: entry.tracker(self.rules, self.seat, dealer, private, seed)
         )
         return self._tracked()
 
@@ -179,7 +179,9 @@ class SeatSession:
 
     def _dealt(self, what: str) -> SeatTracker:
         if self.tracker is None:
-            raise ProtocolError("bad_field", f"{what}: game {self.id} has no deal yet; send deal", self.id)
+            raise ProtocolError(
+                "bad_field", f"{what}: game {self.id} has no deal yet; send deal", self.id
+            )
         return self.tracker
 
     def _ready(self, what: str) -> SeatTracker:
@@ -191,7 +193,9 @@ class SeatSession:
                 self.id,
             )
         if what == "go" and tracker.is_over():
-            raise ProtocolError("over", f"game {self.id}'s deal has ended; no move to make", self.id)
+            raise ProtocolError(
+                "over", f"game {self.id}'s deal has ended; no move to make", self.id
+            )
         return tracker
 
     def _guard(self, what: str, run: Any) -> Any:
@@ -215,7 +219,9 @@ class SeatSession:
 
 
 # ---------------------------------------------------------------------------------- opening
-def open_seat(gid: str, message: dict[str, Any], bots: Bots) -> tuple[SeatSession, list[dict[str, Any]]]:
+def open_seat(
+    gid: str, message: dict[str, Any], bots: Bots
+) -> tuple[SeatSession, list[dict[str, Any]]]:
     """Open a seat session from a checked ``open`` message; returns it with ``opened``.
 
     Raises:
@@ -226,7 +232,8 @@ def open_seat(gid: str, message: dict[str, Any], bots: Bots) -> tuple[SeatSessio
     if extra:
         raise ProtocolError(
             "bad_field",
-            f"open: a seat session does not take {extra[0]!r}; fields: {', '.join(sorted(_SEAT_FIELDS))}",
+            f"open: a seat session does not take {extra[0]!r}; fields: "
+            f"{', '.join(sorted(_SEAT_FIELDS))}",
         )
     game = game_of(message)
     rules = rules_of(game, message.get("flags"))
@@ -240,12 +247,18 @@ def open_seat(gid: str, message: dict[str, Any], bots: Bots) -> tuple[SeatSessio
         raise ProtocolError("bad_field", f"open: 'seat' must be a seat 0..{n - 1}, got {seat!r}")
     names = bots.names(game.name)
     if not isinstance(name, str):
-        raise ProtocolError("bad_field", f"open: a seat session needs 'bot', one of {', '.join(names)}")
+        raise ProtocolError(
+            "bad_field", f"open: a seat session needs 'bot', one of {', '.join(names)}"
+        )
     if name not in names:
-        raise ProtocolError("unknown_bot", f"open: unknown {game.name} bot {name!r}; bots: {', '.join(names)}")
+        raise ProtocolError(
+            "unknown_bot", f"open: unknown {game.name} bot {name!r}; bots: {', '.join(names)}"
+        )
     if seed is not None and seed < 0:
         raise ProtocolError("bad_field", f"open: 'seed' must be an integer >= 0, got {seed!r}")
-    session = SeatSession(gid, game, rules, seat, bots.get(game.name, name), np.random.default_rng(seed))
+    session = SeatSession(
+        gid, game, rules, seat, bots.get(game.name, name), np.random.default_rng(seed)
+    )
     opened = {
         "type": "opened", "game": gid, "mode": "seat", "name": game.name,
         "flags": all_flags(rules), "seat": seat, "bot": name,
