@@ -115,7 +115,8 @@ class SeatTracker(ABC):
             deal gives it).
     """
 
-    max_draws = 3000  # worlds drawn before an input is declared impossible
+    max_draws = 500  # worlds drawn before an input is declared impossible (20 at most needed
+    # in the studies of tests/serve/test_seat_trackers.py)
     reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {}  # reveal key -> its JSON types
 
     def __init__(self, rules: Any, seat: int, dealer: int, private: Mapping[str, Any],
