@@ -11,8 +11,9 @@ percentiles of the move -> next turn (or end) round trips per bot, and the games
 second.
 
 Usage:
-    python benchmarks/bench_serve.py --bots heuristic,bot --connections 32 --games 4 --seconds 20
-    python benchmarks/bench_serve.py --bots heuristic --connections 2 --games 2 --seconds 2
+    python benchmarks/bench_serve.py --bot heuristic --bot bot --connections 32 --games 4
+    python benchmarks/bench_serve.py --bot GAME1/onnx=onnx:DIR1 --bot GAME2/onnx=onnx:DIR2
+    python benchmarks/bench_serve.py --bot heuristic --connections 2 --games 2 --seconds 2
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import numpy as np  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from envs.registry import game_for_format, game_names, get_game  # noqa: E402
+from training.serve.bots import parse_bot_option  # noqa: E402
 
 
 @dataclass
@@ -201,9 +203,12 @@ def report(bot: str, stats: Stats, wall: float) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--bots",
-        default="heuristic,bot",
-        help="comma-separated bot specs, one phase each (default heuristic,bot)",
+        "--bot",
+        action="append",
+        default=[],
+        metavar="[GAME/]NAME=SPEC",
+        help="a bot of the server, as mazzo serve --bot (repeatable; one phase per bot name; "
+        "default: heuristic and bot)",
     )
     parser.add_argument(
         "--game",
@@ -235,9 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         help="skip replaying every final record",
     )
     parser.add_argument("--out", help="also write the JSON report to this file")
-    args = parser.parse_args(argv)  # fmt: skip
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    names = [b.partition(":")[0].partition("@")[0] for b in bots]
+    args = parser.parse_args(argv)
+    bots = args.bot or ["heuristic", "bot"]
+    names = list(dict.fromkeys(parse_bot_option(b).name for b in bots))
     port = free_port()
     server = start_server(bots, port, args)
     try:

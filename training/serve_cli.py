@@ -79,9 +79,9 @@ def add_serve_command(sub: Any) -> None:
         help=f"also serve the web page at / (port {DEFAULT_PORT} unless --port)",
     )  # fmt: skip
     p.add_argument(
-        "--bot", action="append", default=[], metavar="NAME=SPEC",
-        help="a bot clients may choose, e.g. --bot pimc=pimc:samples=16 (repeatable; "
-        "default: random, heuristic, bot)",
+        "--bot", action="append", default=[], metavar="[GAME/]NAME=SPEC",
+        help="a bot clients may choose, e.g. --bot pimc=pimc:samples=16, for every game that "
+        "has the agent or for GAME only (repeatable; default: random, heuristic, bot)",
     )  # fmt: skip
     p.add_argument("--max-bytes", type=int, default=65536, help="longest message (bytes)")
     p.add_argument("--max-games", type=int, default=16, help="open games per connection")

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_short_load_test_loses_no_game():
     out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_serve.py"), "--bots", "heuristic,random",
+        [sys.executable, str(ROOT / "benchmarks" / "bench_serve.py"), "--bot", "heuristic", "--bot", "random",
          "--connections", "4", "--games", "2", "--seconds", "1.5", "--limit", "40"],
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )  # fmt: skip

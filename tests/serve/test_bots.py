@@ -8,10 +8,16 @@ from training.serve.bots import Bots, parse_bot_option
 
 
 def test_bot_options():
-    assert parse_bot_option("quick=pimc:samples=4,ms=50") == ("quick", "pimc:samples=4,ms=50")
-    assert parse_bot_option("heuristic") == ("heuristic", "heuristic")
-    assert parse_bot_option("pimc:samples=4") == ("pimc", "pimc:samples=4")
-    assert parse_bot_option("heuristic@1") == ("heuristic", "heuristic@1")
+    assert parse_bot_option("quick=pimc:samples=4,ms=50") == ("quick", "pimc:samples=4,ms=50", None)
+    assert parse_bot_option("heuristic") == ("heuristic", "heuristic", None)
+    assert parse_bot_option("pimc:samples=4") == ("pimc", "pimc:samples=4", None)
+    assert parse_bot_option("heuristic@1") == ("heuristic", "heuristic@1", None)
+    game = game_names()[0]
+    assert parse_bot_option(f"{game}/fast=nn:runs/a/b") == ("fast", "nn:runs/a/b", game)
+    assert parse_bot_option(f"{game}/heuristic") == ("heuristic", "heuristic", game)
+    assert parse_bot_option("n=nn:runs/a") == ("n", "nn:runs/a", None)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        parse_bot_option("chess/x=heuristic")
     with pytest.raises(ValueError, match="a bot name is 1-40 letters"):
         parse_bot_option("bad name=heuristic")
     with pytest.raises(ValueError, match="non-empty"):
@@ -33,6 +39,10 @@ def test_bad_bots_are_refused():
         Bots([("z", "zebra")])
     with pytest.raises(ValueError, match="bot 'r' is given twice"):
         Bots([("r", "random"), ("r", "heuristic")])
+    first, second = game_names()[:2]
+    bots = Bots([parse_bot_option(f"{first}/r=random"), parse_bot_option(f"{second}/r=heuristic")])
+    assert bots.get(first, "r").spec == "random" and bots.get(second, "r").spec == "heuristic"
+    assert bots.names(first) == ["r"]
     with pytest.raises(ValueError, match="samples"):
         Bots([("p", "pimc:samples=-3")])
     assert Bots([("z", "zebra"), ("r", "random")], skip_missing=True).names(game_names()[0]) == [

@@ -168,5 +168,7 @@ def test_serve_help_names_the_protocol():
         env={**os.environ, "PYTHONPATH": ROOT},
     )  # fmt: skip
     assert (
-        proc.returncode == 0 and "mazzo-bot/1" in proc.stdout and "--bot NAME=SPEC" in proc.stdout
+        proc.returncode == 0
+        and "mazzo-bot/1" in proc.stdout
+        and "--bot [GAME/]NAME=SPEC" in proc.stdout
     )

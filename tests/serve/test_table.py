@@ -189,7 +189,8 @@ def finish(client, out):
         ({"type": "deal", "game": "g1", "dealer": 0, "private": {}}, "unknown_type", "'deal'"),
     ],
 )
-def test_client_errors_leave_the_other_game_as_it_was(two_games, message, code, words):
+def test_client_errors_leave_the_other_game_as_it_was(two_games, message, code, words, caplog):
+    caplog.set_level("INFO", logger="mazzo.serve")
     client, out = two_games
     before = client.one({"type": "view", "game": "g1"})
     reply = client.send({**message, "id": "e1"} if isinstance(message, dict) else message)
@@ -199,6 +200,7 @@ def test_client_errors_leave_the_other_game_as_it_was(two_games, message, code, 
         assert reply[0]["id"] == "e1"
     if code == "illegal":
         assert reply[0]["legal"] == last(out)["legal"] and reply[0]["game"] == "g1"
+    assert f"connection 1: {code}: " in caplog.text  # logged
     assert client.one({"type": "view", "game": "g1"}) == before
     assert client.conn.closing is None
     finish(client, out)
@@ -304,6 +306,15 @@ def test_disconnect_drops_the_connections_games():
     server.disconnect(a.conn, "test")
     assert server.open_games == 1 and server.connections == 1
     finish(b, out)
+
+
+def test_a_game_opened_after_its_client_left_is_not_kept():
+    server = make_server()
+    client = Direct(server)
+    server.disconnect(client.conn, "gone")
+    out = client.send(table("calabresella", [CLIENT, "random", "random"]))
+    assert out[0]["type"] == "opened" and out[-1]["type"] == "turn"
+    assert server.open_games == 0 and not client.conn.sessions
 
 
 def test_too_many_connections():

@@ -4,6 +4,7 @@ an oversized frame, too many connections, an idle client, a vanished client, and
 
 import asyncio
 import json
+import threading
 import urllib.error
 import urllib.request
 
@@ -12,9 +13,10 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from agents.base import RandomAgent
 from envs.registry import get_game
 from tests.serve.helpers import Uvicorn, make_server, table, wait_until
-from training.serve.bots import Bots
+from training.serve.bots import Bot, Bots
 from training.serve.protocol import Limits
 from training.serve.server import Server
 
@@ -162,6 +164,51 @@ def test_a_vanished_client_has_its_games_dropped(web):
         )
 
     run(_with_other_game(web.url, trouble))
+
+
+class Waiting:
+    """A random agent that first waits for a go-ahead (a bot thinking for a long time)."""
+
+    name = "waiting"
+
+    def __init__(self):
+        self.go = threading.Event()
+        self.started = threading.Event()
+
+    def act(self, view, rng):
+        self.started.set()
+        assert self.go.wait(120), "never let go"
+        return RandomAgent().act(view, rng)
+
+
+def test_a_thinking_bot_does_not_stall_other_connections():
+    bots = Bots([("heuristic", "heuristic")])
+    agent = Waiting()
+    bots.add("minchiate", Bot("waiting", "random", "waits for the test", agent))
+    game = get_game("minchiate")
+    rules = game.rules()
+    seed = next(  # a deal that a bot starts, so that the open itself waits for it
+        s for s in range(100)
+        if game.new_state(game.deal_random(np.random.default_rng(s), rules), rules).to_play != 3
+    )  # fmt: skip
+    with Uvicorn(Server(bots)) as web:
+
+        async def main():
+            async with connect(web.url) as slow:
+                seats = ["waiting", "waiting", "waiting", "client"]
+                await slow.send(json.dumps(table("minchiate", seats, seed)))
+                assert await asyncio.to_thread(agent.started.wait, 60)
+                # while that bot thinks, another connection plays a whole game
+                end = await open_and_play(
+                    web.url, "calabresella", ["client", "heuristic", "heuristic"], 3
+                )
+                assert not agent.go.is_set()
+                agent.go.set()
+                out = await until(slow, "turn", "end")
+                check_end(await play(slow, out, 1))
+                return end
+
+        assert run(main())["type"] == "end"
 
 
 def test_an_idle_client_is_closed():

@@ -14,7 +14,7 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from agents.base import AnyAgent
 from agents.registry import agent_info, agents_of, make_agent, parse_spec
 from envs.registry import game_names
 
-__all__ = ["DEFAULT_BOTS", "Bot", "Bots", "parse_bot_option"]
+__all__ = ["DEFAULT_BOTS", "Bot", "BotOption", "Bots", "parse_bot_option"]
 
 # name=spec of the bots a server has when started without --bot.
 DEFAULT_BOTS = ("random=random", "heuristic=heuristic", "bot=bot")
@@ -45,67 +45,99 @@ class Bot:
             return int(self.agent.act(view, rng))
 
 
-def parse_bot_option(text: str) -> tuple[str, str]:
-    """``NAME=SPEC`` (or a bare ``SPEC``, ``pimc:samples=8`` included: its agent's name is the
-    bot's) -> (name, spec).
+class BotOption(NamedTuple):
+    """One ``--bot`` option: the bot's name, its agent spec, and the one game it is for (None:
+    every game whose registry has the agent)."""
+
+    name: str
+    spec: str
+    game: str | None = None
+
+
+def parse_bot_option(text: str) -> BotOption:
+    """``[GAME/]NAME=SPEC`` or a bare ``[GAME/]SPEC`` (``pimc:samples=8`` included: its agent's
+    name is the bot's) -> ``BotOption``. ``GAME/`` limits the bot to one game (a bundle of one
+    game's policy: ``calabresella/onnx=onnx:bundles/cal``).
 
     Raises:
-        ValueError: an empty or badly formed name or spec.
+        ValueError: an unknown game, an empty or badly formed name or spec.
     """
-    name, sep, spec = text.partition("=")
+    head, slash, rest = text.partition("/")
+    game: str | None = None
+    if slash and "=" not in head and ":" not in head:
+        game = head.strip()
+        if game not in game_names():
+            raise ValueError(
+                f"--bot {text!r}: unknown game {game!r}; games: {', '.join(game_names())}"
+            )
+    else:
+        rest = text
+    name, sep, spec = rest.partition("=")
     if not sep or ":" in name or "@" in name:
-        spec = text
-        name = parse_spec(text).name
+        spec = rest
+        name = parse_spec(rest).name
     name, spec = name.strip(), spec.strip()
     if not _NAME.match(name):
         raise ValueError(
-            f"--bot {text!r}: a bot name is 1-40 letters, digits or _.- (expected NAME=SPEC)"
+            f"--bot {text!r}: a bot name is 1-40 letters, digits or _.- (expected [GAME/]NAME=SPEC)"
         )
     parse_spec(spec)
-    return name, spec
+    return BotOption(name, spec, game)
 
 
 class Bots:
     """The server's bots per game: game -> name -> ``Bot``."""
 
-    def __init__(self, pairs: Sequence[tuple[str, str]], skip_missing: bool = False) -> None:
-        """Build every bot for every game that has its agent.
+    def __init__(
+        self, options: Sequence[tuple[str, str] | BotOption], skip_missing: bool = False
+    ) -> None:
+        """Build every bot for every game that has its agent (or for its one game).
 
         Args:
-            pairs: (name, spec) in the order they are listed.
+            options: ``BotOption``s or (name, spec) pairs, in the order they are listed.
             skip_missing: drop a bot no game can build (the defaults: ``bot`` needs a shipped
                 checkpoint) instead of raising.
 
         Raises:
-            ValueError: a name given twice, or a spec that no game can build (unless skipped),
-                or one whose parameters its agent rejects.
+            ValueError: a name given twice for one game, a spec that no game can build (unless
+                skipped), a game-bound bot whose game lacks its agent, or parameters its agent
+                rejects (a bundle of another game's policy).
         """
         self._by_game: dict[str, dict[str, Bot]] = {g: {} for g in game_names()}
-        seen: set[str] = set()
-        for name, spec in pairs:
-            if name in seen:
-                raise ValueError(f"bot {name!r} is given twice")
-            seen.add(name)
-            built = self._build(name, spec)
-            if not built and not skip_missing:
+        for option in options:
+            name, spec, game = BotOption(*option)
+            built = self._build(name, spec, game)
+            if not built and (game is not None or not skip_missing):
+                agent = parse_spec(spec).name
+                where = f"{game} has no agent {agent!r}" if game else f"no game has agent {agent!r}"
                 raise ValueError(
-                    f"bot {name}={spec}: no game has agent {parse_spec(spec).name!r}; agents: "
+                    f"bot {name}={spec}: {where}; agents: "
                     + "; ".join(
-                        f"{g}: {', '.join(a.name for a in agents_of(g))}" for g in game_names()
+                        f"{g}: {', '.join(a.name for a in agents_of(g))}"
+                        for g in ([game] if game else game_names())
                     )
                 )
 
-    def _build(self, name: str, spec: str) -> int:
+    def _build(self, name: str, spec: str, only: str | None) -> int:
         agent_name = parse_spec(spec).name
         built = 0
-        for game in game_names():
+        for game in [only] if only else game_names():
             if agent_name not in {a.name for a in agents_of(game)}:
                 continue
+            if name in self._by_game[game]:
+                raise ValueError(f"bot {name!r} is given twice for {game}")
             agent = make_agent(spec, game)
             info = agent_info(agent_name, game)
             self._by_game[game][name] = Bot(name, spec, info.help, agent)
             built += 1
         return built
+
+    def add(self, game: str, bot: Bot) -> None:
+        """Offer ``bot`` (an agent built by the caller) for ``game``. Raises ValueError for a
+        name it already has."""
+        if bot.name in self._by_game[game]:
+            raise ValueError(f"bot {bot.name!r} is given twice for {game}")
+        self._by_game[game][bot.name] = bot
 
     def names(self, game: str) -> list[str]:
         """The bot names of ``game``, in the order given."""

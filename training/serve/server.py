@@ -225,7 +225,11 @@ class Server:
                 raise
             log.exception("connection %d: internal error opening %s", conn.id, gid)
             return [error("internal", f"internal error opening game {gid} (logged)", gid)]
-        conn.sessions[gid] = session
+        with self._lock:
+            if conn.closed:  # the client left while the game opened: nobody to play it
+                self._open_games -= 1
+                return out
+            conn.sessions[gid] = session
         log.info("connection %d: opened %s (%s %s)", conn.id, gid, mode, message["game"])
         self._settle(conn, session)
         return out
