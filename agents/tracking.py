@@ -246,7 +246,8 @@ class SeatTracker(ABC):
         if w.is_terminal():
             raise ImpossibleInput(f"event {triple}: the deal is over")
         if seat != w.to_play:
-            raise ImpossibleInput(f"event {triple}: S{w.to_play} is on turn, not {seat!r}")
+            who = seat_token(seat) if type(seat) is int else repr(seat)
+            raise ImpossibleInput(f"event {triple}: S{w.to_play} is on turn, not {who}")
         step = self._step(w, seat, verb, arg, triple)
         after = self._advance(w, step, {}) or self._search(w, step, {})
         if after is None:
