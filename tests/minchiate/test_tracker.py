@@ -107,43 +107,46 @@ def test_a_bad_private_setup_is_refused() -> None:
         MinchiateTracker(rules, state.dealer, state.dealer, {**dealer, "fola": dealer["fola"][1:]})
 
 
-def _void_stream() -> tuple[int, ...]:
-    """A stream whose cutter (S3 for dealer S0) robs two cards but holds no legal discard."""
-    for seed in range(2000):
-        rng = np.random.default_rng(seed)
-        order = [int(c) for c in rng.permutation(97)]
-        state = GAME.new_state(Deal(0, tuple(order)), GAME.rules({}))
-        if state.void:
-            return tuple(order)
-        # steer: give the cutter no discardable card by swapping them out of its hand
-        cutter = state.cutter
-        if not state.setup.robbed:
+def _void_stream(dealer_void: bool) -> tuple[int, ...]:
+    """A stream (dealer S0) whose cutter (or, with ``dealer_void``, whose dealer once the cutter
+    has discarded) holds fewer legal discards than due: the deal is void (M-8.5). Built by
+    swapping the discardable cards of that seat's dealt cards with other seats' cards."""
+    rules = GAME.rules({})
+    for seed in range(500):
+        order = [int(c) for c in np.random.default_rng(seed).permutation(97)]
+        setup = GAME.new_state(Deal(0, tuple(order)), rules).setup
+        r = len(setup.robbed)
+        if not r or (dealer_void and not setup.dealer_robbed and not setup.dealer_taken):
             continue
-        hand = state.setup.hands[cutter]
-        bad = [c for c in range(97) if hand >> c & 1 and DISCARDABLE >> c & 1]
-        spare = [i for i, c in enumerate(order) if not DISCARDABLE >> c & 1 and not hand >> c & 1]
-        pos = {c: i for i, c in enumerate(order)}
-        for c in bad:
-            if not spare:
-                break
-            j = spare.pop()
-            i = pos[c]
-            if i <= len(state.setup.robbed):
-                continue
-            order[i], order[j] = order[j], order[i]
-        state = GAME.new_state(Deal(0, tuple(order)), GAME.rules({}))
-        if state.void:
-            return tuple(order)
+        k = 3 if dealer_void else 2  # the dealer S0 is the 4th dealt, the cutter S3 the 3rd
+        mine = [*range(10 * k, 10 * k + 10), *range(40 + 11 * k, 51 + 11 * k)]
+        others = [i for j in range(4) if j != k
+                  for i in (*range(10 * j, 10 * j + 10), *range(40 + 11 * j, 51 + 11 * j))]  # fmt: skip
+        pack = [*order[r + 1 :], order[r]]
+        spare = [i for i in others if not DISCARDABLE >> pack[i] & 1 and i < len(pack) - 1]
+        for i in mine:
+            if DISCARDABLE >> pack[i] & 1 and spare and i < len(pack) - 1:
+                j = spare.pop()
+                pack[i], pack[j] = pack[j], pack[i]
+        stream = (*order[: r + 1], *pack[:-1])
+        state = GAME.new_state(Deal(0, stream), rules)
+        if state.setup.robbed != setup.robbed or state.setup.fola != setup.fola:
+            continue
+        while state.phase is Phase.DISCARD_CUTTER:
+            state.apply(state.legal_actions()[0])
+        if state.void and (state.history != []) == dealer_void:
+            return stream
     raise AssertionError("no void deal found")
 
 
-def test_a_void_deal_is_revealed_to_every_seat() -> None:
+@pytest.mark.parametrize("dealer_void", [False, True])
+def test_a_void_deal_is_revealed_to_every_seat(dealer_void: bool) -> None:
     rules = GAME.rules({})
-    state = GAME.new_state(Deal(0, _void_stream()), rules)
-    assert state.void and state.is_terminal()
+    state = GAME.new_state(Deal(0, _void_stream(dealer_void)), rules)
+    assert state.void != dealer_void  # the dealer's void comes after the cutter's discards
     for seat in range(4):
-        assert reveal_of(None, None, state, seat) == (
-            {} if seat == state.cutter else {"void": True}
-        )
-        play_through(GAME, MinchiateTracker, private_of, reveal_of, state.clone(), seat,
-                     random.Random(seat))  # fmt: skip
+        first = {} if seat == state.cutter else {"void": not dealer_void}
+        assert reveal_of(None, None, state, seat) == first
+        deal, play = state.clone(), random.Random(seat)
+        play_through(GAME, MinchiateTracker, private_of, reveal_of, deal, seat, play)
+        assert deal.void and deal.is_terminal()

@@ -13,10 +13,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from agents.registry import make_agent
 from agents.trackers import tracker_for
 from envs.registry import Game
 
-from ..contract.games import CASES, stable_seed
+from ..contract.games import CASES, DEFAULT_CASES, stable_seed
 from .referee import play_through
 
 DEALS = 2  # per variant, every seat (the slow study: STUDY_DEALS)
@@ -43,6 +44,23 @@ def _check(game: Game, flags: dict[str, Any], deals: int) -> int:
 def test_the_tracker_view_is_the_true_view_at_every_step(game: Game, flags: dict[str, Any]) -> None:
     steps = _check(game, flags, DEALS)
     assert steps >= DEALS * game.seats(game.rules(flags)) * 10
+
+
+@pytest.mark.parametrize(("game", "flags"), DEFAULT_CASES)
+def test_the_tracker_follows_heuristic_play(game: Game, flags: dict[str, Any]) -> None:
+    """Heuristic players (who bid, declare and discard as players do) rather than random ones."""
+    rules = game.rules(flags)
+    entry, agent = tracker_for(game), make_agent("heuristic", game.name)
+    rng = np.random.default_rng(stable_seed("seat-tracker-heuristic", game))
+
+    def policy(state: Any, _: random.Random) -> int:
+        return int(agent.act(state.info_view(state.to_play), rng))
+
+    state = game.new_state(game.deal_random(rng, rules), rules)
+    for seat in range(game.seats(rules)):
+        play = random.Random(seat)
+        play_through(game, entry.tracker, entry.private_of, entry.reveal_of, state.clone(), seat,
+                     play, policy)  # fmt: skip
 
 
 @pytest.mark.slow
