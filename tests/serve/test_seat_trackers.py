@@ -21,7 +21,7 @@ from ..contract.games import CASES, DEFAULT_CASES, stable_seed
 from .referee import play_through
 
 DEALS = 2  # per variant, every seat (the slow study: STUDY_DEALS)
-STUDY_DEALS = 200
+STUDY_DEALS = 100
 
 
 def _check(game: Game, flags: dict[str, Any], deals: int) -> int:
