@@ -71,6 +71,17 @@ class NeuralAgent:
             return [int(a) for a in logits.argmax(dim=-1).tolist()]
         return [int(a) for a in _sample(torch.softmax(logits, dim=-1).numpy(), rng)]
 
+    @torch.no_grad()
+    def action_probs(self, view: Any) -> npt.NDArray[np.float64]:
+        """The policy's probability of every action id for ``view`` (0 for illegal ones): the
+        softmax of the masked logits, which ``act`` samples from or takes the most likely of."""
+        obs = np.zeros((1, self.encoder.obs_size), np.float32)
+        mask = np.zeros((1, self.encoder.num_actions), np.int8)
+        self.encoder.encode_batch([view], obs, mask)
+        logits = self.net.logits(torch.from_numpy(obs), torch.from_numpy(mask))
+        probs: npt.NDArray[np.float64] = torch.softmax(logits.double(), dim=-1).numpy()[0]
+        return probs
+
 
 def _sample(probs: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDArray[np.int64]:
     cum = np.cumsum(probs.astype(np.float64), axis=1)

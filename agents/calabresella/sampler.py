@@ -19,6 +19,9 @@ Must not import torch or training/.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import numpy as np
 
 from agents.sampling import SlotSampler
@@ -42,6 +45,10 @@ class WorldSampler:
         slots: the slot of each sampler index: a position, or ``REST``.
     """
 
+    # Builds the assignment sampler from (capacities, groups); uniform by default (the seat
+    # trackers swap in one that only needs *a* consistent world, much faster to build).
+    slot_sampler: Callable[[Sequence[int], Sequence[tuple[Sequence[int], int]]], Any] = SlotSampler
+
     def __init__(self, view: InfoView) -> None:
         self.view = view
         known = known_positions(view)
@@ -57,11 +64,11 @@ class WorldSampler:
         rest_size = 40 - sum(view.hand_sizes) - played.bit_count() - self.fixed_rest.bit_count()
         capacities = [view.hand_sizes[p] for p in others] + [rest_size]
         groups = [([c], self._allowed(c)) for c in bit_list(unknown)]
-        self._sampler = SlotSampler(capacities, groups)
+        self._sampler = self.slot_sampler(capacities, groups)
 
     def count(self) -> int:
         """Number of consistent worlds."""
-        return self._sampler.count()
+        return int(self._sampler.count())
 
     def sample_assignment(self, rng: np.random.Generator) -> tuple[tuple[int, int, int], int]:
         """(hands per position, rest cards) of one uniformly drawn world."""

@@ -40,6 +40,9 @@ Must not import torch or training/.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import numpy as np
 
 from agents.minchiate.knowledge import (
@@ -79,6 +82,10 @@ class WorldSampler:
             discards included).
         allowed: for each hidden card, the bitmask over ``slots`` it may occupy.
     """
+
+    # Builds the assignment sampler from (capacities, groups); uniform by default (the seat
+    # trackers swap in one that only needs *a* consistent world, much faster to build).
+    slot_sampler: Callable[[Sequence[int], Sequence[tuple[Sequence[int], int]]], Any] = SlotSampler
 
     def __init__(self, view: InfoView) -> None:
         if view.phase is Phase.DONE:
@@ -120,7 +127,7 @@ class WorldSampler:
         ]
         self.allowed = {c: self._allowed(c) for c in bit_list(hidden)}
         groups = [([c], a) for c, a in self.allowed.items()]
-        self._sampler = SlotSampler(caps, groups)
+        self._sampler = self.slot_sampler(caps, groups)
         self.tries = 0
         self.accepted = 0
 
@@ -128,7 +135,7 @@ class WorldSampler:
     def count(self) -> int:
         """The number of worlds meeting the per-card constraints (the joint ones are checked
         when sampling)."""
-        return self._sampler.count()
+        return int(self._sampler.count())
 
     def sample_assignment(self, rng: np.random.Generator) -> Assignment:
         """One world drawn from the distribution of the module docstring.

@@ -186,7 +186,7 @@ def finish(client, out):
             "not_your_turn",
             "move for S1",
         ),
-        ({"type": "deal", "game": "g1"}, "unknown_type", "'deal'"),
+        ({"type": "deal", "game": "g1", "dealer": 0, "private": {}}, "unknown_type", "'deal'"),
     ],
 )
 def test_client_errors_leave_the_other_game_as_it_was(two_games, message, code, words, caplog):

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import training.serve.seat
 import training.serve.table  # noqa: F401  (registers the table mode)
 from envs.registry import all_games
 from training.serve.bots import Bots

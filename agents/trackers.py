@@ -1,0 +1,52 @@
+"""Seat trackers by game: the registry the seat sessions of ``mazzo serve`` ask for a game's
+``SeatTracker`` (``agents.tracking``) and its referee helpers. A game's entry lives in
+``agents.<game>.tracker`` as ``TRACKER`` (a ``TrackerEntry``), imported on first use; nothing
+here names a game.
+
+Must not import torch or training/.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agents.tracking import SeatTracker
+from envs.registry import Game
+
+__all__ = ["TrackerEntry", "tracker_for"]
+
+
+@dataclass(frozen=True)
+class TrackerEntry:
+    """One game's seat tracker.
+
+    Attributes:
+        tracker: the ``SeatTracker`` subclass, ``tracker(rules, seat, dealer, private, seed)``.
+        private_of: (state at the start of a deal, seat) -> that seat's ``deal.private`` (for a
+            referee: a front end in Python, the tests).
+        reveal_of: (state before, action, state after, seat) -> the reveal that seat is owed
+            after the action (``(None, None, state, seat)``: after the deal); ``{}`` when none.
+    """
+
+    tracker: type[SeatTracker]
+    private_of: Callable[[Any, int], dict[str, Any]]
+    reveal_of: Callable[[Any, Any, Any, int], dict[str, Any]]
+
+
+def tracker_for(game: Game) -> TrackerEntry:
+    """The seat tracker of ``game``.
+
+    Raises:
+        ValueError: the game has no seat tracker.
+    """
+    module = f"agents.{game.name}.tracker"
+    try:
+        entry = importlib.import_module(module).TRACKER
+    except (ModuleNotFoundError, AttributeError):
+        raise ValueError(f"the game {game.name!r} has no seat tracker ({module}.TRACKER)") from None
+    if not isinstance(entry, TrackerEntry):
+        raise TypeError(f"{module}.TRACKER must be a TrackerEntry, got {type(entry).__name__}")
+    return entry
