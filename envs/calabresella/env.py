@@ -30,7 +30,6 @@ names the move and the legal ones.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -52,8 +51,9 @@ from envs.calabresella.render import render_state
 from envs.calabresella.rules import State
 from envs.calabresella.scoring import payoff_bound
 from envs.cards.deal import Deal
-from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options, wrap
+from envs.common.aec import rules_from_kwargs, warn_unknown_options, wrap
 from envs.common.infos import NO_TEAM
+from envs.common.layered import LayeredCardGameAEC
 
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 
@@ -67,7 +67,7 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-class raw_env(CardGameAEC[State | Match]):
+class raw_env(LayeredCardGameAEC[State, Match]):
     """Calabresella AEC environment without wrappers."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -76,6 +76,9 @@ class raw_env(CardGameAEC[State | Match]):
         "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,
     }
+    _layer_type = Match
+    _layer_key = "match"
+    _layer_option = "match=True"
     _no_teams: tuple[int, ...]
     _teams_of: tuple[State | None, tuple[int, ...]]
 
@@ -123,18 +126,11 @@ class raw_env(CardGameAEC[State | Match]):
             check_record(parsed, game)
         return game
 
-    def _state(self) -> State:
-        game = self.game
-        return game.state if isinstance(game, Match) else game
+    def _layered(self) -> bool:
+        return self.match
 
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
         return encode(self.game.info_view(seat))
-
-    def _finished_deals(self) -> Sequence[State]:
-        game = self.game
-        if isinstance(game, Match):
-            return game.finished
-        return (game,) if game.is_terminal() else ()
 
     def _teams(self) -> tuple[int, ...]:
         """0 for the soloist's seat, 1 for a defender's, -1 before the contract, in a void deal
@@ -149,26 +145,6 @@ class raw_env(CardGameAEC[State | Match]):
             self._teams_of = (s, tuple(teams))
         return self._teams_of[1]
 
-    def _episode_name(self) -> str:
-        return "match" if self.match else "deal"
-
-    def _final_infos(self) -> list[dict[str, Any]]:
-        if self.match:
-            summary = self.game.result()
-            return [
-                {"result": summary["last_deal"], "match": summary}
-                for _ in range(self.rules.players)
-            ]
-        result = self.game.result()
-        return [{"result": result} for _ in range(self.rules.players)]
-
-    def _interim_infos(self) -> list[dict[str, Any]]:
-        summary = self.game.result()
-        return [
-            {"deal_result": summary["last_deal"], "match": summary}
-            for _ in range(self.rules.players)
-        ]
-
     def _render_text(self) -> str:
         game = self.game
         totals = tuple(game.totals) if isinstance(game, Match) else None
@@ -182,11 +158,7 @@ class raw_env(CardGameAEC[State | Match]):
         Raises:
             ValueError: not a match env, or before ``reset``.
         """
-        if not self.match:
-            raise ValueError("match_summary() needs the env option match=True")
-        if self.game is None:
-            raise ValueError("no match before reset(): call reset() first")
-        return self.game.result()
+        return self._layer_summary()
 
     def deal_record(self) -> dict[str, Any]:
         """The current deal as a D.3 record, actions so far included (and the result if over)."""

@@ -1,0 +1,107 @@
+"""The AEC base of a game env whose episode is a deal or a layer of deals (a Calabresella match,
+a Minchiate series): the hooks of ``envs.common.aec.CardGameAEC`` that read through the layer
+(the current deal, the finished deals, the rich infos, the episode's name) and the layer's
+summary accessor, written once for both games.
+
+A game env subclasses ``LayeredCardGameAEC[State, Layer]``, sets the class attributes
+``_layer_type`` (the layer's class), ``_layer_key`` (its name, the rich infos' key: ``match``,
+``series``) and ``_layer_option`` (the env option that turns it on, for messages), and
+implements ``_layered()`` (whether this env plays the layer) besides its own hooks.
+
+Must not name a game; imports numpy only through ``envs.common.aec``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from envs.common.aec import CardGameAEC, Game
+from envs.common.infos import EndedDeal
+
+__all__ = ["DealGame", "LayerGame", "LayeredCardGameAEC"]
+
+
+class DealGame(Game, EndedDeal, Protocol):
+    """What the layered base needs from one deal: the engine protocol, whether it was void and
+    its full result."""
+
+
+S = TypeVar("S", bound=DealGame)
+S_co = TypeVar("S_co", bound=DealGame, covariant=True)
+
+
+class LayerGame(Game, Protocol[S_co]):
+    """What the layered base needs from a layer of deals: the current deal, the finished ones,
+    and the layer's summary (``result()``, whose ``last_deal`` is the latest deal's result)."""
+
+    @property
+    def state(self) -> S_co: ...
+    @property
+    def finished(self) -> Sequence[S_co]: ...
+    def result(self) -> dict[str, Any]: ...
+
+
+L = TypeVar("L", bound=LayerGame[Any])
+
+
+class LayeredCardGameAEC(CardGameAEC[S | L], Generic[S, L]):
+    """A ``CardGameAEC`` whose game is one deal ``S`` or a layer ``L`` chaining deals."""
+
+    _layer_type: type[L]
+    _layer_key: ClassVar[str]
+    _layer_option: ClassVar[str]
+
+    def _layered(self) -> bool:
+        """Whether this env plays the layer (else one deal per episode)."""
+        raise NotImplementedError(f"{type(self).__name__} must supply _layered()")
+
+    # ------------------------------------------------------------------ hooks
+    def _state(self) -> S:
+        """The current deal."""
+        game = self.game
+        if isinstance(game, self._layer_type):
+            state: S = game.state
+            return state
+        return game  # type: ignore[return-value]  # not the layer: a deal
+
+    def _finished_deals(self) -> Sequence[S]:
+        game = self.game
+        if isinstance(game, self._layer_type):
+            finished: Sequence[S] = game.finished
+            return finished
+        return (game,) if game.is_terminal() else ()  # type: ignore[return-value]
+
+    def _episode_name(self) -> str:
+        return self._layer_key if self._layered() else "deal"
+
+    def _final_infos(self) -> list[dict[str, Any]]:
+        if self._layered():
+            summary = self.game.result()
+            return [
+                {"result": summary["last_deal"], self._layer_key: summary}
+                for _ in self.possible_agents
+            ]
+        result = self.game.result()
+        return [{"result": result} for _ in self.possible_agents]
+
+    def _interim_infos(self) -> list[dict[str, Any]]:
+        summary = self.game.result()
+        return [
+            {"deal_result": summary["last_deal"], self._layer_key: summary}
+            for _ in self.possible_agents
+        ]
+
+    # ------------------------------------------------------------------ extras
+    def _layer_summary(self) -> dict[str, Any]:
+        """The layer so far (the rich infos' ``match`` / ``series`` entry).
+
+        Raises:
+            ValueError: an env without the layer, or before ``reset``.
+        """
+        key = self._layer_key
+        if not self._layered():
+            raise ValueError(f"{key}_summary() needs the env option {self._layer_option}")
+        if self.game is None:
+            raise ValueError(f"no {key} before reset(): call reset() first")
+        return self.game.result()
