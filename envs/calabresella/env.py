@@ -30,6 +30,7 @@ names the move and the legal ones.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -41,17 +42,11 @@ from envs.calabresella.config import Rules
 from envs.calabresella.encode import ENCODING_VERSION, encode, obs_high
 from envs.calabresella.game import GAME
 from envs.calabresella.match import Match
-from envs.calabresella.record import (
-    apply_record_actions,
-    check_record,
-    read_record,
-    write_record,
-)
 from envs.calabresella.render import render_state
 from envs.calabresella.rules import State
 from envs.calabresella.scoring import payoff_bound
 from envs.cards.deal import Deal
-from envs.common.aec import rules_from_kwargs, warn_unknown_options, wrap
+from envs.common.aec import rules_from_kwargs, wrap
 from envs.common.infos import NO_TEAM
 from envs.common.layered import LayeredCardGameAEC
 
@@ -76,6 +71,7 @@ class raw_env(LayeredCardGameAEC[State, Match]):
         "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,
     }
+    _registered = GAME
     _layer_type = Match
     _layer_key = "match"
     _layer_option = "match=True"
@@ -103,28 +99,11 @@ class raw_env(LayeredCardGameAEC[State, Match]):
         super().__init__(n, NUM_ACTIONS, obs_high(), render_mode, scale, rich_infos)
 
     # ------------------------------------------------------------------ hooks
-    def _random_deal(self, dealer: int) -> Deal:
-        return GAME.deal_random(self.rng, self.rules, dealer)
-
-    def _new_game(self, options: dict[str, Any]) -> State | Match:
-        warn_unknown_options(options, ("deal",))
-        record = options.get("deal")
-        parsed = None if record is None else read_record(record, self.rules)
-        if parsed is not None:
-            deal, actions = parsed.deal, parsed.actions
-            no_chiamo = bool(parsed.options.get("no_chiamo", False))
-        else:
-            deal = self._random_deal(int(self.rng.integers(self.rules.players)))
-            actions, no_chiamo = (), False
-        game: State | Match
+    def _start(self, deal: Deal, options: Mapping[str, Any]) -> State | Match:
+        no_chiamo = bool(options.get("no_chiamo", False))
         if self.match:
-            game = Match(self.rules, deal, self._random_deal, no_chiamo=no_chiamo)
-        else:
-            game = State.new(deal, self.rules, no_chiamo=no_chiamo)
-        apply_record_actions(game, actions)
-        if parsed is not None:  # the record's expect and result, against its own deal
-            check_record(parsed, game)
-        return game
+            return Match(self.rules, deal, self._random_deal, no_chiamo=no_chiamo)
+        return State.new(deal, self.rules, no_chiamo=no_chiamo)
 
     def _layered(self) -> bool:
         return self.match
@@ -159,7 +138,3 @@ class raw_env(LayeredCardGameAEC[State, Match]):
             ValueError: not a match env, or before ``reset``.
         """
         return self._layer_summary()
-
-    def deal_record(self) -> dict[str, Any]:
-        """The current deal as a D.3 record, actions so far included (and the result if over)."""
-        return write_record(self._state())

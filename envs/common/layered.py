@@ -3,21 +3,29 @@ a Minchiate series): the hooks of ``envs.common.aec.CardGameAEC`` that read thro
 (the current deal, the finished deals, the rich infos, the episode's name) and the layer's
 summary accessor, written once for both games.
 
+It also builds the game of a ``reset``: the deal from ``options["deal"]`` (a D.3 record, whose
+actions are replayed and whose ``expect`` and ``result`` are checked) or a random one, started
+by the subclass's ``_start`` as one deal or as the layer; and it writes ``deal_record()``.
+
 A game env subclasses ``LayeredCardGameAEC[State, Layer]``, sets the class attributes
-``_layer_type`` (the layer's class), ``_layer_key`` (its name, the rich infos' key: ``match``,
-``series``) and ``_layer_option`` (the env option that turns it on, for messages), and
-implements ``_layered()`` (whether this env plays the layer) besides its own hooks.
+``_registered`` (its ``envs.registry.Game``), ``_layer_type`` (the layer's class),
+``_layer_key`` (its name, the rich infos' key: ``match``, ``series``) and ``_layer_option``
+(the env option that turns it on, for messages), sets ``self.rules``, and implements
+``_layered()`` (whether this env plays the layer) and ``_start`` besides its own hooks.
 
 Must not name a game; imports numpy only through ``envs.common.aec``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from envs.common.aec import CardGameAEC, Game
+from envs.cards import record as core
+from envs.cards.deal import Deal
+from envs.common.aec import CardGameAEC, Game, warn_unknown_options
 from envs.common.infos import EndedDeal
+from envs.registry import Game as RegisteredGame
 
 __all__ = ["DealGame", "LayerGame", "LayeredCardGameAEC"]
 
@@ -48,15 +56,38 @@ L = TypeVar("L", bound=LayerGame[Any])
 class LayeredCardGameAEC(CardGameAEC[S | L], Generic[S, L]):
     """A ``CardGameAEC`` whose game is one deal ``S`` or a layer ``L`` chaining deals."""
 
+    _registered: ClassVar[RegisteredGame]
     _layer_type: type[L]
     _layer_key: ClassVar[str]
     _layer_option: ClassVar[str]
+    rules: Any
 
     def _layered(self) -> bool:
         """Whether this env plays the layer (else one deal per episode)."""
         raise NotImplementedError(f"{type(self).__name__} must supply _layered()")
 
+    def _start(self, deal: Deal, options: Mapping[str, Any]) -> S | L:
+        """The game of ``deal``: one deal, or the layer starting with it; ``options`` are the
+        record's start options (``DealRecord.options``; empty for a random deal)."""
+        raise NotImplementedError(f"{type(self).__name__} must supply _start()")
+
     # ------------------------------------------------------------------ hooks
+    def _random_deal(self, dealer: int) -> Deal:
+        return self._registered.deal_random(self.rng, self.rules, dealer)
+
+    def _new_game(self, options: dict[str, Any]) -> S | L:
+        warn_unknown_options(options, ("deal",))
+        record = options.get("deal")
+        vocab = self._registered.vocabulary
+        if record is None:
+            deal = self._random_deal(int(self.rng.integers(len(self.possible_agents))))
+            return self._start(deal, {})
+        parsed = self._registered.read_record(record, self.rules)
+        game = self._start(parsed.deal, parsed.options)
+        core.apply_actions(vocab, game, parsed.actions)
+        core.check_replay(vocab, parsed, game)  # the record's expect and result, its own deal
+        return game
+
     def _state(self) -> S:
         """The current deal."""
         game = self.game
@@ -105,3 +136,7 @@ class LayeredCardGameAEC(CardGameAEC[S | L], Generic[S, L]):
         if self.game is None:
             raise ValueError(f"no {key} before reset(): call reset() first")
         return self.game.result()
+
+    def deal_record(self) -> dict[str, Any]:
+        """The current deal as a D.3 record, actions so far included (and the result if over)."""
+        return self._registered.write_record(self._state())

@@ -33,6 +33,7 @@ with -1 for the offender and a warning that names the move and the legal ones.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -40,18 +41,12 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 
 from envs.cards.deal import Deal
-from envs.common.aec import rules_from_kwargs, warn_unknown_options, wrap
+from envs.common.aec import rules_from_kwargs, wrap
 from envs.common.layered import LayeredCardGameAEC
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.config import Rules
 from envs.minchiate.encode import ENCODING_VERSION, encode, obs_high
 from envs.minchiate.game import GAME
-from envs.minchiate.record import (
-    apply_record_actions,
-    check_record,
-    read_record,
-    write_record,
-)
 from envs.minchiate.render import render_state
 from envs.minchiate.rules import State
 from envs.minchiate.scoring import payoff_bound
@@ -79,6 +74,7 @@ class raw_env(LayeredCardGameAEC[State, Series]):
         "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,
     }
+    _registered = GAME
     _layer_type = Series
     _layer_key = "series"
     _layer_option = "deals > 1"
@@ -99,26 +95,10 @@ class raw_env(LayeredCardGameAEC[State, Series]):
         super().__init__(4, NUM_ACTIONS, obs_high(), render_mode, scale, rich_infos)
 
     # ------------------------------------------------------------------ hooks
-    def _random_deal(self, dealer: int) -> Deal:
-        return GAME.deal_random(self.rng, self.rules, dealer)
-
-    def _new_game(self, options: dict[str, Any]) -> State | Series:
-        warn_unknown_options(options, ("deal",))
-        record = options.get("deal")
-        parsed = None if record is None else read_record(record, self.rules)
-        if parsed is not None:
-            deal, actions = parsed.deal, parsed.actions
-        else:
-            deal, actions = self._random_deal(int(self.rng.integers(4))), ()
-        game: State | Series
+    def _start(self, deal: Deal, options: Mapping[str, Any]) -> State | Series:
         if self.deals > 1:
-            game = Series(self.rules, deal, self._random_deal, self.deals)
-        else:
-            game = State.new(deal, self.rules)
-        apply_record_actions(game, actions)
-        if parsed is not None:  # the record's expect and result, against its own deal
-            check_record(parsed, game)
-        return game
+            return Series(self.rules, deal, self._random_deal, self.deals)
+        return State.new(deal, self.rules)
 
     def _layered(self) -> bool:
         return self.deals > 1
@@ -143,7 +123,3 @@ class raw_env(LayeredCardGameAEC[State, Series]):
             ValueError: a single-deal env, or before ``reset``.
         """
         return self._layer_summary()
-
-    def deal_record(self) -> dict[str, Any]:
-        """The current deal as a D.3 record, actions so far included (and the result if over)."""
-        return write_record(self._state())
