@@ -4,10 +4,10 @@ Importing this package registers them, with their declared parameters, in ``agen
 from __future__ import annotations
 
 from agents.base import AnyAgent
+from agents.builtin import register_builtin_agents
 from agents.calabresella.heuristic import HeuristicV1
 from agents.calabresella.pimc import PIMC
 from agents.params import Param
-from agents.registry import register
 
 __all__ = ["PIMC", "HeuristicV1"]
 
@@ -21,21 +21,15 @@ PIMC_PARAMS = (
 )
 
 
-@register(
-    "calabresella",
-    "heuristic",
-    versions=tuple(HEURISTICS),
-    help="named card-player rules: bidding thresholds, calls, discards, cashing, ducking",
-)
-def _heuristic(version: int) -> AnyAgent:
-    return HEURISTICS[version]()
-
-
-@register(
-    "calabresella",
-    "pimc",
-    params=PIMC_PARAMS,
-    help="determinized search: sampled worlds, greedy playouts, exact endgame",
-)
 def _pimc(version: int, samples: int, ms: float, exact: int, candidates: int) -> AnyAgent:
     return PIMC(samples=samples, ms=ms, exact_tricks=exact, max_candidates=candidates)
+
+
+register_builtin_agents(
+    "calabresella",
+    heuristics=HEURISTICS,
+    heuristic_help="named card-player rules: bidding thresholds, calls, discards, cashing, ducking",
+    pimc=_pimc,
+    pimc_params=PIMC_PARAMS,
+    pimc_help="determinized search: sampled worlds, greedy playouts, exact endgame",
+)

@@ -4,10 +4,10 @@ Importing this package registers them, with their declared parameters, in ``agen
 from __future__ import annotations
 
 from agents.base import AnyAgent
+from agents.builtin import register_builtin_agents
 from agents.minchiate.heuristic import HeuristicV1
 from agents.minchiate.pimc import PIMC
 from agents.params import Param
-from agents.registry import register
 
 __all__ = ["PIMC", "HeuristicV1"]
 
@@ -21,21 +21,17 @@ PIMC_PARAMS = (
 )
 
 
-@register(
-    "minchiate",
-    "heuristic",
-    versions=tuple(HEURISTICS),
-    help="named card-player rules: short-suit discards, declare all, feed, win cheaply, duck",
-)
-def _heuristic(version: int) -> AnyAgent:
-    return HEURISTICS[version]()
-
-
-@register(
-    "minchiate",
-    "pimc",
-    params=PIMC_PARAMS,
-    help="determinized search of card play (discards, declarations: the heuristic's)",
-)
 def _pimc(version: int, samples: int, ms: float, exact: int, points: float) -> AnyAgent:
     return PIMC(samples=samples, ms=ms, exact_tricks=exact, point_weight=points)
+
+
+register_builtin_agents(
+    "minchiate",
+    heuristics=HEURISTICS,
+    heuristic_help=(
+        "named card-player rules: short-suit discards, declare all, feed, win cheaply, duck"
+    ),
+    pimc=_pimc,
+    pimc_params=PIMC_PARAMS,
+    pimc_help="determinized search of card play (discards, declarations: the heuristic's)",
+)

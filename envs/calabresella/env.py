@@ -30,7 +30,7 @@ names the move and the legal ones.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -42,18 +42,13 @@ from envs.calabresella.config import Rules
 from envs.calabresella.encode import ENCODING_VERSION, encode, obs_high
 from envs.calabresella.game import GAME
 from envs.calabresella.match import Match
-from envs.calabresella.record import (
-    apply_record_actions,
-    check_record,
-    read_record,
-    write_record,
-)
 from envs.calabresella.render import render_state
 from envs.calabresella.rules import State
 from envs.calabresella.scoring import payoff_bound
 from envs.cards.deal import Deal
-from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options, wrap
+from envs.common.aec import rules_from_kwargs, wrap
 from envs.common.infos import NO_TEAM
+from envs.common.layered import LayeredCardGameAEC
 
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 
@@ -67,7 +62,7 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-class raw_env(CardGameAEC[State | Match]):
+class raw_env(LayeredCardGameAEC[State, Match]):
     """Calabresella AEC environment without wrappers."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -76,6 +71,10 @@ class raw_env(CardGameAEC[State | Match]):
         "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,
     }
+    _registered = GAME
+    _layer_type = Match
+    _layer_key = "match"
+    _layer_option = "match=True"
     _no_teams: tuple[int, ...]
     _teams_of: tuple[State | None, tuple[int, ...]]
 
@@ -100,41 +99,17 @@ class raw_env(CardGameAEC[State | Match]):
         super().__init__(n, NUM_ACTIONS, obs_high(), render_mode, scale, rich_infos)
 
     # ------------------------------------------------------------------ hooks
-    def _random_deal(self, dealer: int) -> Deal:
-        return GAME.deal_random(self.rng, self.rules, dealer)
-
-    def _new_game(self, options: dict[str, Any]) -> State | Match:
-        warn_unknown_options(options, ("deal",))
-        record = options.get("deal")
-        parsed = None if record is None else read_record(record, self.rules)
-        if parsed is not None:
-            deal, actions = parsed.deal, parsed.actions
-            no_chiamo = bool(parsed.options.get("no_chiamo", False))
-        else:
-            deal = self._random_deal(int(self.rng.integers(self.rules.players)))
-            actions, no_chiamo = (), False
-        game: State | Match
+    def _start(self, deal: Deal, options: Mapping[str, Any]) -> State | Match:
+        no_chiamo = bool(options.get("no_chiamo", False))
         if self.match:
-            game = Match(self.rules, deal, self._random_deal, no_chiamo=no_chiamo)
-        else:
-            game = State.new(deal, self.rules, no_chiamo=no_chiamo)
-        apply_record_actions(game, actions)
-        if parsed is not None:  # the record's expect and result, against its own deal
-            check_record(parsed, game)
-        return game
+            return Match(self.rules, deal, self._random_deal, no_chiamo=no_chiamo)
+        return State.new(deal, self.rules, no_chiamo=no_chiamo)
 
-    def _state(self) -> State:
-        game = self.game
-        return game.state if isinstance(game, Match) else game
+    def _layered(self) -> bool:
+        return self.match
 
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
         return encode(self.game.info_view(seat))
-
-    def _finished_deals(self) -> Sequence[State]:
-        game = self.game
-        if isinstance(game, Match):
-            return game.finished
-        return (game,) if game.is_terminal() else ()
 
     def _teams(self) -> tuple[int, ...]:
         """0 for the soloist's seat, 1 for a defender's, -1 before the contract, in a void deal
@@ -149,26 +124,6 @@ class raw_env(CardGameAEC[State | Match]):
             self._teams_of = (s, tuple(teams))
         return self._teams_of[1]
 
-    def _episode_name(self) -> str:
-        return "match" if self.match else "deal"
-
-    def _final_infos(self) -> list[dict[str, Any]]:
-        if self.match:
-            summary = self.game.result()
-            return [
-                {"result": summary["last_deal"], "match": summary}
-                for _ in range(self.rules.players)
-            ]
-        result = self.game.result()
-        return [{"result": result} for _ in range(self.rules.players)]
-
-    def _interim_infos(self) -> list[dict[str, Any]]:
-        summary = self.game.result()
-        return [
-            {"deal_result": summary["last_deal"], "match": summary}
-            for _ in range(self.rules.players)
-        ]
-
     def _render_text(self) -> str:
         game = self.game
         totals = tuple(game.totals) if isinstance(game, Match) else None
@@ -182,12 +137,4 @@ class raw_env(CardGameAEC[State | Match]):
         Raises:
             ValueError: not a match env, or before ``reset``.
         """
-        if not self.match:
-            raise ValueError("match_summary() needs the env option match=True")
-        if self.game is None:
-            raise ValueError("no match before reset(): call reset() first")
-        return self.game.result()
-
-    def deal_record(self) -> dict[str, Any]:
-        """The current deal as a D.3 record, actions so far included (and the result if over)."""
-        return write_record(self._state())
+        return self._layer_summary()

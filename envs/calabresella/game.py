@@ -19,17 +19,13 @@ from envs.calabresella.rules import State
 from envs.calabresella.scoring import payoff_bound
 from envs.calabresella.view import action_is_visible
 from envs.calabresella.view_json import view_json
-from envs.cards.deal import Deal
-from envs.cards.record import DealRecord
+from envs.common.registration import RulesCheck, obs_slices
 from envs.registry import Game, GameInfo, register
 
 __all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_NOT_ZERO_SUM", "TEST_VARIANTS"]
 
 
-def _rules(rules: object) -> Rules:
-    if not isinstance(rules, Rules):
-        raise TypeError(f"calabresella needs calabresella Rules, got {type(rules).__name__}")
-    return rules
+_rules = RulesCheck("calabresella", Rules)
 
 
 def _teams(rules: object) -> tuple[tuple[int, ...], ...]:
@@ -38,22 +34,6 @@ def _teams(rules: object) -> tuple[tuple[int, ...], ...]:
 
 def _idle_seats(rules: object, dealer: int) -> tuple[int, ...]:
     return (dealer,) if _rules(rules).players == 4 else ()
-
-
-def _payoff_bound(rules: object) -> int:
-    return payoff_bound(_rules(rules))
-
-
-def _new_state(deal: Deal, rules: object, **options: Any) -> State:
-    return State.new(deal, _rules(rules), **options)
-
-
-def _read(rec: Any, rules: object) -> DealRecord:
-    return record.read_record(rec, None if rules is None else _rules(rules))
-
-
-def _replay(rec: Any, rules: object = None) -> State:
-    return record.replay(rec, None if rules is None else _rules(rules))
 
 
 _ENCODER = encode.ENCODER
@@ -68,10 +48,7 @@ GAME = register(
             record_format=record.FORMAT,
             num_actions=NUM_ACTIONS,
             obs_size=encode.OBS_SIZE,
-            obs_slices={
-                name: (encode.OFFSET[name], encode.OFFSET[name] + size)
-                for name, size in encode.BINARY_LAYOUT + encode.SCALAR_LAYOUT
-            },
+            obs_slices=obs_slices(encode.OFFSET, encode.BINARY_LAYOUT + encode.SCALAR_LAYOUT),
             encoding_version=encode.ENCODING_VERSION,
             env_module="envs.calabresella_v0",
             gym_id="mazzo/Calabresella-v0",
@@ -82,11 +59,11 @@ GAME = register(
         seats=lambda rules: _rules(rules).players,
         teams=_teams,
         idle_seats=_idle_seats,
-        payoff_bound=_payoff_bound,
-        new_state=_new_state,
-        read_record=_read,
+        payoff_bound=_rules.on_rules(payoff_bound),
+        new_state=_rules.on_deal(State.new),
+        read_record=_rules.on_record(record.read_record),
         write_record=record.write_record,
-        replay=_replay,
+        replay=_rules.on_record(record.replay),
         encoder=lambda rules: _ENCODER,
         render_state=render_state,
         render_view=render_view,

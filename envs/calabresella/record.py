@@ -129,10 +129,7 @@ def replay(record: Mapping[str, Any] | str, rules: Rules | None = None) -> State
     Raises:
         ValueError: see :func:`read_record`, :func:`apply_record_actions`, :func:`check_record`.
     """
-    parsed = read_record(record, rules)
-    state = State.new(parsed.deal, parsed.rules, **parsed.options)
-    apply_record_actions(state, parsed.actions)
-    check_record(parsed, state)
+    state: State = core.replay(VOCABULARY, record, rules)
     return state
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "parse_seat",
     "read",
     "recorded_deal",
+    "replay",
     "seat_token",
     "write",
 ]
@@ -326,6 +327,16 @@ def check_replay(vocab: RecordVocabulary, parsed: DealRecord, game: Any) -> None
         raise ValueError(
             "the record contradicts its replay: " + "; ".join(problems[:_MAX_REPORTED]) + tail
         )
+
+
+def replay(vocab: RecordVocabulary, record: Any, rules: Any = None) -> Any:
+    """Build a record's deal (``vocab.new_state``), apply its actions and check its ``expect``
+    and ``result`` (:func:`read`, :func:`apply_actions`, :func:`check_replay`; their errors)."""
+    parsed = read(vocab, record, rules)
+    state = vocab.new_state(parsed.deal, parsed.rules, **parsed.options)
+    apply_actions(vocab, state, parsed.actions)
+    check_replay(vocab, parsed, state)
+    return state
 
 
 def recorded_deal(game: Any) -> Any:

@@ -33,7 +33,7 @@ with -1 for the offender and a warning that names the move and the legal ones.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -41,17 +41,12 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 
 from envs.cards.deal import Deal
-from envs.common.aec import CardGameAEC, rules_from_kwargs, warn_unknown_options, wrap
+from envs.common.aec import rules_from_kwargs, wrap
+from envs.common.layered import LayeredCardGameAEC
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.config import Rules
 from envs.minchiate.encode import ENCODING_VERSION, encode, obs_high
 from envs.minchiate.game import GAME
-from envs.minchiate.record import (
-    apply_record_actions,
-    check_record,
-    read_record,
-    write_record,
-)
 from envs.minchiate.render import render_state
 from envs.minchiate.rules import State
 from envs.minchiate.scoring import payoff_bound
@@ -70,7 +65,7 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-class raw_env(CardGameAEC[State | Series]):
+class raw_env(LayeredCardGameAEC[State, Series]):
     """Minchiate AEC environment without wrappers."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -79,6 +74,10 @@ class raw_env(CardGameAEC[State | Series]):
         "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,
     }
+    _registered = GAME
+    _layer_type = Series
+    _layer_key = "series"
+    _layer_option = "deals > 1"
 
     def __init__(
         self,
@@ -96,56 +95,19 @@ class raw_env(CardGameAEC[State | Series]):
         super().__init__(4, NUM_ACTIONS, obs_high(), render_mode, scale, rich_infos)
 
     # ------------------------------------------------------------------ hooks
-    def _random_deal(self, dealer: int) -> Deal:
-        return GAME.deal_random(self.rng, self.rules, dealer)
-
-    def _new_game(self, options: dict[str, Any]) -> State | Series:
-        warn_unknown_options(options, ("deal",))
-        record = options.get("deal")
-        parsed = None if record is None else read_record(record, self.rules)
-        if parsed is not None:
-            deal, actions = parsed.deal, parsed.actions
-        else:
-            deal, actions = self._random_deal(int(self.rng.integers(4))), ()
-        game: State | Series
+    def _start(self, deal: Deal, options: Mapping[str, Any]) -> State | Series:
         if self.deals > 1:
-            game = Series(self.rules, deal, self._random_deal, self.deals)
-        else:
-            game = State.new(deal, self.rules)
-        apply_record_actions(game, actions)
-        if parsed is not None:  # the record's expect and result, against its own deal
-            check_record(parsed, game)
-        return game
+            return Series(self.rules, deal, self._random_deal, self.deals)
+        return State.new(deal, self.rules)
 
-    def _state(self) -> State:
-        game = self.game
-        return game.state if isinstance(game, Series) else game
+    def _layered(self) -> bool:
+        return self.deals > 1
 
     def _encode(self, seat: int) -> npt.NDArray[np.float32]:
         return encode(self.game.info_view(seat))
 
-    def _finished_deals(self) -> Sequence[State]:
-        game = self.game
-        if isinstance(game, Series):
-            return game.finished
-        return (game,) if game.is_terminal() else ()
-
     def _teams(self) -> tuple[int, ...]:
         return TEAMS
-
-    def _episode_name(self) -> str:
-        return "series" if self.deals > 1 else "deal"
-
-    def _final_infos(self) -> list[dict[str, Any]]:
-        if self.deals > 1:
-            summary = self.game.result()
-            return [{"result": summary["last_deal"], "series": summary} for _ in range(4)]
-        result = self.game.result()
-        return [{"result": result} for _ in range(4)]
-
-    def _interim_infos(self) -> list[dict[str, Any]]:
-        summary = self.game.result()
-        return [{"deal_result": summary["last_deal"], "series": summary} for _ in range(4)]
 
     def _render_text(self) -> str:
         game = self.game
@@ -160,12 +122,4 @@ class raw_env(CardGameAEC[State | Series]):
         Raises:
             ValueError: a single-deal env, or before ``reset``.
         """
-        if self.deals == 1:
-            raise ValueError("series_summary() needs the env option deals > 1")
-        if self.game is None:
-            raise ValueError("no series before reset(): call reset() first")
-        return self.game.result()
-
-    def deal_record(self) -> dict[str, Any]:
-        """The current deal as a D.3 record, actions so far included (and the result if over)."""
-        return write_record(self._state())
+        return self._layer_summary()

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from envs.cards.deal import Deal
-from envs.cards.record import DealRecord
+from envs.common.registration import RulesCheck, obs_slices
 from envs.minchiate import encode, record
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.config import Rules
@@ -28,10 +27,7 @@ __all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_VARIANTS"]
 TEAMS = ((0, 2), (1, 3))  # M-1: S0+S2 (team A) against S1+S3 (team B)
 
 
-def _rules(rules: object) -> Rules:
-    if not isinstance(rules, Rules):
-        raise TypeError(f"minchiate needs minchiate Rules, got {type(rules).__name__}")
-    return rules
+_rules = RulesCheck("minchiate", Rules)
 
 
 def _seats(rules: object) -> int:
@@ -49,22 +45,6 @@ def _idle_seats(rules: object, dealer: int) -> tuple[int, ...]:
     return ()
 
 
-def _new_state(deal: Deal, rules: object, **options: Any) -> State:
-    return State.new(deal, _rules(rules), **options)
-
-
-def _read(rec: Any, rules: object) -> DealRecord:
-    return record.read_record(rec, None if rules is None else _rules(rules))
-
-
-def _replay(rec: Any, rules: object = None) -> State:
-    return record.replay(rec, None if rules is None else _rules(rules))
-
-
-def _payoff_bound(rules: object) -> int:
-    return payoff_bound(_rules(rules))
-
-
 _ENCODER = encode.ENCODER
 
 GAME = register(
@@ -77,10 +57,7 @@ GAME = register(
             record_format=record.FORMAT,
             num_actions=NUM_ACTIONS,
             obs_size=encode.OBS_SIZE,
-            obs_slices={
-                name: (encode.OFFSET[name], encode.OFFSET[name] + size)
-                for name, size in encode.BINARY_LAYOUT + encode.SCALAR_LAYOUT
-            },
+            obs_slices=obs_slices(encode.OFFSET, encode.BINARY_LAYOUT + encode.SCALAR_LAYOUT),
             encoding_version=encode.ENCODING_VERSION,
             env_module="envs.minchiate_v0",
             gym_id="mazzo/Minchiate-v0",
@@ -91,11 +68,11 @@ GAME = register(
         seats=_seats,
         teams=_teams,
         idle_seats=_idle_seats,
-        payoff_bound=_payoff_bound,
-        new_state=_new_state,
-        read_record=_read,
+        payoff_bound=_rules.on_rules(payoff_bound),
+        new_state=_rules.on_deal(State.new),
+        read_record=_rules.on_record(record.read_record),
         write_record=record.write_record,
-        replay=_replay,
+        replay=_rules.on_record(record.replay),
         encoder=lambda rules: _ENCODER,
         render_state=render_state,
         render_view=render_view,

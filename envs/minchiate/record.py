@@ -135,10 +135,7 @@ def replay(record: Mapping[str, Any] | str, rules: Rules | None = None) -> State
     Raises:
         ValueError: any malformed part of the record (see the module docstring).
     """
-    parsed = read_record(record, rules)
-    state = State.new(parsed.deal, parsed.rules, **parsed.options)
-    apply_record_actions(state, parsed.actions)
-    check_record(parsed, state)
+    state: State = core.replay(VOCABULARY, record, rules)
     return state
 
 
