@@ -28,7 +28,12 @@ from training.rl.imitation import behaviour_clone, expert_decisions
 from training.rl.pool import OpponentPool
 from training.rl.run import RunState, _StopSignal
 
-__all__ = ["Algorithm", "RunConfig", "phase_names", "train_loop"]
+__all__ = ["Algorithm", "Hook", "RunConfig", "phase_names", "train_loop"]
+
+Hook = Callable[[PolicyValueNet, RunState], bool]
+"""Called with the network and the run's counters once before self-play (after any imitation)
+and after every update; returning True stops the run as a signal would (the last checkpoint is
+written). Benchmarks use it to snapshot the policy on a wall-clock schedule."""
 
 
 @dataclass(frozen=True)
@@ -134,11 +139,12 @@ class Algorithm(Protocol):
 
 def train_loop(
     cfg: RunConfig, algo: Algorithm, run_dir: Path, resume: bool = False,
-    log: Callable[[str], None] = print,
+    log: Callable[[str], None] = print, hook: Hook | None = None,
 ) -> PolicyValueNet:  # fmt: skip
     """Train for ``cfg.total_decisions`` learner decisions, writing TensorBoard events,
     ``metrics.csv`` and checkpoints into ``run_dir``; with ``resume``, continue exactly from
     its latest checkpoint (the run's config must be the checkpoint's). Returns the network.
+    ``hook`` (see ``Hook``) may watch the run and stop it.
 
     Raises:
         ValueError: a checkpoint of another game, rules, encoding or config.
@@ -173,8 +179,9 @@ def train_loop(
     stop = _StopSignal()
     last_ckpt = start = time.monotonic()
     first = run.decisions
+    halted = hook is not None and hook(net, run)
     with stop, contextlib.closing(actors):
-        while run.decisions < cfg.total_decisions and not stop.requested:
+        while run.decisions < cfg.total_decisions and not (stop.requested or halted):
             t0 = time.perf_counter()
             version = run.update // cfg.snapshot_every  # the pool changes with each snapshot
             eps = algo.epsilon(run.decisions)
@@ -195,9 +202,10 @@ def train_loop(
             if time.monotonic() - last_ckpt >= 60 * cfg.checkpoint_minutes:
                 run.save(run_dir, net, opt, gen, pool, actors)
                 last_ckpt = time.monotonic()
+            halted = hook is not None and hook(net, run)
         run.save(run_dir, net, opt, gen, pool, actors)
     writer.close()
-    why = "stopped by a signal" if stop.requested else "done"
+    why = "stopped by a signal" if stop.requested else "stopped by the hook" if halted else "done"
     log(f"{why}: update {run.update}, {run.decisions:,} decisions; checkpoint in {run_dir}")
     return net
 
