@@ -64,3 +64,24 @@ def test_bench_vector_runs_without_peers():
     for case in ("mazzo:calabresella:vector4", "mazzo:minchiate:vector4"):
         assert case in out.stdout
     assert "os:skat:obsbuf" in out.stdout and "os:hearts:raw" in out.stdout
+
+
+def test_bench_train_reports_every_case(tmp_path):
+    """Every trainer case runs with tiny updates and reports its decisions per second."""
+    out_file = tmp_path / "bench_train.json"
+    out = run("bench_train.py", "--seconds", "0.2", "--rollout", "256", "--envs", "8",
+              "--n-steps", "64", "--out", str(out_file))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    cases = ("mazzo:ppo", "mazzo:dmc", "sb3:maskableppo")
+    report = json.loads(out_file.read_text())
+    assert report["game"] == "calabresella" and tuple(report["results"]) == cases
+    for case, r in report["results"].items():
+        assert r["decisions"] >= (64 if case.startswith("sb3") else 256), case
+        assert r["decisions_per_s"] > 0 and r["seconds"] > 0
+        assert f"| {case} | {r['decisions_per_s']:,.0f} |" in out.stdout
+    assert "| mazzo:ppo |" in out.stdout and "x | >= 20x |" in out.stdout
+
+
+def test_bench_train_refuses_an_unknown_case():
+    out = run("bench_train.py", "--cases", "mazzo:a2c")
+    assert out.returncode == 2 and "invalid choice: 'mazzo:a2c'" in out.stderr
