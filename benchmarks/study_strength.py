@@ -67,11 +67,15 @@ class Snapshots:
     def __init__(self, folder: Path, budget: float, every: float) -> None:
         self.folder, self.budget, self.every = folder, budget, every
         folder.mkdir(parents=True, exist_ok=True)
-        self.t0 = time.perf_counter()
+        self.t0, self.cpu0 = time.perf_counter(), time.process_time()
         self.next = 0.0
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
+
+    def cpu(self) -> float:
+        """CPU seconds of this process so far (its threads included)."""
+        return time.process_time() - self.cpu0
 
     def due(self) -> bool:
         t = self.elapsed()
@@ -102,7 +106,10 @@ def train_mazzo(game: str, arm: str, folder: Path, budget: float, every: float, 
     def hook(net: PolicyValueNet, run: RunState) -> bool:
         if not snaps.due():
             return False
-        meta = {"decisions": run.decisions, "hidden": list(cfg.hidden), "seconds": snaps.elapsed()}
+        meta = {
+            "decisions": run.decisions, "hidden": list(cfg.hidden), "seconds": snaps.elapsed(),
+            "cpu_seconds": snaps.cpu(),
+        }  # fmt: skip
         path = snaps.path(".pt")
         torch.save(net.state_dict(), path)
         path.with_suffix(".json").write_text(json.dumps(meta))
@@ -134,7 +141,7 @@ def train_sb3(game: str, folder: Path, budget: float, every: float, seed: int) -
         if snaps.due():
             path = snaps.path(".zip")
             model.save(path)
-            meta = {"decisions": steps, "seconds": snaps.elapsed()}
+            meta = {"decisions": steps, "seconds": snaps.elapsed(), "cpu_seconds": snaps.cpu()}
             path.with_suffix(".json").write_text(json.dumps(meta))
             done = snaps.saved()
             if done:
