@@ -15,6 +15,7 @@ from training.arena.report import _dump, summary_json
 from training.arena.runner import ArenaRun, Entrant, make_plan, run_arena
 from training.arena.streams import agent_rng
 from training.arena.summary import summarize
+from training.arena.table import Table
 
 
 def one_at_a_time(plan):
@@ -94,15 +95,25 @@ class Recorder:
 
 
 def test_games_on_turn_for_one_agent_are_decided_in_one_call():
-    Recorder.sizes.clear()
-    deals = generate_deals("calabresella", get_game("calabresella").rules(), 40, 2)
+    deals = generate_deals("calabresella", get_game("calabresella").rules(), 60, 2)
     plan = make_plan(deals, [Entrant("rec", Recorder), "random"], seed=1)
-    batched = run_arena(plan, 1)
-    assert max(Recorder.sizes) > 8  # chunks grow past one deal and their games go together
-    decisions = sum(o.decisions[s] for d in batched.outcomes for o in d for s in range(3))
-    assert sum(Recorder.sizes) > 0 and sum(Recorder.sizes) < decisions  # the rest is random's
+    Recorder.sizes.clear()
+    played = Table(plan).play_deals(0, plan.deal_set.deals)
+    assert played.error is None and not played.stopped and len(played.outcomes) == 60
+    # 120 games, the recorder in one or two of the three seats of each: its objects (one per
+    # seat) are asked for many games at once, never for more views than it has games
+    assert 10 <= max(Recorder.sizes) <= 120
+    rec_decisions = sum(
+        o.decisions[s]
+        for d in played.outcomes
+        for o, lineup in zip(d, plan.lineups, strict=True)
+        for s in range(3)
+        if lineup[s] == 0
+    )
+    assert sum(Recorder.sizes) == rec_decisions and len(Recorder.sizes) < rec_decisions / 5
     # The same games as the plain loop with a random agent in its place (same generators).
-    assert _plain(batched) == one_at_a_time(make_plan(deals, ["random", "random"], seed=1))
+    again = run_arena(plan, 1)
+    assert _plain(again) == one_at_a_time(make_plan(deals, ["random", "random"], seed=1))
 
 
 def test_act_each_matches_act_with_one_generator_per_view():
