@@ -322,6 +322,7 @@ def main() -> int:
     parser.add_argument("--every", type=float, default=5.0, help="minutes between snapshots")
     parser.add_argument("--deals", type=int, default=500, help="evaluation deals (of 2,000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", nargs="+", choices=game_names(), help="watch: these games")
     parser.add_argument("--work", type=Path, default=ROOT / "runs" / "study")
     parser.add_argument("--docs", type=Path, default=DOCS, help="where the CSV and figure go")
     args = parser.parse_args()
@@ -344,7 +345,8 @@ def main() -> int:
     if args.step == "watch":  # every game's snapshots as they come, until ``work/STOP`` exists
         while True:
             stop = (args.work / "STOP").exists()
-            n = sum(evaluate_snapshots(g, args.work, args.deals, csv_path) for g in game_names())
+            games = args.games or game_names()
+            n = sum(evaluate_snapshots(g, args.work, args.deals, csv_path) for g in games)
             if stop:
                 break
             if not n:

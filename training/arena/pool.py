@@ -4,9 +4,11 @@ sized from the measured time per deal (the deals of a chunk are played together:
 
 Owns the scheduling only (the game loop is ``table``'s). Results go into a dict deal index ->
 outcomes that the caller keeps, so that whatever was finished when an interrupt came is still
-there. Chunks start at one deal and grow until one takes about ``CHUNK_SECONDS`` (at most
-``MAX_CHUNK`` deals), so progress moves from the first finished deals on, whether an agent
-takes microseconds or seconds. Chunking does not change results (``runner``'s guarantee).
+there. Chunks start at one deal and grow until one takes about ``CHUNK_SECONDS`` of CPU time
+(at most ``MAX_CHUNK`` deals; CPU time, not wall time, so that on a busy machine chunks stay
+large enough for agents that decide many games at once), so progress moves from the first
+finished deals on, whether an agent takes microseconds or seconds. Chunking does not change
+results (``runner``'s guarantee).
 
 Interrupts: workers ignore Ctrl-C's ``KeyboardInterrupt``; a ``SIGINT`` only sets their stop
 flag, checked before every round of decisions, so a worker abandons its current games at once
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CHUNK_SECONDS", "MAX_CHUNK", "Done", "Progress", "play_parallel", "play_serial"]
 
-CHUNK_SECONDS = 0.5  # aimed duration of one chunk of deals
+CHUNK_SECONDS = 1.0  # aimed CPU time of one chunk of deals
 MAX_CHUNK = 256  # deals played together: networks decide a round of them in one pass
 Done = dict[int, tuple[GameOutcome, ...]]
 _Chunk = tuple[int, tuple[Deal, ...]]
@@ -93,9 +95,9 @@ def _play_chunk_with(table: Table, chunk: _Chunk) -> _Played:
     """Play a chunk's deals in order; stop at the first failure (and return its message) or
     when asked to stop."""
     start, deals = chunk
-    began = time.perf_counter()
+    began = time.process_time()
     played = table.play_deals(start, deals)
-    return start, played.outcomes, played.error, time.perf_counter() - began
+    return start, played.outcomes, played.error, time.process_time() - began
 
 
 def _play_chunk(chunk: _Chunk) -> _Played:
@@ -105,15 +107,16 @@ def _play_chunk(chunk: _Chunk) -> _Played:
 
 # ---------------------------------------------------------------- parent side
 class _Sizer:
-    """The next chunk: one deal until some are timed, then about CHUNK_SECONDS of deals."""
+    """The next chunk: one deal until one is timed, then about CHUNK_SECONDS of deals at the
+    rate of the latest chunk timed (larger chunks play faster per deal: batched agents)."""
 
     def __init__(self, n: int) -> None:
         self.n, self.next_start = n, 0
         self.deals_timed, self.seconds = 0, 0.0
 
     def record(self, deals: int, seconds: float) -> None:
-        self.deals_timed += deals
-        self.seconds += seconds
+        if deals and seconds > 0:
+            self.deals_timed, self.seconds = deals, seconds
 
     def take(self) -> tuple[int, int] | None:
         if self.next_start >= self.n:
