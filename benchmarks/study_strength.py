@@ -266,6 +266,7 @@ def plot(game: str, docs: Path) -> Path:
     rows = [r for r in read_rows(docs / "study_strength.csv") if r["game"] == game]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, opponent in zip(axes, OPPONENTS, strict=True):
+        later: list[float] = []  # every point but each arm's first (the untrained net)
         for arm in ARMS:
             pts = sorted(
                 (float(r["seconds"]) / 60, float(r["margin"]), float(r["low"]), float(r["high"]))
@@ -276,6 +277,10 @@ def plot(game: str, docs: Path) -> Path:
             t, m, lo, hi = (np.array(c) for c in zip(*pts, strict=True))
             ax.plot(t, m, marker="o", label=arm)
             ax.fill_between(t, lo, hi, alpha=0.2)
+            later += [*lo[1:], *hi[1:]]
+        if later and opponent == "heuristic":  # the untrained nets would squash the rest
+            low = min(min(later), 0.0)
+            ax.set_ylim(low - 0.25 * (max(max(later), 0.0) - low) - 0.05, None)
         ax.axhline(0.0, color="grey", lw=0.8)
         ax.set_xlabel("wall time (minutes, 2 shared cores)")
         ax.set_ylabel(f"margin per deal vs {opponent}")

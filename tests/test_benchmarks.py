@@ -85,3 +85,19 @@ def test_bench_train_reports_every_case(tmp_path):
 def test_bench_train_refuses_an_unknown_case():
     out = run("bench_train.py", "--cases", "mazzo:a2c")
     assert out.returncode == 2 and "invalid choice: 'mazzo:a2c'" in out.stderr
+
+
+def test_study_strength_trains_evaluates_and_plots(tmp_path):
+    """Two arms for a few seconds each, every snapshot evaluated on 2 deals, a table and a
+    figure (the study itself runs for many minutes per arm: docs/training.md)."""
+    out = run("study_strength.py", "all", "--arms", "dmc", "sb3", "--minutes", "0.05",
+              "--every", "0.03", "--deals", "2", "--work", str(tmp_path / "work"),
+              "--docs", str(tmp_path))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    rows = (tmp_path / "study_strength.csv").read_text().splitlines()
+    assert rows[0] == "game,arm,seconds,decisions,opponent,margin,low,high,deals"
+    pairs = {tuple(line.split(",")[1:5:3]) for line in rows[1:]}  # (arm, opponent)
+    assert pairs == {(a, o) for a in ("dmc", "sb3") for o in ("heuristic", "random")}
+    assert all(line.endswith(",2") for line in rows[1:])  # 2 deals each
+    assert (tmp_path / "study_strength_calabresella.png").stat().st_size > 10_000
+    assert "| dmc | " in out.stdout and "| sb3 | " in out.stdout
