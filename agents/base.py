@@ -16,7 +16,16 @@ import numpy as np
 
 from envs.cards.bits import bit_list
 
-__all__ = ["Agent", "AnyAgent", "BatchAgent", "RandomAgent", "View", "act_batch"]
+__all__ = [
+    "Agent",
+    "AnyAgent",
+    "BatchAgent",
+    "EachAgent",
+    "RandomAgent",
+    "View",
+    "act_batch",
+    "act_each",
+]
 
 
 class View(Protocol):
@@ -57,6 +66,30 @@ def act_batch(agent: AnyAgent, views: Sequence[Any], rng: np.random.Generator) -
     if isinstance(agent, BatchAgent):
         return list(agent.act_batch(views, rng))
     return [agent.act(v, rng) for v in views]
+
+
+@runtime_checkable
+class EachAgent(Protocol[V_contra]):
+    """The batched form with one generator per view: ``act_each(views, rngs)[i]`` is what
+    ``act(views[i], rngs[i])`` would answer, drawing from ``rngs[i]`` as ``act`` would (so a
+    caller that keeps a generator per game gets the same games batched or not). The arena
+    decides many games at once through it."""
+
+    def act_each(
+        self, views: Sequence[V_contra], rngs: Sequence[np.random.Generator]
+    ) -> list[int]: ...
+
+
+def act_each(
+    agent: AnyAgent, views: Sequence[Any], rngs: Sequence[np.random.Generator]
+) -> list[int]:
+    """Actions for many views, ``views[i]`` deciding with ``rngs[i]``: the agent's own
+    ``act_each`` if it has one, else one ``act`` per view."""
+    if len(views) != len(rngs):
+        raise ValueError(f"act_each needs one generator per view, got {len(rngs)} for {len(views)}")
+    if isinstance(agent, EachAgent):
+        return list(agent.act_each(views, rngs))
+    return [agent.act(v, r) for v, r in zip(views, rngs, strict=True)]
 
 
 class RandomAgent:

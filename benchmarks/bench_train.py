@@ -42,18 +42,21 @@ except ImportError as e:
     sys.exit(f"bench_train: cannot import the project ({e}); run it with the project's venv")
 
 
-def mazzo_case(algo: str, game: str, seconds: float, actors: int) -> dict[str, float]:
+def mazzo_case(
+    algo: str, game: str, seconds: float, actors: int, rollout: int = 8192, envs: int = 128
+) -> dict[str, float]:  # fmt: skip
     """Train for about ``seconds``; decisions per second from the run's own counters."""
     lines: list[str] = []
     common = {
-        "game": game, "n_envs": 128, "rollout_decisions": 8192, "eval_every": 0,
+        "game": game, "n_envs": envs, "rollout_decisions": rollout, "eval_every": 0,
         "n_actors": actors, "threads": 2 if actors == 0 else 1, "total_decisions": 10**12,
+        "minibatch": min(1024, rollout),
     }  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         cfg_type, train = (PPOConfig, train_ppo) if algo == "ppo" else (DMCConfig, train_dmc)
-        warm = cfg_type(**common | {"total_decisions": 8192})  # type: ignore[arg-type]
+        warm = cfg_type(**common | {"total_decisions": rollout})  # type: ignore[arg-type]
         train(warm, Path(tmp) / "warm", log=lines.append)
-        budget = max(8192, int(seconds * _rate(lines)))
+        budget = max(rollout, int(seconds * _rate(lines)))
         cfg = cfg_type(**common | {"total_decisions": budget})  # type: ignore[arg-type]
         lines.clear()
         t0 = time.perf_counter()
@@ -74,7 +77,7 @@ def _decisions(lines: list[str]) -> int:
     return int(lines[-1].split(", ")[1].split(" decisions")[0].replace(",", ""))
 
 
-def sb3_case(game: str, seconds: float) -> dict[str, float]:
+def sb3_case(game: str, seconds: float, n_steps: int = 2048) -> dict[str, float]:
     """MaskablePPO with one learning seat against heuristic opponents, timed by timesteps."""
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.wrappers import ActionMasker
@@ -86,15 +89,15 @@ def sb3_case(game: str, seconds: float) -> dict[str, float]:
     env = gym.wrappers.FlattenObservation(gym.wrappers.FilterObservation(env, ["observation"]))
     env = ActionMasker(env, lambda e: e.unwrapped.action_masks())
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=2048, batch_size=64, seed=0, verbose=0,
+        "MlpPolicy", env, n_steps=n_steps, batch_size=64, seed=0, verbose=0,
         policy_kwargs={"net_arch": [256, 256]},
     )  # fmt: skip
-    model.learn(total_timesteps=2048)  # warm-up
+    model.learn(total_timesteps=n_steps)  # warm-up
     t0 = time.perf_counter()
     steps = 0
     while time.perf_counter() - t0 < seconds:
-        model.learn(total_timesteps=2048, reset_num_timesteps=False)
-        steps += 2048
+        model.learn(total_timesteps=n_steps, reset_num_timesteps=False)
+        steps += n_steps
     elapsed = time.perf_counter() - t0
     return {"decisions_per_s": steps / elapsed, "seconds": elapsed, "decisions": steps}
 
@@ -104,14 +107,22 @@ def main() -> int:
     parser.add_argument("--game", default=game_names()[0], choices=game_names())
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--actors", type=int, default=0, help="actor processes of mazzo:ppo")
-    parser.add_argument("--cases", nargs="+", default=["mazzo:ppo", "mazzo:dmc", "sb3:maskableppo"])
+    cases = ["mazzo:ppo", "mazzo:dmc", "sb3:maskableppo"]
+    parser.add_argument("--cases", nargs="+", default=cases, choices=cases)
+    parser.add_argument("--rollout", type=int, default=8192, help="mazzo decisions per update")
+    parser.add_argument("--envs", type=int, default=128, help="mazzo engines stepped together")
+    parser.add_argument("--n-steps", type=int, default=2048, help="sb3 steps per update")
+    parser.add_argument("--out", type=Path, help="results JSON (default benchmarks/results/)")
     args = parser.parse_args()
     results: dict[str, dict[str, float]] = {}
     for case in args.cases:
         if case == "sb3:maskableppo":
-            results[case] = sb3_case(args.game, args.seconds)
+            results[case] = sb3_case(args.game, args.seconds, args.n_steps)
         else:
-            results[case] = mazzo_case(case.split(":")[1], args.game, args.seconds, args.actors)
+            algo = case.split(":")[1]
+            results[case] = mazzo_case(
+                algo, args.game, args.seconds, args.actors, args.rollout, args.envs
+            )
         r = results[case]
         print(f"{case:18s} {r['decisions_per_s']:>10,.0f} decisions/s ({r['seconds']:.0f}s)")
     peer = results.get("sb3:maskableppo", {}).get("decisions_per_s")
@@ -121,7 +132,7 @@ def main() -> int:
         ratio = f"{r['decisions_per_s'] / peer:.1f}x" if peer else "n/a"
         target = ">= 20x" if case == "mazzo:ppo" else ""
         print(f"| {case} | {r['decisions_per_s']:,.0f} | {ratio} | {target} |")
-    out = ROOT / "benchmarks" / "results" / f"bench_train_{args.game}.json"
+    out = args.out or ROOT / "benchmarks" / "results" / f"bench_train_{args.game}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"game": args.game, "results": results, "time": time.time()}))
     return 0

@@ -64,3 +64,40 @@ def test_bench_vector_runs_without_peers():
     for case in ("mazzo:calabresella:vector4", "mazzo:minchiate:vector4"):
         assert case in out.stdout
     assert "os:skat:obsbuf" in out.stdout and "os:hearts:raw" in out.stdout
+
+
+def test_bench_train_reports_every_case(tmp_path):
+    """Every trainer case runs with tiny updates and reports its decisions per second."""
+    out_file = tmp_path / "bench_train.json"
+    out = run("bench_train.py", "--seconds", "0.2", "--rollout", "256", "--envs", "8",
+              "--n-steps", "64", "--out", str(out_file))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    cases = ("mazzo:ppo", "mazzo:dmc", "sb3:maskableppo")
+    report = json.loads(out_file.read_text())
+    assert report["game"] == "calabresella" and tuple(report["results"]) == cases
+    for case, r in report["results"].items():
+        assert r["decisions"] >= (64 if case.startswith("sb3") else 256), case
+        assert r["decisions_per_s"] > 0 and r["seconds"] > 0
+        assert f"| {case} | {r['decisions_per_s']:,.0f} |" in out.stdout
+    assert "| mazzo:ppo |" in out.stdout and "x | >= 20x |" in out.stdout
+
+
+def test_bench_train_refuses_an_unknown_case():
+    out = run("bench_train.py", "--cases", "mazzo:a2c")
+    assert out.returncode == 2 and "invalid choice: 'mazzo:a2c'" in out.stderr
+
+
+def test_study_strength_trains_evaluates_and_plots(tmp_path):
+    """Two arms for a few seconds each, every snapshot evaluated on 2 deals, a table and a
+    figure (the study itself runs for many minutes per arm: docs/training.md)."""
+    out = run("study_strength.py", "all", "--arms", "dmc", "sb3", "--minutes", "0.05",
+              "--every", "0.03", "--deals", "2", "--work", str(tmp_path / "work"),
+              "--docs", str(tmp_path))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    rows = (tmp_path / "study_strength.csv").read_text().splitlines()
+    assert rows[0] == "game,arm,seconds,decisions,opponent,margin,low,high,deals"
+    pairs = {tuple(line.split(",")[1:5:3]) for line in rows[1:]}  # (arm, opponent)
+    assert pairs == {(a, o) for a in ("dmc", "sb3") for o in ("heuristic", "random")}
+    assert all(line.endswith(",2") for line in rows[1:])  # 2 deals each
+    assert (tmp_path / "study_strength_calabresella.png").stat().st_size > 10_000
+    assert "| dmc | " in out.stdout and "| sb3 | " in out.stdout

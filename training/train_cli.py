@@ -3,7 +3,8 @@ trainer from a config file under ``configs/``.
 
 The file's ``algorithm`` key picks the trainer (``ppo`` or ``dmc``); every other key is a field
 of that trainer's config dataclass. ``--resume`` continues a run exactly from its latest
-checkpoint.
+checkpoint. On a terminal the run shows one progress line redrawn in place (``--progress``);
+otherwise it logs a line per update.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ ALGORITHMS = ("ppo", "dmc")
 def cmd_train(args: argparse.Namespace) -> int:
     """Run the trainer the config names; returns the exit status."""
     from training.rl import dmc, ppo  # torch is imported only by this command
+    from training.rl.progress import TrainProgress
 
     trainers: dict[str, Any] = {
         "ppo": (ppo.PPOConfig, ppo.train),
@@ -45,7 +47,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         run_dir = Path("runs") / f"{cfg.game}_{algo}_s{cfg.seed}_{time.strftime('%Y%m%d-%H%M%S')}"
     print(f"mazzo train: {algo} on {cfg.game}, run directory {run_dir}", file=sys.stderr)
-    train(cfg, run_dir, resume=bool(args.resume))
+    show = sys.stdout.isatty() if args.progress is None else args.progress
+    progress = TrainProgress(sys.stdout) if show else None
+    train(cfg, run_dir, resume=bool(args.resume), progress=progress)
     return 0
 
 
@@ -69,4 +73,9 @@ def add_train_command(sub: Any) -> None:
     p.add_argument(
         "--resume", metavar="RUN_DIR", help="continue this run from its latest checkpoint"
     )
+    p.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="one progress line redrawn in place instead of a log line per update "
+        "(default: when stdout is a terminal)",
+    )  # fmt: skip
     p.set_defaults(func=cmd_train)

@@ -233,18 +233,22 @@ def test_an_interrupt_keeps_the_finished_first_deals(monkeypatch):
     from training.arena.runner import ArenaInterrupted
 
     plan = make_plan(_deals(9), ["random", "heuristic"], seed=3)
-    real = pool.Table.play_deal
+    real = pool.Table.play_deals
+    interrupted_at = []
 
-    def play_deal(self, index, deal):
-        if index == 5:
+    def play_deals(self, start, deals):  # the interrupt comes while a chunk holding deal 5 plays
+        if start + len(deals) > 5:
+            interrupted_at.append(start)
             raise KeyboardInterrupt
-        return real(self, index, deal)
+        return real(self, start, deals)
 
-    monkeypatch.setattr(pool.Table, "play_deal", play_deal)
+    monkeypatch.setattr(pool.Table, "play_deals", play_deals)
     with pytest.raises(ArenaInterrupted) as caught:
         run_arena(plan, 1)
     part = caught.value.run
-    assert caught.value.planned == 9 and part.planned == 9 and len(part.outcomes) == 5
+    (k,) = interrupted_at
+    assert 1 <= k <= 5  # chunks start at one deal
+    assert caught.value.planned == 9 and part.planned == 9 and len(part.outcomes) == k
     monkeypatch.undo()
-    head = make_plan(plan.deal_set.head(5), ["random", "heuristic"], seed=3)
+    head = make_plan(plan.deal_set.head(k), ["random", "heuristic"], seed=3)
     assert part.plan == head and _strip(part) == _strip(run_arena(head, 1))

@@ -1,17 +1,20 @@
-"""Playing a plan's deals: in this process deal by deal, or over worker processes in
-contiguous chunks sized from the measured time per deal, and stopping cleanly on an interrupt.
+"""Playing a plan's deals, in this process or over worker processes, in contiguous chunks
+sized from the measured time per deal (the deals of a chunk are played together:
+``Table.play_deals``), and stopping cleanly on an interrupt.
 
 Owns the scheduling only (the game loop is ``table``'s). Results go into a dict deal index ->
 outcomes that the caller keeps, so that whatever was finished when an interrupt came is still
-there. Chunks start at one deal and grow until one takes about ``CHUNK_SECONDS`` (at most
-``MAX_CHUNK`` deals), so progress moves from the first finished deals on, whether an agent
-takes microseconds or seconds. Chunking does not change results (``runner``'s guarantee).
+there. Chunks start at one deal and grow until one takes about ``CHUNK_SECONDS`` of CPU time
+(at most ``MAX_CHUNK`` deals; CPU time, not wall time, so that on a busy machine chunks stay
+large enough for agents that decide many games at once), so progress moves from the first
+finished deals on, whether an agent takes microseconds or seconds. Chunking does not change
+results (``runner``'s guarantee).
 
 Interrupts: workers ignore Ctrl-C's ``KeyboardInterrupt``; a ``SIGINT`` only sets their stop
-flag, checked before every decision, so a worker abandons its current game at once and returns
-the deals of its chunk it had finished. On ``KeyboardInterrupt`` in this process, the pending
-chunks are cancelled, the workers are sent ``SIGINT`` (they get it from the terminal too), and
-their answers collected; a second interrupt while waiting terminates them.
+flag, checked before every round of decisions, so a worker abandons its current games at once
+and returns the deals of its chunk it had finished. On ``KeyboardInterrupt`` in this process,
+the pending chunks are cancelled, the workers are sent ``SIGINT`` (they get it from the
+terminal too), and their answers collected; a second interrupt while waiting terminates them.
 """
 
 from __future__ import annotations
@@ -27,15 +30,15 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import TYPE_CHECKING, Protocol
 
 from envs.cards.deal import Deal
-from training.arena.table import ArenaError, GameOutcome, Stopped, Table
+from training.arena.table import ArenaError, GameOutcome, Table
 
 if TYPE_CHECKING:
     from training.arena.runner import ArenaPlan
 
 __all__ = ["CHUNK_SECONDS", "MAX_CHUNK", "Done", "Progress", "play_parallel", "play_serial"]
 
-CHUNK_SECONDS = 0.5  # aimed duration of one chunk of deals
-MAX_CHUNK = 64
+CHUNK_SECONDS = 1.0  # aimed CPU time of one chunk of deals
+MAX_CHUNK = 256  # deals played together: networks decide a round of them in one pass
 Done = dict[int, tuple[GameOutcome, ...]]
 _Chunk = tuple[int, tuple[Deal, ...]]
 _Played = tuple[int, list[tuple[GameOutcome, ...]], str | None, float]
@@ -49,12 +52,26 @@ class Progress(Protocol):
 
 
 def play_serial(plan: ArenaPlan, done: Done, progress: Progress | None) -> None:
-    """Play every deal in this process, in order, into ``done``."""
+    """Play every deal in this process, in order, into ``done``, in chunks of deals played
+    together (sized like the workers' chunks).
+
+    Raises:
+        ArenaError: the first failing deal (``done`` holds the deals before it).
+    """
     table = Table(plan)
-    for i, deal in enumerate(plan.deal_set.deals):
-        done[i] = table.play_deal(i, deal)
-        if progress is not None:
-            progress.advance(1)
+    deals = plan.deal_set.deals
+    sizer = _Sizer(len(deals))
+    while nxt := sizer.take():
+        first, size = nxt
+        start, played, error, seconds = _play_chunk_with(
+            table, (first, deals[first : first + size])
+        )
+        done.update((start + j, o) for j, o in enumerate(played))
+        sizer.record(len(played), seconds)
+        if progress is not None and played:
+            progress.advance(len(played))
+        if error is not None:
+            raise ArenaError(error)
 
 
 # ---------------------------------------------------------------- worker side
@@ -78,16 +95,9 @@ def _play_chunk_with(table: Table, chunk: _Chunk) -> _Played:
     """Play a chunk's deals in order; stop at the first failure (and return its message) or
     when asked to stop."""
     start, deals = chunk
-    played: list[tuple[GameOutcome, ...]] = []
-    began = time.perf_counter()
-    try:
-        for j, deal in enumerate(deals):
-            played.append(table.play_deal(start + j, deal))
-    except ArenaError as e:
-        return start, played, str(e), time.perf_counter() - began
-    except Stopped:
-        pass
-    return start, played, None, time.perf_counter() - began
+    began = time.process_time()
+    played = table.play_deals(start, deals)
+    return start, played.outcomes, played.error, time.process_time() - began
 
 
 def _play_chunk(chunk: _Chunk) -> _Played:
@@ -97,15 +107,16 @@ def _play_chunk(chunk: _Chunk) -> _Played:
 
 # ---------------------------------------------------------------- parent side
 class _Sizer:
-    """The next chunk: one deal until some are timed, then about CHUNK_SECONDS of deals."""
+    """The next chunk: one deal until one is timed, then about CHUNK_SECONDS of deals at the
+    rate of the latest chunk timed (larger chunks play faster per deal: batched agents)."""
 
     def __init__(self, n: int) -> None:
         self.n, self.next_start = n, 0
         self.deals_timed, self.seconds = 0, 0.0
 
     def record(self, deals: int, seconds: float) -> None:
-        self.deals_timed += deals
-        self.seconds += seconds
+        if deals and seconds > 0:
+            self.deals_timed, self.seconds = deals, seconds
 
     def take(self) -> tuple[int, int] | None:
         if self.next_start >= self.n:

@@ -1,5 +1,6 @@
-"""One arena game: the engine loop of one deal played by one lineup (``State`` +
-``info_view(seat)`` + ``agent.act(view, rng)``), and ``GameOutcome``, what it records.
+"""The arena's games: the engine loops of deals played by lineups (``State`` +
+``info_view(seat)`` + ``agent.act(view, rng)``, or one ``act_each`` call for many games), and
+``GameOutcome``, what a game records.
 
 Owns building the agents of a plan (once per process and per (agent, seat)) and the game loop;
 the scheduling of deals over processes is ``pool``'s, the plan ``runner``'s. A game's result
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.base import AnyAgent
+from agents.base import AnyAgent, EachAgent
 from agents.registry import make_agent
 from envs.cards.deal import Deal
 from training.arena.streams import agent_rng
@@ -25,15 +26,11 @@ from training.arena.streams import agent_rng
 if TYPE_CHECKING:
     from training.arena.runner import ArenaPlan, Entrant
 
-__all__ = ["ArenaError", "GameOutcome", "Stopped", "Table", "build_agent"]
+__all__ = ["ArenaError", "GameOutcome", "Played", "Table", "build_agent"]
 
 
 class ArenaError(ValueError):
     """A game could not be played: an agent failed or chose an illegal action."""
-
-
-class Stopped(Exception):
-    """Raised inside a game when the table's ``should_stop`` says so (an interrupt)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +69,13 @@ def build_agent(entrant: Entrant, game: str) -> AnyAgent:
 class Table:
     """A process's game loop: the spec, the rules and one agent per (entrant, seat).
 
-    ``should_stop`` (if set) is asked before every decision; when it says yes the game is
-    abandoned with ``Stopped``.
+    ``play_deals`` plays every lineup of a run of deals in lockstep: each round, the games
+    whose seat on turn is held by the same agent object are decided together, by one
+    ``act_each(views, rngs)`` call when the agent has one (networks: one forward pass), else
+    by one ``act(view, rng)`` per game. Every game keeps its own generators
+    (``streams.agent_rng``), so the outcome of a game does not depend on which other games
+    were played beside it. ``should_stop`` (if set) is asked before every round; when it says
+    yes the deals finished so far come back as ``stopped``.
     """
 
     def __init__(self, plan: ArenaPlan, should_stop: Callable[[], bool] | None = None) -> None:
@@ -87,37 +89,142 @@ class Table:
         self.should_stop = should_stop
 
     def play_deal(self, index: int, deal: Deal) -> tuple[GameOutcome, ...]:
-        """Every lineup of the plan on deal ``index``."""
-        return tuple(self._play(index, r, deal) for r in range(len(self.plan.lineups)))
+        """Every lineup of the plan on deal ``index``.
 
-    def _play(self, index: int, r: int, deal: Deal) -> GameOutcome:
-        lineup, n, seed = self.plan.lineups[r], self.n_seats, self.plan.seed
-        state = self.spec.new_state(deal, self.rules)
-        agents = [self.agents[lineup[s]][s] for s in range(n)]
-        rngs: list[np.random.Generator | None] = [None] * n
-        decisions, seconds = [0] * n, [0.0] * n
-        stop = self.should_stop
-        while not state.is_terminal():
-            if stop is not None and stop():
-                raise Stopped
-            seat = state.to_play
-            rng = rngs[seat]
-            if rng is None:
-                rng = rngs[seat] = agent_rng(seed, index, r, seat)
-            view = state.info_view(seat)
-            start = time.perf_counter()
-            action = agents[seat].act(view, rng)
-            seconds[seat] += time.perf_counter() - start
-            decisions[seat] += 1
+        Raises:
+            ArenaError: an agent chose an illegal action (or not an action id).
+        """
+        played = self.play_deals(index, (deal,))
+        if played.error is not None:
+            raise ArenaError(played.error)
+        return played.outcomes[0]
+
+    def play_deals(self, start: int, deals: Sequence[Deal]) -> Played:
+        """Every lineup of the plan on deals ``start``, ``start + 1``, ... together.
+
+        Returns the outcomes of the first deals in order: all of them, or those before the
+        first deal (in deal order) on which an agent failed, with that failure's message, or,
+        when stopped, those finished by then.
+        """
+        games = [
+            _Game(start + j, r, self.spec.new_state(deal, self.rules), self.plan.lineups[r])
+            for j, deal in enumerate(deals)
+            for r in range(len(self.plan.lineups))
+        ]
+        failed: dict[tuple[int, int], str] = {}
+        active = [g for g in games if not g.state.is_terminal()]
+        stopped = False
+        while active:
+            if self.should_stop is not None and self.should_stop():
+                stopped = True
+                break
+            for agent, group in self._groups(active):
+                self._decide(agent, group, failed)
+            if failed:  # games after the first failure in deal order no longer matter
+                first = min(failed)
+                active = [g for g in active if (g.index, g.r) < first]
+            active = [g for g in active if not g.done and not g.state.is_terminal()]
+        return self._collect(start, games, failed, stopped)
+
+    def _groups(self, games: list[_Game]) -> list[tuple[AnyAgent, list[_Game]]]:
+        """The games to decide this round, by the agent object on turn in each."""
+        groups: dict[int, tuple[AnyAgent, list[_Game]]] = {}
+        for g in games:
+            seat = g.state.to_play
+            agent = self.agents[g.lineup[seat]][seat]
+            groups.setdefault(id(agent), (agent, []))[1].append(g)
+        return list(groups.values())
+
+    def _decide(
+        self, agent: AnyAgent, games: list[_Game], failed: dict[tuple[int, int], str]
+    ) -> None:
+        seats = [g.state.to_play for g in games]
+        views = [g.state.info_view(s) for g, s in zip(games, seats, strict=True)]
+        rngs = [g.rng(self.plan.seed, s) for g, s in zip(games, seats, strict=True)]
+        actions, seconds = _act_timed(agent, views, rngs)
+        if len(actions) != len(games):
+            label = self.plan.entrants[games[0].lineup[seats[0]]].label
+            raise ArenaError(
+                f"agent {label!r} answered {len(actions)} actions for {len(games)} views"
+            )
+        for g, seat, action, dt in zip(games, seats, actions, seconds, strict=True):
+            g.decisions[seat] += 1
+            g.seconds[seat] += dt
             try:
-                state.apply(operator.index(action))
+                g.state.apply(operator.index(action))
             except (ValueError, TypeError) as e:
-                label = self.plan.entrants[lineup[seat]].label
-                raise ArenaError(
-                    f"agent {label!r} in seat S{seat} (deal {index}, lineup {r}) "
+                label = self.plan.entrants[g.lineup[seat]].label
+                failed[(g.index, g.r)] = (
+                    f"agent {label!r} in seat S{seat} (deal {g.index}, lineup {g.r}) "
                     f"chose {action!r}: {e}"
-                ) from None
-        return _outcome(state.result(), state.returns(), decisions, seconds)
+                )
+                g.done = True
+
+    def _collect(
+        self, start: int, games: list[_Game], failed: dict[tuple[int, int], str], stopped: bool
+    ) -> Played:
+        n_lineups = len(self.plan.lineups)
+        error = failed[min(failed)] if failed else None
+        last = min(failed)[0] if failed else start + len(games) // n_lineups
+        outcomes: list[tuple[GameOutcome, ...]] = []
+        for index in range(start, last):
+            deal_games = games[(index - start) * n_lineups : (index - start + 1) * n_lineups]
+            if not all(g.state.is_terminal() for g in deal_games):
+                break  # stopped: only the deals finished in order come back
+            outcomes.append(tuple(g.outcome() for g in deal_games))
+        return Played(outcomes, error, stopped)
+
+
+@dataclass(frozen=True)
+class Played:
+    """What ``Table.play_deals`` played: the first deals' outcomes, in order; the message of
+    the first failure in deal order, if any; whether it was stopped."""
+
+    outcomes: list[tuple[GameOutcome, ...]]
+    error: str | None
+    stopped: bool
+
+
+class _Game:
+    """One game being played: its deal index, lineup, engine, generators and counters."""
+
+    __slots__ = ("decisions", "done", "index", "lineup", "r", "rngs", "seconds", "state")
+
+    def __init__(self, index: int, r: int, state: Any, lineup: Sequence[int]) -> None:
+        self.index, self.r, self.state, self.lineup = index, r, state, lineup
+        n = len(lineup)
+        self.rngs: list[np.random.Generator | None] = [None] * n
+        self.decisions, self.seconds = [0] * n, [0.0] * n
+        self.done = False
+
+    def rng(self, seed: int, seat: int) -> np.random.Generator:
+        rng = self.rngs[seat]
+        if rng is None:
+            rng = self.rngs[seat] = agent_rng(seed, self.index, self.r, seat)
+        return rng
+
+    def outcome(self) -> GameOutcome:
+        s = self.state
+        return _outcome(s.result(), s.returns(), self.decisions, self.seconds)
+
+
+def _act_timed(
+    agent: AnyAgent, views: list[Any], rngs: list[np.random.Generator]
+) -> tuple[Sequence[Any], list[float]]:
+    """The agent's actions for ``views`` (``views[i]`` deciding with ``rngs[i]``) and the
+    time each took (a batched call's time split evenly over its views)."""
+    if isinstance(agent, EachAgent):
+        began = time.perf_counter()
+        batch = agent.act_each(views, rngs)
+        share = (time.perf_counter() - began) / max(len(views), 1)
+        return batch, [share] * len(views)
+    actions: list[Any] = []
+    seconds: list[float] = []
+    for view, rng in zip(views, rngs, strict=True):
+        began = time.perf_counter()
+        actions.append(agent.act(view, rng))
+        seconds.append(time.perf_counter() - began)
+    return actions, seconds
 
 
 def _outcome(

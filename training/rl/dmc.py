@@ -21,7 +21,8 @@ import torch
 
 from agents.nets import PolicyValueNet
 from training.rl.collect import Rollout
-from training.rl.loop import RunConfig, train_loop
+from training.rl.loop import Hook, RunConfig, train_loop
+from training.rl.progress import TrainProgress
 
 __all__ = ["DMC", "DMCConfig", "dmc_update", "train"]
 
@@ -101,7 +102,12 @@ class DMC:
 
 
 def train(
-    cfg: DMCConfig, run_dir: Path, resume: bool = False, log: Callable[[str], None] = print
+    cfg: DMCConfig,
+    run_dir: Path,
+    resume: bool = False,
+    log: Callable[[str], None] = print,
+    hook: Hook | None = None,
+    progress: TrainProgress | None = None,
 ) -> PolicyValueNet:
     """Train ``cfg`` into ``run_dir`` (see ``training.rl.loop.train_loop``)."""
-    return train_loop(cfg, DMC(cfg), run_dir, resume, log)
+    return train_loop(cfg, DMC(cfg), run_dir, resume, log, hook, progress)

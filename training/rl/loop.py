@@ -24,11 +24,18 @@ from training.arena.deals import generate_deals
 from training.arena.progress import format_duration
 from training.rl.actors import Actors, ActorSpec
 from training.rl.collect import Rollout
+from training.rl.evaluate import Margin
 from training.rl.imitation import behaviour_clone, expert_decisions
 from training.rl.pool import OpponentPool
+from training.rl.progress import TrainProgress
 from training.rl.run import RunState, _StopSignal
 
-__all__ = ["Algorithm", "RunConfig", "phase_names", "train_loop"]
+__all__ = ["Algorithm", "Hook", "RunConfig", "phase_names", "train_loop"]
+
+Hook = Callable[[PolicyValueNet, RunState], bool]
+"""Called with the network and the run's counters once before self-play (after any imitation)
+and after every update; returning True stops the run as a signal would (the last checkpoint is
+written). Benchmarks use it to snapshot the policy on a wall-clock schedule."""
 
 
 @dataclass(frozen=True)
@@ -134,11 +141,15 @@ class Algorithm(Protocol):
 
 def train_loop(
     cfg: RunConfig, algo: Algorithm, run_dir: Path, resume: bool = False,
-    log: Callable[[str], None] = print,
+    log: Callable[[str], None] = print, hook: Hook | None = None,
+    progress: TrainProgress | None = None,
 ) -> PolicyValueNet:  # fmt: skip
     """Train for ``cfg.total_decisions`` learner decisions, writing TensorBoard events,
     ``metrics.csv`` and checkpoints into ``run_dir``; with ``resume``, continue exactly from
     its latest checkpoint (the run's config must be the checkpoint's). Returns the network.
+    ``hook`` (see ``Hook``) may watch the run and stop it. Each update is one line of ``log``,
+    or, with ``progress`` (a terminal), a redraw of its bar; the run's other messages go to
+    ``log``, or are printed above the bar.
 
     Raises:
         ValueError: a checkpoint of another game, rules, encoding or config.
@@ -159,22 +170,24 @@ def train_loop(
     pool = OpponentPool(game.name, cfg.pool_agents, cfg.self_play, cfg.max_snapshots)
     actors = make_actors(cfg, game, collect_seed)
     run = RunState(game.name, rules, encoder.version, cfg, algo.name)
+    say = progress.message if progress is not None else log
     if resume:
         run.restore(run_dir, net, opt, gen, pool, actors)
-        log(f"resumed {run_dir} at update {run.update} ({run.decisions:,} decisions)")
+        say(f"resumed {run_dir} at update {run.update} ({run.decisions:,} decisions)")
     else:
         run.start(run_dir)
     eval_deals = generate_deals(game.name, rules, cfg.eval_deals, cfg.eval_seed)
     writer = SummaryWriter(str(run_dir))
     if not resume and cfg.bc_decisions:
-        _imitate(cfg, game, rules, net, bc_seed, gen, writer, log)
+        _imitate(cfg, game, rules, net, bc_seed, gen, writer, say)
         if cfg.eval_every:
-            run.evaluate(writer, net, encoder, eval_deals, cfg, log)
+            _show(progress, run.evaluate(writer, net, encoder, eval_deals, cfg, say))
     stop = _StopSignal()
     last_ckpt = start = time.monotonic()
     first = run.decisions
+    halted = hook is not None and hook(net, run)
     with stop, contextlib.closing(actors):
-        while run.decisions < cfg.total_decisions and not stop.requested:
+        while run.decisions < cfg.total_decisions and not (stop.requested or halted):
             t0 = time.perf_counter()
             version = run.update // cfg.snapshot_every  # the pool changes with each snapshot
             eps = algo.epsilon(run.decisions)
@@ -189,23 +202,32 @@ def train_loop(
                 pool.add_snapshot(f"u{u}", net.state_dict())
             eta = (time.monotonic() - start) / max(run.decisions - first, 1)
             eta *= max(cfg.total_decisions - run.decisions, 0)
-            _log_update(writer, run, roll, stats, net, (t0, t1, t2), game, eta, log)
+            _log_update(writer, run, roll, stats, net, (t0, t1, t2), game, eta, log, progress)
             if cfg.eval_every and u % cfg.eval_every == 0:
-                run.evaluate(writer, net, encoder, eval_deals, cfg, log)
+                _show(progress, run.evaluate(writer, net, encoder, eval_deals, cfg, say))
             if time.monotonic() - last_ckpt >= 60 * cfg.checkpoint_minutes:
                 run.save(run_dir, net, opt, gen, pool, actors)
                 last_ckpt = time.monotonic()
+            halted = hook is not None and hook(net, run)
         run.save(run_dir, net, opt, gen, pool, actors)
     writer.close()
-    why = "stopped by a signal" if stop.requested else "done"
-    log(f"{why}: update {run.update}, {run.decisions:,} decisions; checkpoint in {run_dir}")
+    why = "stopped by a signal" if stop.requested else "stopped by the hook" if halted else "done"
+    say(f"{why}: update {run.update}, {run.decisions:,} decisions; checkpoint in {run_dir}")
+    if progress is not None:
+        progress.close()
     return net
+
+
+def _show(progress: TrainProgress | None, margins: list[Margin]) -> None:
+    if progress is not None:
+        for m in margins:
+            progress.margin(m.opponent, m.mean, m.low, m.high)
 
 
 def _log_update(
     writer: SummaryWriter, run: RunState, roll: Rollout, stats: dict[str, float],
     net: PolicyValueNet, times: tuple[float, float, float], game: Game, eta: float,
-    log: Callable[[str], None],
+    log: Callable[[str], None], progress: TrainProgress | None = None,
 ) -> None:  # fmt: skip
     t0, t1, t2 = times
     step = run.decisions
@@ -220,6 +242,9 @@ def _log_update(
     names = phase_names(game)
     for phase, ent in phase_entropy(net, roll).items():
         writer.add_scalar(f"charts/entropy_{names.get(phase, str(phase))}", ent, step)
+    if progress is not None:
+        progress.update(run.update, step, run.cfg.total_decisions, dps, eta)
+        return
     done = min(1.0, step / run.cfg.total_decisions)
     log(
         f"update {run.update} [{done:4.0%}] {step:,} decisions, {dps:,.0f}/s, learner "

@@ -20,7 +20,8 @@ import torch
 
 from agents.nets import PolicyValueNet
 from training.rl.collect import Rollout
-from training.rl.loop import RunConfig, train_loop
+from training.rl.loop import Hook, RunConfig, train_loop
+from training.rl.progress import TrainProgress
 
 __all__ = ["PPO", "PPOConfig", "ppo_update", "train"]
 
@@ -107,7 +108,12 @@ class PPO:
 
 
 def train(
-    cfg: PPOConfig, run_dir: Path, resume: bool = False, log: Callable[[str], None] = print
+    cfg: PPOConfig,
+    run_dir: Path,
+    resume: bool = False,
+    log: Callable[[str], None] = print,
+    hook: Hook | None = None,
+    progress: TrainProgress | None = None,
 ) -> PolicyValueNet:
     """Train ``cfg`` into ``run_dir`` (see ``training.rl.loop.train_loop``)."""
-    return train_loop(cfg, PPO(cfg), run_dir, resume, log)
+    return train_loop(cfg, PPO(cfg), run_dir, resume, log, hook, progress)

@@ -24,7 +24,7 @@ from training.arena.deals import DealSet
 from training.rl.actors import Actors
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
 from training.rl.config import config_dict
-from training.rl.evaluate import evaluate_policy
+from training.rl.evaluate import Margin, evaluate_policy
 from training.rl.pool import OpponentPool
 
 __all__ = ["RunState"]
@@ -65,8 +65,10 @@ class RunState:
     def evaluate(
         self, writer: SummaryWriter, net: PolicyValueNet, encoder: Encoder, deals: DealSet,
         cfg: Any, log: Any,
-    ) -> None:  # fmt: skip
-        """Margins against each evaluation opponent: TensorBoard, metrics.csv and the log."""
+    ) -> list[Margin]:  # fmt: skip
+        """Margins against each evaluation opponent: TensorBoard, metrics.csv and the log;
+        returned too."""
+        margins = []
         for opponent in cfg.eval_opponents:
             m = evaluate_policy(net, encoder, deals, opponent, seed=cfg.eval_seed)
             tag = opponent.replace(":", "_")
@@ -77,6 +79,8 @@ class RunState:
             with (self.run_dir / "metrics.csv").open("a", newline="") as f:
                 csv.writer(f).writerow(row)
             log(f"  eval vs {opponent}: {m.mean:+.3f} [{m.low:+.3f}, {m.high:+.3f}] per deal")
+            margins.append(m)
+        return margins
 
     def save(
         self, run_dir: Path, net: PolicyValueNet, opt: torch.optim.Optimizer,
