@@ -207,7 +207,8 @@ def _scalars(v: InfoView) -> tuple[float, ...]:
     if not any(totals):  # outside a match
         return head + _NO_TOTALS
     n, seat, target = v.n_players, v.seat, v.rules.target
-    return head + (
+    return (
+        *head,
         totals[seat] / target,
         totals[(seat + 1) % n] / target,
         totals[(seat + 2) % n] / target if n > 2 else 0.0,

@@ -32,7 +32,6 @@ from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
 from envs.calabresella.explain import as_action_id, illegal_action
 from envs.calabresella.kernel import BIT, SUIT, TRICKS, close_trick, legal_plays
 from envs.calabresella.scoring import Settlement, settle
-from envs.calabresella.view import InfoView
 from envs.cards.deal import Deal
 
 __all__ = ["GIVER_MONTE", "GIVER_NONE", "GIVER_OWN", "State"]
@@ -161,10 +160,7 @@ class State:
     contract_name = queries.contract_name
     result = queries.result
 
-    def info_view(self, seat: int) -> InfoView:
-        """What player ``seat`` may know (see ``envs.calabresella.view``); its ``totals`` are
-        zeros (a match supplies its own)."""
-        return view.info_view(self, seat)
+    info_view = view.info_view  # what ``seat`` may know (zero ``totals``; a match has its own)
 
     @property
     def n_players(self) -> int:

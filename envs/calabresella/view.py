@@ -148,7 +148,7 @@ def info_view(s: DealState, seat: int) -> InfoView:
     split = s.split >= 0
     played, void, piles, won, r = s.played_by, s.void, s.piles, s.tricks_won, s.received
     d1, d2 = (soloist + 1) % 3, (soloist + 2) % 3
-    return _new(  # type: ignore[no-any-return]
+    return _new(
         InfoView,
         (
             seat,

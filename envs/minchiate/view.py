@@ -137,7 +137,7 @@ def info_view(state: DealState, seat: int) -> InfoView:
     else:
         r = state.R
         returns = (r, -r, r, -r)
-    return _new(  # type: ignore[no-any-return]
+    return _new(
         InfoView,
         (
             seat,
