@@ -32,6 +32,7 @@ from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
 from envs.calabresella.explain import as_action_id, illegal_action
 from envs.calabresella.kernel import BIT, SUIT, TRICKS, close_trick, legal_plays
 from envs.calabresella.scoring import Settlement, settle
+from envs.calabresella.view import InfoView
 from envs.cards.deal import Deal
 
 __all__ = ["GIVER_MONTE", "GIVER_NONE", "GIVER_OWN", "State"]
@@ -160,7 +161,10 @@ class State:
     contract_name = queries.contract_name
     result = queries.result
 
-    info_view = view.info_view  # what ``seat`` may know (zero ``totals``; a match has its own)
+    def info_view(self, seat: int) -> InfoView:
+        """What player ``seat`` may know (see ``envs.calabresella.view``); its ``totals`` are
+        zeros (a match supplies its own)."""
+        return view.info_view(self, seat)
 
     @property
     def n_players(self) -> int:

@@ -32,6 +32,7 @@ from envs.minchiate.explain import illegal_action
 from envs.minchiate.kernel import ASK, MATTO_DEBT, MATTO_LOST, close_trick, play_mask, ratchet
 from envs.minchiate.scoring import EndCount, Event
 from envs.minchiate.tables import BIT, MATTO, MATTO_BIT, SUIT, TRUMP
+from envs.minchiate.view import InfoView
 
 __all__ = ["State"]
 
@@ -170,7 +171,9 @@ class State:
     outcome = settle.deal_result
     result = settle.result_dict
 
-    info_view = view.info_view  # what ``seat`` may know, nothing more (no call in between)
+    def info_view(self, seat: int) -> InfoView:
+        """What ``seat`` may know, nothing more (see ``envs.minchiate.view``)."""
+        return view.info_view(self, seat)
 
     # ------------------------------------------------------------------ transitions
     def apply(self, action: int) -> None:
