@@ -130,8 +130,8 @@ class VectorRunner:
 
     def _start(self, states: list[GameState]) -> VectorBatch:
         self._states = states
-        self._views = [s.info_view(s.to_play) for s in self._states]
         self._seats = [s.to_play for s in self._states]
+        self._views = [s.info_view(seat) for s, seat in zip(states, self._seats, strict=True)]
         self._done.fill(False)
         self._returns.fill(0)
         self._any_done = False
@@ -149,26 +149,20 @@ class VectorRunner:
             self._done.fill(False)
             self._returns.fill(0)
             self._any_done = False
-        states = self._states
-        for state, action in zip(states, acts.tolist(), strict=True):
+        states, seats, views = self._states, self._seats, self._views
+        for i, action in enumerate(acts.tolist()):  # one pass: apply, redeal, view
+            state = states[i]
             state.apply(action)
-        seats = [state.to_play for state in states]  # -1: the deal is over (GameState)
-        if min(seats) < 0:
-            self._redeal(seats)
-        self._seats = seats
-        self._views = [state.info_view(seat) for state, seat in zip(states, seats, strict=True)]
-        return self._publish()
-
-    def _redeal(self, seats: list[int]) -> None:
-        """Record the returns of the engines whose deal is over and deal them a new one."""
-        states, returns, done = self._states, self._returns, self._done
-        for i, seat in enumerate(seats):
+            seat = state.to_play  # -1: the deal is over (GameState)
             if seat < 0:
-                returns[i] = states[i].returns()
-                done[i] = True
+                self._returns[i] = state.returns()
+                self._done[i] = True
+                self._any_done = True
                 state = states[i] = self._new_state()
-                seats[i] = state.to_play
-        self._any_done = True
+                seat = state.to_play
+            seats[i] = seat
+            views[i] = state.info_view(seat)
+        return self._publish()
 
     def _new_state(self) -> GameState:
         try:

@@ -53,7 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS
-from envs.calabresella.kernel import pile_thirds
+from envs.calabresella.kernel import ACES, COUNTERS
 from envs.calabresella.rules import GIVER_MONTE
 from envs.calabresella.view import InfoView
 from envs.common.encoder import BitsEncoder
@@ -134,10 +134,20 @@ _M_GIVER, _M_RETURNED, _M_MONTE = O_GIVER - O_CALLED, O_RETURNED - O_CALLED, O_M
 _M_DISC, _M_SPLIT1, _M_SPLIT2 = O_DISC - O_CALLED, O_SPLIT1 - O_CALLED, O_SPLIT2 - O_CALLED
 _P_LEADER, _P_PLAYED, _P_VOID = O_LEADER - O_TRICK, O_PLAYED - O_TRICK, O_VOID - O_TRICK
 _P_PILES = O_PILE_S - O_TRICK
+_P_PILES_D = _P_PILES + 40
+# Per frame ``me``: where each position's played_by / void row starts (relative to O_TRICK), and
+# per (me, leader) where the k-th card of the trick goes.
+_PLAYED_SHIFT = tuple(tuple(_P_PLAYED + 40 * r for r in rel) for rel in _REL)
+_VOID_SHIFT = tuple(tuple(_P_VOID + 4 * r for r in rel) for rel in _REL)
+_TRICK_SHIFT = tuple(
+    tuple(tuple(40 * rel[(leader + k) % 3] for k in range(3)) for leader in range(3))
+    for rel in _REL
+)
 assert O_PILE_D == O_PILE_S + 40 and O_TRICK == O_SPLIT2 + 40 and O_CALLED == O_SOLO + 3
 # Auction bits per (bids, me, no_chiamo, contract): the auction is short and repeats.
 _AUCTION: dict[tuple[tuple[tuple[int, int], ...], int, bool, int], int] = {}
 _AUCTION_CAP = 1 << 16
+_NO_TOTALS = (0.0, 0.0, 0.0, 0.0)
 
 
 def obs_high() -> npt.NDArray[np.float32]:
@@ -180,18 +190,25 @@ def _bits(v: InfoView) -> int:
         mid |= 1 << v.called | 1 << (_M_GIVER + giver)
     if v.returned >= 0:
         mid |= 1 << (_M_RETURNED + v.returned)
-    return head | mid << O_CALLED | _play_bits(v, rel) << O_TRICK
+    return head | mid << O_CALLED | _play_bits(v, me) << O_TRICK
 
 
 def _scalars(v: InfoView) -> tuple[float, ...]:
-    n, seat, totals, target = v.n_players, v.seat, v.totals, v.rules.target
     p0, p1 = v.piles
-    return (
+    w0, w1 = v.tricks_won
+    head = (
         v.n_tricks / 12.0,
-        pile_thirds(p0) / 32.0,
-        pile_thirds(p1) / 32.0,
-        v.tricks_won[0] / 12.0,
-        v.tricks_won[1] / 12.0,
+        (3 * (p0 & ACES).bit_count() + (p0 & COUNTERS).bit_count()) / 32.0,  # pile_thirds
+        (3 * (p1 & ACES).bit_count() + (p1 & COUNTERS).bit_count()) / 32.0,
+        w0 / 12.0,
+        w1 / 12.0,
+    )
+    totals = v.totals
+    if not any(totals):  # outside a match
+        return head + _NO_TOTALS
+    n, seat, target = v.n_players, v.seat, v.rules.target
+    return (
+        *head,
         totals[seat] / target,
         totals[(seat + 1) % n] / target,
         totals[(seat + 2) % n] / target if n > 2 else 0.0,
@@ -220,18 +237,22 @@ def _auction_bits(v: InfoView, rel: tuple[int, int, int]) -> int:
     return b
 
 
-def _play_bits(v: InfoView, rel: tuple[int, int, int]) -> int:
-    """Blocks trick .. pile_defenders, relative to ``O_TRICK``."""
+def _play_bits(v: InfoView, me: int) -> int:
+    """Blocks trick .. pile_defenders, relative to ``O_TRICK`` (each block shifted straight to
+    its place by the per-frame tables above)."""
     leader = v.leader
-    r0, r1, r2 = rel
-    played, void = v.played_by, v.void
-    b = (v.piles[0] | v.piles[1] << 40) << _P_PILES
-    b |= (void[0] << 4 * r0 | void[1] << 4 * r1 | void[2] << 4 * r2) << _P_VOID
-    b |= (played[0] << 40 * r0 | played[1] << 40 * r1 | played[2] << 40 * r2) << _P_PLAYED
-    for i, card in enumerate(v.trick):
-        b |= 1 << (40 * rel[(leader + i) % 3] + card)
+    played, void, piles = v.played_by, v.void, v.piles
+    ps, vs = _PLAYED_SHIFT[me], _VOID_SHIFT[me]
+    b = piles[0] << _P_PILES | piles[1] << _P_PILES_D
+    b |= void[0] << vs[0] | void[1] << vs[1] | void[2] << vs[2]
+    b |= played[0] << ps[0] | played[1] << ps[1] | played[2] << ps[2]
+    trick = v.trick
+    if trick:
+        ts = _TRICK_SHIFT[me][leader]
+        for i, card in enumerate(trick):
+            b |= 1 << (ts[i] + card)
     if v.phase == 7:  # PLAY: the leader of the trick in progress
-        b |= 1 << (_P_LEADER + rel[leader])
+        b |= 1 << (_P_LEADER + _REL[me][leader])
     return b
 
 

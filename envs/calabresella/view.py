@@ -114,7 +114,11 @@ class InfoView(NamedTuple):
 
 _POSITIONS: dict[tuple[tuple[int, int, int], int], tuple[int, ...]] = {}
 _ZERO_TOTALS = {n: (0.0,) * n for n in (2, 3, 4)}
-_DONE = Phase.DONE  # bound once: an enum attribute costs a lookup per use
+# Bound once: an enum attribute costs a lookup per use, and this runs on every env step.
+_DONE, _RETURN = Phase.DONE, int(Phase.RETURN)
+_CHIAMO, _SOLISSIMO = int(Contract.CHIAMO), int(Contract.SOLISSIMO)
+_SCEGLIETE = int(Contract.SCEGLIETE)
+_new = tuple.__new__  # InfoView(...) without the named tuple's Python-level __new__
 
 
 def _positions_of(s: DealState, seat: int) -> tuple[int, ...]:
@@ -127,64 +131,72 @@ def _positions_of(s: DealState, seat: int) -> tuple[int, ...]:
 
 def info_view(s: DealState, seat: int) -> InfoView:
     """The view of player ``seat`` of state ``s`` (zero match totals)."""
-    mine = _positions_of(s, seat)
-    done = s.phase is _DONE
+    mine = _POSITIONS.get((s.seat_of, seat)) or _positions_of(s, seat)
+    phase, rules, hands, soloist = s.phase, s.rules, s.hands, s.soloist
+    done = phase is _DONE
     if len(mine) == 1:
         pos = mine[0]
+        discards = s.discarded[pos]
     elif not mine:
-        pos = -1
+        pos, discards = -1, 0
     else:  # a due: the defender's controller speaks for the position on turn
         pos = s.pos if s.pos in mine and not done else mine[0]
-    discards = s.discarded[pos] if len(mine) == 1 else _union(s.discarded, mine)
+        discards = _union(s.discarded, mine)
     returned = s.returned
-    if returned >= 0 and not (s.rules.chiamo_return_public or s.soloist in mine or s.giver in mine):
+    if returned >= 0 and not (rules.chiamo_return_public or soloist in mine or s.giver in mine):
         returned = -1
     split = s.split >= 0
-    played, void = s.played_by, s.void
-    return InfoView(
-        seat,
-        pos,
-        s.rules.players,
-        s.deal.dealer,
-        s.seat_of,
-        s.phase,
-        -1 if done else s.pos,
-        s.legal_mask() if s.to_play == seat and not done else 0,
-        s.hands[pos] if pos >= 0 else 0,
-        _partner_hand(s, pos, mine) if s.soloist >= 0 else 0,
-        tuple(s.bids),
-        s.no_chiamo,
-        s.contract,
-        s.soloist,
-        s.called,
-        s.giver,
-        returned,
-        _known_monte(s, mine) if s.contract >= 0 else 0,
-        discards,
-        s.received[s.d1] if split else 0,
-        s.received[s.d2] if split else 0,
-        tuple(s.trick),
-        s.leader,
-        (played[0], played[1], played[2]),
-        (void[0], void[1], void[2]),
-        (s.piles[0], s.piles[1]),
-        (s.tricks_won[0], s.tricks_won[1]),
-        len(s.tricks),
-        tuple(s.tricks),
-        tuple(s.position_tricks),
-        _ZERO_TOTALS[s.rules.players],
-        (s.hands[0].bit_count(), s.hands[1].bit_count(), s.hands[2].bit_count()),
-        _received(s, mine, split),
-        s.rules,
-    )  # positional, in field order (measurably cheaper than keywords on every env step)
+    played, void, piles, won, r = s.played_by, s.void, s.piles, s.tricks_won, s.received
+    d1, d2 = (soloist + 1) % 3, (soloist + 2) % 3
+    return _new(
+        InfoView,
+        (
+            seat,
+            pos,
+            rules.players,
+            s.deal.dealer,
+            s.seat_of,
+            phase,
+            -1 if done else s.pos,
+            s.legal_mask() if s.to_play == seat and not done else 0,
+            hands[pos] if pos >= 0 else 0,
+            _partner_hand(s, pos, mine, d1, d2) if soloist >= 0 and pos >= 0 else 0,
+            tuple(s.bids),
+            s.no_chiamo,
+            s.contract,
+            soloist,
+            s.called,
+            s.giver,
+            returned,
+            _known_monte(s, mine) if s.contract >= 0 else 0,
+            discards,
+            r[d1] if split else 0,
+            r[d2] if split else 0,
+            tuple(s.trick),
+            s.leader,
+            (played[0], played[1], played[2]),
+            (void[0], void[1], void[2]),
+            (piles[0], piles[1]),
+            (won[0], won[1]),
+            len(s.tricks),
+            tuple(s.tricks),
+            tuple(s.position_tricks),
+            _ZERO_TOTALS[rules.players],
+            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),
+            (r[0], r[1], r[2]) if split else _received(r, mine),
+            rules,
+        ),
+    )  # positional, in field order
 
 
-def _received(s: DealState, mine: tuple[int, ...], split: bool) -> tuple[int, int, int]:
-    r = s.received
+def _received(r: Sequence[int], mine: tuple[int, ...]) -> tuple[int, int, int]:
+    if len(mine) == 1:
+        p = mine[0]
+        return (r[0], 0, 0) if p == 0 else (0, r[1], 0) if p == 1 else (0, 0, r[2])
     return (
-        r[0] if split or 0 in mine else 0,
-        r[1] if split or 1 in mine else 0,
-        r[2] if split or 2 in mine else 0,
+        r[0] if 0 in mine else 0,
+        r[1] if 1 in mine else 0,
+        r[2] if 2 in mine else 0,
     )
 
 
@@ -195,10 +207,10 @@ def _union(masks: Sequence[int], positions: tuple[int, ...]) -> int:
     return out
 
 
-def _partner_hand(s: DealState, pos: int, mine: tuple[int, ...]) -> int:
-    if pos < 0 or pos == s.soloist:
+def _partner_hand(s: DealState, pos: int, mine: tuple[int, ...], d1: int, d2: int) -> int:
+    if pos == s.soloist:
         return 0
-    other = s.d2 if pos == s.d1 else s.d1
+    other = d2 if pos == d1 else d1
     if other in mine or (s.rules.aperta and s.tricks):
         return s.hands[other]
     return 0
@@ -207,13 +219,14 @@ def _partner_hand(s: DealState, pos: int, mine: tuple[int, ...]) -> int:
 def _known_monte(s: DealState, mine: tuple[int, ...]) -> int:
     """Monte cards this seat has seen (C-5 procedures and the exposure flags)."""
     c, rules = s.contract, s.rules
-    if c == Contract.SCEGLIETE:
+    if c == _SCEGLIETE:
         return s.monte_mask()
-    if c == Contract.CHIAMO and rules.chiamo_monte_exposed and s.phase > Phase.RETURN:
+    if c == _CHIAMO and rules.chiamo_monte_exposed and s.phase > _RETURN:
         return s.monte_mask()
-    if c == Contract.SOLISSIMO and rules.solissimo_view_monte and s.soloist in mine:
+    if c == _SOLISSIMO and rules.solissimo_view_monte and s.soloist in mine:
         return s.monte_mask()
-    return _union(s.received, mine)  # received cards only ever come from the monte
+    r = s.received  # received cards only ever come from the monte
+    return r[mine[0]] if len(mine) == 1 else _union(r, mine)
 
 
 def action_is_visible(s: DealState, action: int, seat: int) -> bool:

@@ -147,8 +147,13 @@ assert O_THEIRS == O_MINE + C
 PLAY_PHASE = 3
 # Per observing seat: where each seat's 97-card row starts inside a 4-seat block.
 _SEAT_SHIFT = tuple(tuple(C * ((seat - me) & 3) for seat in range(4)) for me in range(4))
-_P_PLAYED, _P_MINE = O_PLAYED - O_TRICK, O_MINE - O_TRICK
 _MASKS: dict[tuple[int, ...], int] = {}  # robbed cards -> their mask (see _mask)
+# Absolute starts of each seat's row in the trick and played_by blocks, per observing seat.
+_TRICK_SHIFT = tuple(tuple(O_TRICK + s for s in shift) for shift in _SEAT_SHIFT)
+_PLAYED_SHIFT = tuple(tuple(O_PLAYED + s for s in shift) for shift in _SEAT_SHIFT)
+# The setup blocks of a view (see _setup_bits), per (seat, stop, taken, ids of its tuples).
+_SETUP: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = {}
+_SETUP_CAP = 1 << 12
 assert O_PLAYED == O_TRICK + 4 * C + 9 and O_MINE == O_PLAYED + 4 * C + 9
 
 
@@ -177,33 +182,48 @@ def _scalars(v: InfoView) -> tuple[float, ...]:
 
 def _deal_bits(v: InfoView) -> int:
     """Blocks phase .. offer_cards. Each group is assembled as a small int relative to its first
-    block, then shifted into place once (ORs into the big int are the expensive part)."""
+    block, then shifted into place once (ORs into the big int are the expensive part); the
+    blocks fixed by the deal's setup come from ``_setup_bits``."""
     me = v.seat
     head = 1 << (O_PHASE + v.phase)
     if v.to_play >= 0:
         head |= 1 << (O_TOPLAY + ((v.to_play - me) & 3))
     head |= 1 << (O_DEALER + ((v.dealer - me) & 3)) | 1 << (O_CUTTER + ((v.cutter - me) & 3))
-    cards = v.hand | v.discards << C | _mask(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)
-    shift = _SEAT_SHIFT[me]
-    faceup = 0
-    for seat, card in enumerate(v.faceup):
-        if card >= 0:
-            faceup |= 1 << (shift[seat] + card)
-    dealer = _mask(v.dealer_robbed) | v.dealer_taken << C
+    robbed, faceup, dealer_robbed = v.robbed, v.faceup, v.dealer_robbed
+    key = (me, v.stop_card, v.dealer_taken, id(robbed), id(faceup), id(dealer_robbed))
+    got = _SETUP.get(key)
+    if got is None or got[0] is not robbed or got[1] is not faceup or got[2] is not dealer_robbed:
+        got = _setup_bits(v, key)
     declared = 0
-    for seat, combo in v.declared:
-        declared |= combo.members << shift[seat]
+    if v.declared:
+        shift = _SEAT_SHIFT[me]
+        for seat, combo in v.declared:
+            declared |= combo.members << shift[seat]
     fola = v.fola_known | int(v.fola_exposed) << C
     if v.offered is not None:
         fola |= 1 << (C + 1 + v.offered.kind) | v.offered.members << (C + 7)
     return (
-        head
-        | cards << O_HAND
-        | faceup << O_FACEUP
-        | dealer << O_DROB
-        | declared << O_DECL
-        | fola << O_FOLA
+        head | (v.hand | v.discards << C) << O_HAND | got[3] | declared << O_DECL | fola << O_FOLA
     )
+
+
+def _setup_bits(
+    v: InfoView, key: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
+    """Blocks robbed, stop_card, faceup, dealer_robbed and dealer_taken (fixed all deal long,
+    in place), remembered under ``key`` with the tuples they came from (kept alive there, so
+    their ids stay theirs while remembered)."""
+    shift = _SEAT_SHIFT[v.seat]
+    faceup = 0
+    for seat, card in enumerate(v.faceup):
+        if card >= 0:
+            faceup |= 1 << (shift[seat] + card)
+    bits = (_mask(v.robbed) << 2 * C | 1 << (3 * C + v.stop_card)) << O_HAND
+    bits |= faceup << O_FACEUP | (_mask(v.dealer_robbed) | v.dealer_taken << C) << O_DROB
+    if len(_SETUP) >= _SETUP_CAP:
+        _SETUP.clear()
+    got = _SETUP[key] = (v.robbed, v.faceup, v.dealer_robbed, bits)
+    return got
 
 
 def _mask(cards: tuple[int, ...]) -> int:
@@ -217,29 +237,30 @@ def _mask(cards: tuple[int, ...]) -> int:
 
 
 def _play_bits(v: InfoView) -> int:
-    """Blocks trick .. pile_theirs (contiguous), assembled as one int relative to ``O_TRICK``."""
+    """Blocks trick .. pile_theirs (contiguous), each shifted straight to its place."""
     me, leader = v.seat, v.leader
-    shift = _SEAT_SHIFT[me]
     trick = 0
-    for i, card in enumerate(v.trick):
-        trick |= 1 << (shift[(leader + i) & 3] + card)
+    if v.trick:
+        shift = _TRICK_SHIFT[me]
+        for i, card in enumerate(v.trick):
+            trick |= 1 << (shift[(leader + i) & 3] + card)
     if v.phase == PLAY_PHASE:
-        trick |= 1 << (4 * C + ((leader - me) & 3))
+        trick |= 1 << (O_LEADER + ((leader - me) & 3))
     if v.led >= 0:
-        trick |= 1 << (4 * C + 4 + v.led)
-    pb = v.played_by
-    played = pb[0] << shift[0] | pb[1] << shift[1] | pb[2] << shift[2] | pb[3] << shift[3]
-    played |= (v.suits_led & 15) << 4 * C | int(v.matto_debt) << (4 * C + 8)
+        trick |= 1 << (O_LED + v.led)
+    pb, ps = v.played_by, _PLAYED_SHIFT[me]
+    played = pb[0] << ps[0] | pb[1] << ps[1] | pb[2] << ps[2] | pb[3] << ps[3]
+    played |= (v.suits_led & 15) << O_SUITS | int(v.matto_debt) << O_MDEBT
     if v.matto_owner >= 0:
-        played |= 1 << (4 * C + 4 + ((v.matto_owner - me) & 3))
+        played |= 1 << (O_MOWNER + ((v.matto_owner - me) & 3))
     team = me & 1
-    piles = v.piles[team] | v.piles[team ^ 1] << C
-    return trick | played << _P_PLAYED | piles << _P_MINE
+    piles = v.piles[team] << O_MINE | v.piles[team ^ 1] << O_THEIRS
+    return trick | played | piles
 
 
 def _bits(v: InfoView) -> int:
     """The binary part as one int (bit i = entry i)."""
-    return _deal_bits(v) | _play_bits(v) << O_TRICK
+    return _deal_bits(v) | _play_bits(v)
 
 
 class MinchiateEncoder(BitsEncoder[InfoView]):
