@@ -29,7 +29,14 @@ import numpy as np
 
 from agents.sampling import NoConsistentWorld
 
-__all__ = ["FeasibleSampler", "ImpossibleInput", "SeatTracker", "Step", "seat_token"]
+__all__ = [
+    "FeasibleSampler",
+    "ImpossibleInput",
+    "SeatTracker",
+    "Step",
+    "constrained_slots",
+    "seat_token",
+]
 
 
 class ImpossibleInput(ValueError):
@@ -45,6 +52,20 @@ class Step(NamedTuple):
     seat: int
     verb: str
     action: int | None
+
+
+def constrained_slots(
+    allowed: int, card: int, slots: Sequence[int], only: dict[int, set[int]],
+    absent: dict[int, int],
+) -> int:  # fmt: skip
+    """``allowed`` (a bit per slot index of ``slots``: where a game's sampler lets ``card`` go)
+    narrowed by a tracker's per-card constraints: ``only[card]`` the slots it may be in,
+    ``absent[slot]`` the cards a slot cannot hold."""
+    places = only.get(card)
+    for i, slot in enumerate(slots):
+        if (places is not None and slot not in places) or absent.get(slot, 0) >> card & 1:
+            allowed &= ~(1 << i)
+    return allowed
 
 
 class FeasibleSampler:

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 from agents.calabresella.sampler import REST, WorldSampler
 from agents.sampling import NoConsistentWorld
 from agents.trackers import TrackerEntry
-from agents.tracking import FeasibleSampler, SeatTracker, Step
+from agents.tracking import FeasibleSampler, SeatTracker, Step, constrained_slots
 from envs.calabresella.actions import PASS, Contract, Phase
 from envs.calabresella.config import Rules
 from envs.calabresella.dealing import seat_positions
@@ -71,11 +71,7 @@ class _Sampler(WorldSampler):
 
     def _allowed(self, card: int) -> int:
         allowed = super()._allowed(card)
-        places = self._only.get(card)
-        for i, slot in enumerate(self.slots):
-            if (places is not None and slot not in places) or self._absent.get(slot, 0) >> card & 1:
-                allowed &= ~(1 << i)
-        return allowed
+        return constrained_slots(allowed, card, self.slots, self._only, self._absent)
 
 
 class CalabresellaTracker(SeatTracker):

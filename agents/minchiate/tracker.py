@@ -28,7 +28,7 @@ from agents.minchiate.sampler import ORIG, WorldSampler
 from agents.minchiate.tracker_deal import deal_streams, private_of, read_private
 from agents.sampling import NoConsistentWorld
 from agents.trackers import TrackerEntry
-from agents.tracking import FeasibleSampler, SeatTracker, Step
+from agents.tracking import FeasibleSampler, SeatTracker, Step, constrained_slots
 from envs.cards.bits import bit_list
 from envs.minchiate.actions import DECLARE, Phase
 from envs.minchiate.combos import COMBO_NAMES, COMBO_VALUE, LOW_RUN, ONE_40_M, Combo
@@ -66,11 +66,7 @@ class _Sampler(WorldSampler):
 
     def _allowed(self, card: int) -> int:
         allowed = super()._allowed(card)
-        places = self._only.get(card)
-        for i, slot in enumerate(self.slots):
-            if (places is not None and slot not in places) or self._absent.get(slot, 0) >> card & 1:
-                allowed &= ~(1 << i)
-        return allowed
+        return constrained_slots(allowed, card, self.slots, self._only, self._absent)
 
 
 class MinchiateTracker(SeatTracker):

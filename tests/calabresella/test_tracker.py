@@ -12,28 +12,18 @@ import numpy as np
 import pytest
 
 from agents.calabresella.tracker import CalabresellaTracker, private_of
-from agents.tracking import ImpossibleInput
 from envs.calabresella.actions import Phase
 from envs.calabresella.deck import ITALIAN_40
 from envs.registry import get_game
 
-from ..serve.referee import Driver
+from ..serve import referee
+from ..serve.referee import Driver, refused
 
 GAME = get_game("calabresella")
 
 
 def driver(flags: dict[str, Any] | None = None, seed: int = 1, seat: int = 0) -> Driver:
-    rules = GAME.rules(flags or {})
-    state = GAME.new_state(GAME.deal_random(np.random.default_rng(seed), rules), rules)
-    return Driver(GAME, state, seat, seed)
-
-
-def refused(d: Driver, match: str, call: Any, *args: Any) -> None:
-    """``call(*args)`` raises ImpossibleInput matching ``match`` and changes nothing."""
-    before = d.snapshot()
-    with pytest.raises(ImpossibleInput, match=match):
-        call(*args)
-    assert d.snapshot() == before
+    return referee.driver(GAME, flags, seed, seat)
 
 
 def past_trick_one_other_on_turn(seat: int, s: Any) -> bool:

@@ -13,31 +13,21 @@ import pytest
 
 from agents.minchiate.tracker import MinchiateTracker, reveal_of
 from agents.minchiate.tracker_deal import private_of
-from agents.tracking import ImpossibleInput
 from envs.cards.deal import Deal
 from envs.minchiate.actions import Phase
 from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.tables import DISCARDABLE
 from envs.registry import get_game
 
-from ..serve.referee import Driver, play_through
+from ..serve import referee
+from ..serve.referee import Driver, play_through, refused
 
 GAME = get_game("minchiate")
 CODES = MINCHIATE_97.labels
 
 
 def driver(flags: dict[str, Any] | None = None, seed: int = 1, seat: int = 0) -> Driver:
-    rules = GAME.rules(flags or {})
-    state = GAME.new_state(GAME.deal_random(np.random.default_rng(seed), rules), rules)
-    return Driver(GAME, state, seat, seed)
-
-
-def refused(d: Driver, match: str, call: Any, *args: Any) -> None:
-    """``call(*args)`` raises ImpossibleInput matching ``match`` and changes nothing."""
-    before = d.snapshot()
-    with pytest.raises(ImpossibleInput, match=match):
-        call(*args)
-    assert d.snapshot() == before
+    return referee.driver(GAME, flags, seed, seat)
 
 
 def test_plays_the_seat_knows_to_be_impossible_are_refused() -> None:

@@ -9,7 +9,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from agents.tracking import SeatTracker
+import numpy as np
+import pytest
+
+from agents.tracking import ImpossibleInput, SeatTracker
 from envs.registry import Game
 
 
@@ -114,3 +117,18 @@ class Driver:
     def snapshot(self) -> tuple[Any, frozenset[str], int]:
         """What must not change on refused input."""
         return self.tracker.view(), self.tracker.pending, len(self.tracker.log)
+
+
+def driver(game: Game, flags: dict[str, Any] | None = None, seed: int = 1, seat: int = 0) -> Driver:
+    """A ``Driver`` of ``seat`` on a random deal (from ``seed``) of ``game`` under ``flags``."""
+    rules = game.rules(flags or {})
+    state = game.new_state(game.deal_random(np.random.default_rng(seed), rules), rules)
+    return Driver(game, state, seat, seed)
+
+
+def refused(d: Driver, match: str, call: Any, *args: Any) -> None:
+    """``call(*args)`` raises ImpossibleInput matching ``match`` and changes nothing."""
+    before = d.snapshot()
+    with pytest.raises(ImpossibleInput, match=match):
+        call(*args)
+    assert d.snapshot() == before
