@@ -28,6 +28,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from agents.sampling import NoConsistentWorld
+from envs.registry import Game
 
 __all__ = [
     "FeasibleSampler",
@@ -138,6 +139,7 @@ class SeatTracker(ABC):
 
     max_draws = 500  # worlds drawn before an input is declared impossible (20 at most needed
     # in the studies of tests/serve/test_seat_trackers.py)
+    registered: ClassVar[Game]  # the game's registration: its vocabulary and visibility
     reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {}  # reveal key -> its JSON types
 
     def __init__(self, rules: Any, seat: int, dealer: int, private: Mapping[str, Any],
@@ -183,17 +185,17 @@ class SeatTracker(ABC):
         """Candidate worlds in place of ``base`` (drawn from the seat's view of it) in which
         ``step`` may be legal and the ``revealed`` cards are where the reveals put them."""
 
-    @abstractmethod
     def visible(self, world: Any) -> bool:
         """Whether the seat sees the card of the action now due in ``world``."""
+        return self.registered.action_is_visible(world, 0, self.seat)
 
-    @abstractmethod
     def to_label(self, verb: str, arg: str) -> str:
         """The action label of a D.3 triple's verb and arg (ValueError for a bad pair)."""
+        return self.registered.vocabulary.to_label(verb, arg)
 
-    @abstractmethod
     def to_triple(self, label: str) -> tuple[str, str]:
         """An action label -> the (verb, arg) of its D.3 triple."""
+        return self.registered.vocabulary.to_triple(label)
 
     def verb_of(self, world: Any, action: int) -> str:
         """The D.3 verb of ``action`` in ``world``."""

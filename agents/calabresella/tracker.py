@@ -36,13 +36,14 @@ from envs.calabresella.config import Rules
 from envs.calabresella.dealing import seat_positions
 from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
+from envs.calabresella.game import GAME
 from envs.calabresella.kernel import SUIT, SUIT_MASK
-from envs.calabresella.record import VOCABULARY
 from envs.calabresella.rules import State
-from envs.calabresella.view import InfoView, action_is_visible
+from envs.calabresella.view import InfoView
 from envs.calabresella.worlds import MONTE_PHASES, determinize
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
+from envs.registry import Game
 
 __all__ = ["TRACKER", "CalabresellaTracker", "due_reveals", "private_of", "reveal_of"]
 
@@ -78,6 +79,7 @@ class CalabresellaTracker(SeatTracker):
     """The consistent world of one Calabresella seat (see the module docstring)."""
 
     rules: Rules
+    registered: ClassVar[Game] = GAME
     reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {
         "monte": (list,), "giver": (str,), "received": (list,), "partner": (list,),
     }  # fmt: skip
@@ -133,16 +135,6 @@ class CalabresellaTracker(SeatTracker):
             order[36:] = list(rest)
             deal = Deal(self.dealer, tuple(int(c) for c in order))
             yield State.new(deal, self.rules, no_chiamo=self.no_chiamo)
-
-    # ------------------------------------------------------------------ actions
-    def visible(self, world: Any) -> bool:
-        return action_is_visible(world, 0, self.seat)
-
-    def to_label(self, verb: str, arg: str) -> str:
-        return VOCABULARY.to_label(verb, arg)
-
-    def to_triple(self, label: str) -> tuple[str, str]:
-        return VOCABULARY.to_triple(label)
 
     # ------------------------------------------------------------------ reveals
     def read_reveal(self, fields: Mapping[str, Any]) -> dict[str, Any]:

@@ -34,11 +34,13 @@ from envs.minchiate.actions import DECLARE, Phase
 from envs.minchiate.combos import COMBO_NAMES, COMBO_VALUE, LOW_RUN, ONE_40_M, Combo
 from envs.minchiate.config import Rules
 from envs.minchiate.deck import MINCHIATE_97
+from envs.minchiate.game import GAME
 from envs.minchiate.record import VOCABULARY
 from envs.minchiate.rules import State
 from envs.minchiate.tables import DISCARDABLE, FULL, MATTO_BIT
-from envs.minchiate.view import InfoView, action_is_visible
+from envs.minchiate.view import InfoView
 from envs.minchiate.worlds import determinize, extra_cards
+from envs.registry import Game
 
 __all__ = ["TRACKER", "MinchiateTracker", "due_reveals", "private_of", "reveal_of"]
 
@@ -73,6 +75,7 @@ class MinchiateTracker(SeatTracker):
     """The consistent world of one Minchiate seat (see the module docstring)."""
 
     rules: Rules
+    registered: ClassVar[Game] = GAME
     reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {
         "declaring": (str, int, type(None)), "declared": (list,), "void": (bool,),
         "fola": (list,),
@@ -103,16 +106,6 @@ class MinchiateTracker(SeatTracker):
             private = private._replace(fola=revealed["fola"])
         yield from deal_streams(private, self.rules, self.seat, self.dealer, self.rng,
                                 self.max_draws, pins, avoid)  # fmt: skip
-
-    # ------------------------------------------------------------------ actions
-    def visible(self, world: Any) -> bool:
-        return action_is_visible(world, 0, self.seat)
-
-    def to_label(self, verb: str, arg: str) -> str:
-        return VOCABULARY.to_label(verb, arg)
-
-    def to_triple(self, label: str) -> tuple[str, str]:
-        return VOCABULARY.to_triple(label)
 
     # ------------------------------------------------------------------ reveals
     def read_reveal(self, fields: Mapping[str, Any]) -> dict[str, Any]:

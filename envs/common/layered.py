@@ -64,12 +64,18 @@ class LayeredCardGameAEC(CardGameAEC[S | L], Generic[S, L]):
 
     def _layered(self) -> bool:
         """Whether this env plays the layer (else one deal per episode)."""
-        raise NotImplementedError(f"{type(self).__name__} must supply _layered()")
+        raise NotImplementedError(
+            f"{type(self).__name__} must supply the layered-env hook _layered() "
+            "(each game env does: whether its options ask for the layer)"
+        )
 
     def _start(self, deal: Deal, options: Mapping[str, Any]) -> S | L:
         """The game of ``deal``: one deal, or the layer starting with it; ``options`` are the
         record's start options (``DealRecord.options``; empty for a random deal)."""
-        raise NotImplementedError(f"{type(self).__name__} must supply _start()")
+        raise NotImplementedError(
+            f"{type(self).__name__} must supply the layered-env hook _start() "
+            "(each game env does: its State, or its layer, for a deal)"
+        )
 
     # ------------------------------------------------------------------ hooks
     def _random_deal(self, dealer: int) -> Deal:
