@@ -2,9 +2,11 @@
 binary part, built from a view as one Python int, followed by a few float scalars.
 
 A game's encoder subclasses ``BitsEncoder`` and supplies ``bits(view)`` and
-``scalars(view)``; one view is encoded by unpacking its int, a batch of B views by joining the
-bytes of their B ints and unpacking them in one NumPy call (``envs.common.arrays``), with the
-scalars written as one ``(B, k)`` block and the legal masks unpacked the same way.
+``scalars(view)``, and ``scalar_bytes(view)`` (the same scalars packed as float32, typically
+remembered per distinct value); one view is encoded by unpacking its int, a batch of
+B views by joining the bytes of their B ints and unpacking them in one NumPy call
+(``envs.common.arrays``), with the scalars joined as float32 bytes into one ``(B, k)`` block
+and the legal masks unpacked the same way.
 
 Imports numpy; must not import torch.
 """
@@ -12,6 +14,7 @@ Imports numpy; must not import torch.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -46,6 +49,12 @@ class BitsEncoder(Generic[V]):
     function (a ``staticmethod`` in the subclass), called once per view."""
     scalars: Callable[[V], tuple[float, ...]]
     """view -> the ``obs_size - n_binary`` scalar entries of its observation."""
+    scalar_bytes: Callable[[V], bytes]
+    """view -> ``scalars(view)`` packed as little-endian float32, what ``encode_batch`` joins
+    (typically remembered per distinct value; a test holds it equal to the packed
+    ``scalars``)."""
+    legal_of: Callable[[V], int] = attrgetter("legal_mask")
+    """view -> its legal-action bitmask (an ``operator.itemgetter`` for a named tuple view)."""
 
     def obs_high(self) -> npt.NDArray[np.float32]:
         """Upper bounds of the observation (its shape is the observation's)."""
@@ -79,12 +88,13 @@ class BitsEncoder(Generic[V]):
         _check_out("obs", obs, b, self.obs_size)
         if b == 0:
             return
-        bits, scalars = self.bits, self.scalars
+        bits, scalar_bytes = self.bits, self.scalar_bytes
         obs[:b, :n] = bits_to_rows([bits(v) for v in views], n)
-        obs[:b, n:] = [scalars(v) for v in views]
+        scalars = b"".join([scalar_bytes(v) for v in views])
+        obs[:b, n:] = np.frombuffer(scalars, "<f4").reshape(b, self.obs_size - n)
         if masks is not None:
             _check_out("masks", masks, b, self.num_actions)
-            legal = [v.legal_mask for v in views]
+            legal = list(map(self.legal_of, views))
             masks[:b] = bits_to_rows(legal, self.num_actions).view(np.int8)
 
 

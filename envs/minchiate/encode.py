@@ -53,6 +53,9 @@ Imports numpy; must not import torch.
 
 from __future__ import annotations
 
+import struct
+from operator import itemgetter
+
 import numpy as np
 import numpy.typing as npt
 
@@ -135,7 +138,7 @@ O_TRICK, O_LEADER, O_LED, O_PLAYED = (
 O_SUITS, O_MOWNER, O_MDEBT, O_MINE, O_THEIRS = (
     OFFSET[k] for k in ("suits_led", "matto_owner", "matto_debt", "pile_mine", "pile_theirs")
 )
-# The grouped assembly in _deal_bits / _play_bits relies on these contiguous layouts.
+# The grouped assembly in _bits relies on these contiguous layouts.
 assert (O_DISC, O_ROBBED, O_STOP) == (O_HAND + C, O_HAND + 2 * C, O_HAND + 3 * C)
 assert (O_DTAKE, O_LEADER, O_LED) == (O_DROB + C, O_TRICK + 4 * C, O_TRICK + 4 * C + 4)
 assert (O_SUITS, O_MOWNER, O_MDEBT) == (
@@ -154,6 +157,19 @@ _PLAYED_SHIFT = tuple(tuple(O_PLAYED + s for s in shift) for shift in _SEAT_SHIF
 # The setup blocks of a view (see _setup_bits), per (seat, stop, taken, ids of its tuples).
 _SETUP: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = {}
 _SETUP_CAP = 1 << 12
+# The view's fields in the order ``_bits`` unpacks them (a changed ``InfoView`` fails here).
+_VIEW_FIELDS = (
+    "seat", "phase", "to_play", "dealer", "cutter", "n_tricks", "hand", "robbed", "stop_card",
+    "faceup", "dealer_robbed", "dealer_taken", "discards", "fola_known", "fola_exposed",
+    "declared", "offered", "trick", "leader", "led", "played_by", "suits_led", "tricks", "piles",
+    "matto_owner", "matto_debt", "D", "R", "events", "legal_mask", "void", "returns",
+    "hand_sizes", "rules", "series_resti", "deals_done",
+)  # fmt: skip
+assert InfoView._fields == _VIEW_FIELDS, "update _VIEW_FIELDS and _bits with the view"
+_PACK_SCALARS = struct.Struct(f"<{OBS_SIZE - N_BINARY}f").pack
+# Packed scalars per (team, D, R, series resti, n_tricks, resti unit).
+_SCALARS: dict[tuple[int, int, int, int, int, int], bytes] = {}
+_SCALARS_CAP = 1 << 14
 assert O_PLAYED == O_TRICK + 4 * C + 9 and O_MINE == O_PLAYED + 4 * C + 9
 
 
@@ -162,6 +178,17 @@ def obs_high() -> npt.NDArray[np.float32]:
     high = np.ones(OBS_SIZE, np.float32)
     high[OFFSET["d_lead"] : OBS_SIZE] = np.inf
     return high
+
+
+def _scalar_bytes(v: InfoView) -> bytes:
+    """``_scalars(v)`` as float32 bytes, remembered per distinct standing."""
+    key = (v.seat & 1, v.D, v.R, v.series_resti, v.n_tricks, v.rules.resti_unit)
+    got = _SCALARS.get(key)
+    if got is None:
+        if len(_SCALARS) >= _SCALARS_CAP:
+            _SCALARS.clear()
+        got = _SCALARS[key] = _PACK_SCALARS(*_scalars(v))
+    return got
 
 
 def _scalars(v: InfoView) -> tuple[float, ...]:
@@ -180,31 +207,50 @@ def _scalars(v: InfoView) -> tuple[float, ...]:
     )
 
 
-def _deal_bits(v: InfoView) -> int:
-    """Blocks phase .. offer_cards. Each group is assembled as a small int relative to its first
-    block, then shifted into place once (ORs into the big int are the expensive part); the
-    blocks fixed by the deal's setup come from ``_setup_bits``."""
-    me = v.seat
-    head = 1 << (O_PHASE + v.phase)
-    if v.to_play >= 0:
-        head |= 1 << (O_TOPLAY + ((v.to_play - me) & 3))
-    head |= 1 << (O_DEALER + ((v.dealer - me) & 3)) | 1 << (O_CUTTER + ((v.cutter - me) & 3))
-    robbed, faceup, dealer_robbed = v.robbed, v.faceup, v.dealer_robbed
-    key = (me, v.stop_card, v.dealer_taken, id(robbed), id(faceup), id(dealer_robbed))
+def _bits(v: InfoView) -> int:
+    """The binary part as one int (bit i = entry i). The view is unpacked once into locals
+    (``_VIEW_FIELDS`` pins the order). Blocks phase .. offer_cards: each group is assembled as
+    a small int relative to its first block, then shifted into place once (ORs into the big
+    int are the expensive part); the blocks fixed by the deal's setup come from
+    ``_setup_bits``. Blocks trick .. pile_theirs (contiguous): each shifted straight to its
+    place."""
+    (me, phase, to_play, dealer, cutter, _, hand, robbed, stop_card, faceup, dealer_robbed,
+     dealer_taken, discards, fola_known, fola_exposed, declared, offered, trick, leader, led,
+     pb, suits_led, _, piles, matto_owner, matto_debt, _, _, _, _, _, _, _, _, _,
+     _) = v  # fmt: skip
+    head = 1 << (O_PHASE + phase)
+    if to_play >= 0:
+        head |= 1 << (O_TOPLAY + ((to_play - me) & 3))
+    head |= 1 << (O_DEALER + ((dealer - me) & 3)) | 1 << (O_CUTTER + ((cutter - me) & 3))
+    key = (me, stop_card, dealer_taken, id(robbed), id(faceup), id(dealer_robbed))
     got = _SETUP.get(key)
     if got is None or got[0] is not robbed or got[1] is not faceup or got[2] is not dealer_robbed:
         got = _setup_bits(v, key)
-    declared = 0
-    if v.declared:
+    decl = 0
+    if declared:
         shift = _SEAT_SHIFT[me]
-        for seat, combo in v.declared:
-            declared |= combo.members << shift[seat]
-    fola = v.fola_known | int(v.fola_exposed) << C
-    if v.offered is not None:
-        fola |= 1 << (C + 1 + v.offered.kind) | v.offered.members << (C + 7)
-    return (
-        head | (v.hand | v.discards << C) << O_HAND | got[3] | declared << O_DECL | fola << O_FOLA
-    )
+        for seat, combo in declared:
+            decl |= combo.members << shift[seat]
+    fola = fola_known | int(fola_exposed) << C
+    if offered is not None:
+        fola |= 1 << (C + 1 + offered.kind) | offered.members << (C + 7)
+    bits = head | (hand | discards << C) << O_HAND | got[3] | decl << O_DECL | fola << O_FOLA
+    tr = 0
+    if trick:
+        shift = _TRICK_SHIFT[me]
+        for i, card in enumerate(trick):
+            tr |= 1 << (shift[(leader + i) & 3] + card)
+    if phase == PLAY_PHASE:
+        tr |= 1 << (O_LEADER + ((leader - me) & 3))
+    if led >= 0:
+        tr |= 1 << (O_LED + led)
+    ps = _PLAYED_SHIFT[me]
+    played = pb[0] << ps[0] | pb[1] << ps[1] | pb[2] << ps[2] | pb[3] << ps[3]
+    played |= (suits_led & 15) << O_SUITS | int(matto_debt) << O_MDEBT
+    if matto_owner >= 0:
+        played |= 1 << (O_MOWNER + ((matto_owner - me) & 3))
+    team = me & 1
+    return bits | tr | played | piles[team] << O_MINE | piles[team ^ 1] << O_THEIRS
 
 
 def _setup_bits(
@@ -236,33 +282,6 @@ def _mask(cards: tuple[int, ...]) -> int:
     return got
 
 
-def _play_bits(v: InfoView) -> int:
-    """Blocks trick .. pile_theirs (contiguous), each shifted straight to its place."""
-    me, leader = v.seat, v.leader
-    trick = 0
-    if v.trick:
-        shift = _TRICK_SHIFT[me]
-        for i, card in enumerate(v.trick):
-            trick |= 1 << (shift[(leader + i) & 3] + card)
-    if v.phase == PLAY_PHASE:
-        trick |= 1 << (O_LEADER + ((leader - me) & 3))
-    if v.led >= 0:
-        trick |= 1 << (O_LED + v.led)
-    pb, ps = v.played_by, _PLAYED_SHIFT[me]
-    played = pb[0] << ps[0] | pb[1] << ps[1] | pb[2] << ps[2] | pb[3] << ps[3]
-    played |= (v.suits_led & 15) << O_SUITS | int(v.matto_debt) << O_MDEBT
-    if v.matto_owner >= 0:
-        played |= 1 << (O_MOWNER + ((v.matto_owner - me) & 3))
-    team = me & 1
-    piles = v.piles[team] << O_MINE | v.piles[team ^ 1] << O_THEIRS
-    return trick | played | piles
-
-
-def _bits(v: InfoView) -> int:
-    """The binary part as one int (bit i = entry i)."""
-    return _deal_bits(v) | _play_bits(v)
-
-
 class MinchiateEncoder(BitsEncoder[InfoView]):
     """Minchiate's ``Encoder`` (``envs.protocols``): D is scaled by the resti unit of the view's
     rules (``view.rules.resti_unit``)."""
@@ -278,6 +297,8 @@ class MinchiateEncoder(BitsEncoder[InfoView]):
     # The module functions themselves (no extra call per view on the hot path).
     bits = staticmethod(_bits)
     scalars = staticmethod(_scalars)
+    scalar_bytes = staticmethod(_scalar_bytes)
+    legal_of = itemgetter(_VIEW_FIELDS.index("legal_mask"))
 
 
 ENCODER = MinchiateEncoder()

@@ -56,31 +56,46 @@ def test_calabresella_match_totals_are_scaled_by_the_views_target():
         env = calabresella_v0.raw_env(match=True, target=target)
         env.reset(seed=target)
         rng = np.random.default_rng(target)
-        seen = 0
+        seen, views = 0, []
         while True:
             for seat in range(env.rules.players):
                 v = env.game.info_view(seat)
                 got = calabresella_encode.encode(v)
                 assert got.tobytes() == frozen_c.encode(v, target).tobytes()
                 seen += any(v.totals)
+                views.append(v)
             if all(env.terminations.values()):
                 break
             env.step(int(rng.choice(env.game.legal_actions())))
         assert seen  # some views carried nonzero totals
+        assert_batch_equals_frozen(calabresella_encode.ENCODER, views, target)
 
 
 def test_minchiate_series_and_resti_unit_scale_like_the_frozen_encoder():
     env = minchiate_v0.raw_env(deals=3, resti_unit=20)
     env.reset(seed=4)
     rng = np.random.default_rng(4)
-    series_seen = 0
+    series_seen, seen = 0, []
     while not all(env.terminations.values()):
         views = [env.game.info_view(seat) for seat in range(4)]
         for v in views:
             assert minchiate_encode.encode(v).tobytes() == frozen_m.encode(v, 20).tobytes()
             series_seen += v.series_resti != 0
+        seen += views
         env.step(int(rng.choice(env.game.legal_actions())))
     assert series_seen
+    assert_batch_equals_frozen(minchiate_encode.ENCODER, seen, 20)
+
+
+def assert_batch_equals_frozen(enc: Encoder, views: list, scale: int) -> None:
+    """Batch encoding (its scalars joined as remembered float32 bytes) equals the frozen rows,
+    also on a second pass that reads every remembered value back."""
+    encode = frozen_c.encode if enc is calabresella_encode.ENCODER else frozen_m.encode
+    want = np.stack([encode(v, scale) for v in views])
+    for _ in range(2):
+        obs = np.zeros((len(views), enc.obs_size), np.float32)
+        enc.encode_batch(views, obs)
+        assert obs.tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
