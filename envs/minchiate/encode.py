@@ -151,9 +151,12 @@ PLAY_PHASE = 3
 # Per observing seat: where each seat's 97-card row starts inside a 4-seat block.
 _SEAT_SHIFT = tuple(tuple(C * ((seat - me) & 3) for seat in range(4)) for me in range(4))
 _MASKS: dict[tuple[int, ...], int] = {}  # robbed cards -> their mask (see _mask)
-# Absolute starts of each seat's row in the trick and played_by blocks, per observing seat.
-_TRICK_SHIFT = tuple(tuple(O_TRICK + s for s in shift) for shift in _SEAT_SHIFT)
-_PLAYED_SHIFT = tuple(tuple(O_PLAYED + s for s in shift) for shift in _SEAT_SHIFT)
+# Offsets inside the nested groups of _bits: from O_DECL, O_TRICK and O_PLAYED.
+_D_FOLA = O_FOLA - O_DECL
+_T_LEADER, _T_LED, _T_PLAYED = O_LEADER - O_TRICK, O_LED - O_TRICK, O_PLAYED - O_TRICK
+_P_SUITS, _P_MOWNER, _P_MDEBT = O_SUITS - O_PLAYED, O_MOWNER - O_PLAYED, O_MDEBT - O_PLAYED
+_P_MINE = O_MINE - O_PLAYED
+assert O_FOLA == O_DECL + 4 * C
 # The setup blocks of a view (see _setup_bits), per (seat, stop, taken, ids of its tuples).
 _SETUP: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = {}
 _SETUP_CAP = 1 << 12
@@ -212,8 +215,7 @@ def _bits(v: InfoView) -> int:
     (``_VIEW_FIELDS`` pins the order). Blocks phase .. offer_cards: each group is assembled as
     a small int relative to its first block, then shifted into place once (ORs into the big
     int are the expensive part); the blocks fixed by the deal's setup come from
-    ``_setup_bits``. Blocks trick .. pile_theirs (contiguous): each shifted straight to its
-    place."""
+    ``_setup_bits``."""
     (me, phase, to_play, dealer, cutter, _, hand, robbed, stop_card, faceup, dealer_robbed,
      dealer_taken, discards, fola_known, fola_exposed, declared, offered, trick, leader, led,
      pb, suits_led, _, piles, matto_owner, matto_debt, _, _, _, _, _, _, _, _, _,
@@ -226,7 +228,7 @@ def _bits(v: InfoView) -> int:
     got = _SETUP.get(key)
     if got is None or got[0] is not robbed or got[1] is not faceup or got[2] is not dealer_robbed:
         got = _setup_bits(v, key)
-    decl = 0
+    decl = 0  # declared .. offer_cards, relative to O_DECL
     if declared:
         shift = _SEAT_SHIFT[me]
         for seat, combo in declared:
@@ -234,23 +236,25 @@ def _bits(v: InfoView) -> int:
     fola = fola_known | int(fola_exposed) << C
     if offered is not None:
         fola |= 1 << (C + 1 + offered.kind) | offered.members << (C + 7)
-    bits = head | (hand | discards << C) << O_HAND | got[3] | decl << O_DECL | fola << O_FOLA
+    bits = head | (hand | discards << C) << O_HAND | got[3] | (decl | fola << _D_FOLA) << O_DECL
+    # Blocks trick .. pile_theirs in two nested groups (trick .. led relative to O_TRICK,
+    # played_by .. pile_theirs relative to O_PLAYED), so most ORs work on small ints.
+    rel = _SEAT_SHIFT[me]
+    played = pb[0] << rel[0] | pb[1] << rel[1] | pb[2] << rel[2] | pb[3] << rel[3]
+    played |= (suits_led & 15) << _P_SUITS | int(matto_debt) << _P_MDEBT
+    if matto_owner >= 0:
+        played |= 1 << (_P_MOWNER + ((matto_owner - me) & 3))
+    team = me & 1
+    played |= (piles[team] | piles[team ^ 1] << C) << _P_MINE
     tr = 0
     if trick:
-        shift = _TRICK_SHIFT[me]
         for i, card in enumerate(trick):
-            tr |= 1 << (shift[(leader + i) & 3] + card)
+            tr |= 1 << (rel[(leader + i) & 3] + card)
     if phase == PLAY_PHASE:
-        tr |= 1 << (O_LEADER + ((leader - me) & 3))
+        tr |= 1 << (_T_LEADER + ((leader - me) & 3))
     if led >= 0:
-        tr |= 1 << (O_LED + led)
-    ps = _PLAYED_SHIFT[me]
-    played = pb[0] << ps[0] | pb[1] << ps[1] | pb[2] << ps[2] | pb[3] << ps[3]
-    played |= (suits_led & 15) << O_SUITS | int(matto_debt) << O_MDEBT
-    if matto_owner >= 0:
-        played |= 1 << (O_MOWNER + ((matto_owner - me) & 3))
-    team = me & 1
-    return bits | tr | played | piles[team] << O_MINE | piles[team ^ 1] << O_THEIRS
+        tr |= 1 << (_T_LED + led)
+    return bits | (tr | played << _T_PLAYED) << O_TRICK
 
 
 def _setup_bits(
