@@ -101,3 +101,12 @@ def test_study_strength_trains_evaluates_and_plots(tmp_path):
     assert all(line.endswith(",2") for line in rows[1:])  # 2 deals each
     assert (tmp_path / "study_strength_calabresella.png").stat().st_size > 10_000
     assert "| dmc | " in out.stdout and "| sb3 | " in out.stdout
+
+
+def test_count_vector_modes_step_the_runner():
+    """The three modes ``count_vector.py`` runs under callgrind each step the runner (the
+    counting itself needs valgrind, which the suite does not install)."""
+    for game in ("calabresella", "minchiate"):
+        for mode in ("full", "no-obs", "no-views"):
+            out = run("count_vector.py", "--child", game, "4", "5", mode)
+            assert out.returncode == 0, (game, mode, out.stderr)

@@ -49,7 +49,6 @@ Imports numpy; must not import torch.
 
 from __future__ import annotations
 
-import struct
 from operator import itemgetter
 
 import numpy as np
@@ -59,7 +58,7 @@ from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS
 from envs.calabresella.kernel import ACES, COUNTERS
 from envs.calabresella.rules import GIVER_MONTE
 from envs.calabresella.view import InfoView
-from envs.common.encoder import BitsEncoder
+from envs.common.encoder import BitsEncoder, PackedScalars
 from envs.common.layout import offsets
 
 __all__ = [
@@ -242,28 +241,21 @@ def _scalars(v: InfoView) -> tuple[float, ...]:
     )
 
 
-_PACK_SCALARS = struct.Struct(f"<{OBS_SIZE - N_BINARY}f").pack
 # Packed scalars outside a match, per (n_tricks, pile thirds, tricks won): a few thousand
 # values, shared by every deal.
-_SCALARS: dict[tuple[int, int, int, int, int], bytes] = {}
-_SCALARS_CAP = 1 << 14
+_SCALARS: PackedScalars[InfoView] = PackedScalars(_scalars, OBS_SIZE - N_BINARY, 1 << 14)
 
 
 def _scalar_bytes(v: InfoView) -> bytes:
     """``_scalars(v)`` as float32 bytes, remembered outside a match (the totals all zero)."""
     if any(v.totals):
-        return _PACK_SCALARS(*_scalars(v))
+        return _SCALARS.pack(v)
     p0, p1 = v.piles
     w0, w1 = v.tricks_won
     t0 = 3 * (p0 & ACES).bit_count() + (p0 & COUNTERS).bit_count()
     t1 = 3 * (p1 & ACES).bit_count() + (p1 & COUNTERS).bit_count()
     key = (v.n_tricks, t0, t1, w0, w1)
-    got = _SCALARS.get(key)
-    if got is None:
-        if len(_SCALARS) >= _SCALARS_CAP:
-            _SCALARS.clear()
-        got = _SCALARS[key] = _PACK_SCALARS(*_scalars(v))
-    return got
+    return _SCALARS.get(key) or _SCALARS.store(key, v)
 
 
 def _auction_bits(v: InfoView, rel: tuple[int, int, int]) -> int:

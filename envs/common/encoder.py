@@ -13,7 +13,8 @@ Imports numpy; must not import torch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import struct
+from collections.abc import Callable, Hashable, Sequence
 from operator import attrgetter
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -23,7 +24,7 @@ import numpy.typing as npt
 from envs.common.arrays import bits_to_array, bits_to_rows
 from envs.protocols import InfoView
 
-__all__ = ["BitsEncoder"]
+__all__ = ["BitsEncoder", "PackedScalars"]
 
 V = TypeVar("V", bound=InfoView)
 
@@ -96,6 +97,34 @@ class BitsEncoder(Generic[V]):
             _check_out("masks", masks, b, self.num_actions)
             legal = list(map(self.legal_of, views))
             masks[:b] = bits_to_rows(legal, self.num_actions).view(np.int8)
+
+
+class PackedScalars(Generic[V]):
+    """A game's scalars packed as little-endian float32 bytes (``BitsEncoder.scalar_bytes``),
+    remembered per key: the game computes a key that fixes the scalars, then
+    ``memo.get(key) or memo.store(key, view)``. Bounded: cleared once ``cap`` keys are held.
+
+    Attributes:
+        get: ``dict.get`` of the remembered bytes (bound once: the hit is the hot path).
+    """
+
+    def __init__(self, scalars: Callable[[V], tuple[float, ...]], width: int, cap: int) -> None:
+        self._scalars = scalars
+        self._pack = struct.Struct(f"<{width}f").pack
+        self._cache: dict[Hashable, bytes] = {}
+        self._cap = cap
+        self.get = self._cache.get
+
+    def pack(self, view: V) -> bytes:
+        """The view's scalars packed (not remembered)."""
+        return self._pack(*self._scalars(view))
+
+    def store(self, key: Hashable, view: V) -> bytes:
+        """Pack the view's scalars and remember them under ``key``."""
+        if len(self._cache) >= self._cap:
+            self._cache.clear()
+        got = self._cache[key] = self._pack(*self._scalars(view))
+        return got
 
 
 def _check_out(name: str, out: Any, rows: int, width: int) -> None:

@@ -53,14 +53,13 @@ Imports numpy; must not import torch.
 
 from __future__ import annotations
 
-import struct
 from operator import itemgetter
 
 import numpy as np
 import numpy.typing as npt
 
 from envs.cards.bits import mask_of
-from envs.common.encoder import BitsEncoder
+from envs.common.encoder import BitsEncoder, PackedScalars
 from envs.common.layout import offsets
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.view import InfoView
@@ -169,10 +168,6 @@ _VIEW_FIELDS = (
     "hand_sizes", "rules", "series_resti", "deals_done",
 )  # fmt: skip
 assert InfoView._fields == _VIEW_FIELDS, "update _VIEW_FIELDS and _bits with the view"
-_PACK_SCALARS = struct.Struct(f"<{OBS_SIZE - N_BINARY}f").pack
-# Packed scalars per (team, D, R, series resti, n_tricks, resti unit).
-_SCALARS: dict[tuple[int, int, int, int, int, int], bytes] = {}
-_SCALARS_CAP = 1 << 14
 assert O_PLAYED == O_TRICK + 4 * C + 9 and O_MINE == O_PLAYED + 4 * C + 9
 
 
@@ -184,14 +179,10 @@ def obs_high() -> npt.NDArray[np.float32]:
 
 
 def _scalar_bytes(v: InfoView) -> bytes:
-    """``_scalars(v)`` as float32 bytes, remembered per distinct standing."""
+    """``_scalars(v)`` as float32 bytes, remembered per (team, D, R, series resti, n_tricks,
+    resti unit)."""
     key = (v.seat & 1, v.D, v.R, v.series_resti, v.n_tricks, v.rules.resti_unit)
-    got = _SCALARS.get(key)
-    if got is None:
-        if len(_SCALARS) >= _SCALARS_CAP:
-            _SCALARS.clear()
-        got = _SCALARS[key] = _PACK_SCALARS(*_scalars(v))
-    return got
+    return _SCALARS.get(key) or _SCALARS.store(key, v)
 
 
 def _scalars(v: InfoView) -> tuple[float, ...]:
@@ -208,6 +199,9 @@ def _scalars(v: InfoView) -> tuple[float, ...]:
         series / RESTI_SCALE if series > 0 else 0.0,
         -series / RESTI_SCALE if series < 0 else 0.0,
     )
+
+
+_SCALARS: PackedScalars[InfoView] = PackedScalars(_scalars, OBS_SIZE - N_BINARY, 1 << 14)
 
 
 def _bits(v: InfoView) -> int:
