@@ -226,6 +226,40 @@ def test_chunks_start_at_one_deal_so_progress_moves_at_once():
         assert workers == 1 or max(steps.steps) > 1  # fast deals grow into larger chunks
 
 
+def test_chunks_of_an_agent_that_waits_are_timed_by_the_wall_clock(monkeypatch):
+    """An agent that waits (a remote bot, a sleep) uses little CPU: its chunks are sized by
+    at least ``WALL_SHARE`` of their wall time, so progress still moves about every
+    ``CHUNK_SECONDS / WALL_SHARE`` seconds (by CPU time alone, a chunk would take many)."""
+    import time
+
+    from training.arena import pool
+
+    real = pool.Table.play_deals
+
+    def play_deals(self, start, deals):  # 20 ms of waiting per deal, on top of the play
+        time.sleep(0.02 * len(deals))
+        return real(self, start, deals)
+
+    monkeypatch.setattr(pool.Table, "play_deals", play_deals)
+    monkeypatch.setattr(pool, "CHUNK_SECONDS", 0.1)
+
+    class Steps:
+        def __init__(self):
+            self.steps = []
+
+        def start(self, total):
+            pass
+
+        def advance(self, n):
+            self.steps.append(n)
+
+    steps = Steps()
+    run_arena(make_plan(_deals(60), ["random", "random"]), 1, steps)
+    bound = pool.CHUNK_SECONDS / (pool.WALL_SHARE * 0.02)  # 10 deals
+    assert steps.steps[0] == 1 and sum(steps.steps) == 60
+    assert max(steps.steps) <= bound, steps.steps
+
+
 def test_an_interrupt_keeps_the_finished_first_deals(monkeypatch):
     """``KeyboardInterrupt`` during play: ``ArenaInterrupted`` carries the finished prefix as a
     run of its own, equal to a run of just those deals."""

@@ -4,10 +4,13 @@ sized from the measured time per deal (the deals of a chunk are played together:
 
 Owns the scheduling only (the game loop is ``table``'s). Results go into a dict deal index ->
 outcomes that the caller keeps, so that whatever was finished when an interrupt came is still
-there. Chunks start at one deal and grow until one takes about ``CHUNK_SECONDS`` of CPU time
-(at most ``MAX_CHUNK`` deals; CPU time, not wall time, so that on a busy machine chunks stay
-large enough for agents that decide many games at once), so progress moves from the first
-finished deals on, whether an agent takes microseconds or seconds. Chunking does not change
+there. Chunks start at one deal and grow until one takes about ``CHUNK_SECONDS`` of time
+(at most ``MAX_CHUNK`` deals), so progress moves from the first finished deals on, whether an
+agent takes microseconds or seconds. A chunk is timed by the larger of its CPU time and
+``WALL_SHARE`` of its wall time: CPU time keeps chunks large enough on a busy machine for
+agents that decide many games at once, and the wall-time share keeps agents that wait (a
+remote bot, a sleep, I/O: little CPU) from getting chunks that run for many seconds without
+progress. Chunking does not change
 results (``runner``'s guarantee).
 
 Interrupts: workers ignore Ctrl-C's ``KeyboardInterrupt``; a ``SIGINT`` only sets their stop
@@ -37,7 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CHUNK_SECONDS", "MAX_CHUNK", "Done", "Progress", "play_parallel", "play_serial"]
 
-CHUNK_SECONDS = 1.0  # aimed CPU time of one chunk of deals
+CHUNK_SECONDS = 1.0  # aimed time of one chunk of deals (see the module on how it is timed)
+WALL_SHARE = 0.5  # a chunk's time is at least this share of its wall time
 MAX_CHUNK = 256  # deals played together: networks decide a round of them in one pass
 Done = dict[int, tuple[GameOutcome, ...]]
 _Chunk = tuple[int, tuple[Deal, ...]]
@@ -95,9 +99,10 @@ def _play_chunk_with(table: Table, chunk: _Chunk) -> _Played:
     """Play a chunk's deals in order; stop at the first failure (and return its message) or
     when asked to stop."""
     start, deals = chunk
-    began = time.process_time()
+    began, began_wall = time.process_time(), time.perf_counter()
     played = table.play_deals(start, deals)
-    return start, played.outcomes, played.error, time.process_time() - began
+    cpu, wall = time.process_time() - began, time.perf_counter() - began_wall
+    return start, played.outcomes, played.error, max(cpu, WALL_SHARE * wall)
 
 
 def _play_chunk(chunk: _Chunk) -> _Played:
