@@ -154,7 +154,7 @@ class Game:
             dealer = int(rng.integers(n))
         elif not (type(dealer) is int and 0 <= dealer < n):
             raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
-        return Deal(dealer, tuple(int(c) for c in rng.permutation(self.info.deck.size)))
+        return Deal(dealer, tuple(rng.permutation(self.info.deck.size).tolist()))  # Python ints
 
     def read_deal(self, record: Any, rules: RulesLike | None = None) -> tuple[RulesLike, Deal]:
         """The rules and the deal of a D.3 record, to be dealt afresh (its actions ignored).

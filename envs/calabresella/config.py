@@ -29,6 +29,9 @@ def _choice(default: Any, *choices: Any) -> Any:
     return field(default=default, metadata={"choices": (default, *choices)})
 
 
+_ALLOWED_BITS: dict[tuple[str, ...], int] = {}  # Rules.allowed_bits per allowed_contracts
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """All Calabresella flags (RULES.md C.3). Build from a mapping with :meth:`from_flags`.
@@ -107,5 +110,12 @@ class Rules:
 
     @property
     def allowed_bits(self) -> int:
-        """Bitmask over contract indices 0..4 of the allowed contracts."""
-        return sum(1 << CONTRACTS.index(c) for c in self.allowed_contracts)
+        """Bitmask over contract indices 0..4 of the allowed contracts (remembered per tuple
+        of contracts: the auction asks on every bid)."""
+        key = self.allowed_contracts
+        got = _ALLOWED_BITS.get(key) if type(key) is tuple else None
+        if got is None:
+            got = sum(1 << CONTRACTS.index(c) for c in key)
+            if type(key) is tuple:
+                _ALLOWED_BITS[key] = got
+        return got

@@ -143,7 +143,9 @@ def test_discards_are_private_until_the_fola_is_exposed():
 def spawn(tmp_path, *args):
     cmd = [sys.executable, "-m", "training.cli", "play", "--game", "minchiate",
            "--save", str(tmp_path / "deal.json"), *args]  # fmt: skip
-    return pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60)
+    child = pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60)
+    child.delaybeforesend = None  # pexpect waits 50 ms before each send by default
+    return child
 
 
 def test_other_seats_discards_are_hidden_in_play(tmp_path):

@@ -39,7 +39,9 @@ def spawn(tmp_path, *args, game="calabresella", save="deal.json", cwd=None):
     if save is not None:
         cmd += ["--save", str(tmp_path / save)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60, cwd=cwd, env=env)
+    child = pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60, cwd=cwd, env=env)
+    child.delaybeforesend = None  # pexpect waits 50 ms before each send by default
+    return child
 
 
 SUMMARY = r"Deal 1 over: ([^\r\n]*)\r\n"
