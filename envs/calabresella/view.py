@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from envs.calabresella.actions import Contract, Phase
 from envs.calabresella.config import Rules
+from envs.calabresella.kernel import SUIT, legal_plays
 from envs.calabresella.protocol import DealState
 
 __all__ = ["DealState", "InfoView", "action_is_visible", "info_view"]
@@ -118,6 +119,9 @@ _ZERO_TOTALS = {n: (0.0,) * n for n in (2, 3, 4)}
 _DONE, _RETURN = Phase.DONE, int(Phase.RETURN)
 _CHIAMO, _SOLISSIMO = int(Contract.CHIAMO), int(Contract.SOLISSIMO)
 _SCEGLIETE = int(Contract.SCEGLIETE)
+_PLAY = Phase.PLAY
+# Contracts under which a seat may have seen monte cards beyond those it received (C-5).
+_MONTE_SHOWN = frozenset((_SCEGLIETE, _CHIAMO, _SOLISSIMO))
 _new = tuple.__new__  # InfoView(...) without the named tuple's Python-level __new__
 
 
@@ -148,6 +152,20 @@ def info_view(s: DealState, seat: int) -> InfoView:
     split = s.split >= 0
     played, void, piles, won, r = s.played_by, s.void, s.piles, s.tricks_won, s.received
     d1, d2 = (soloist + 1) % 3, (soloist + 2) % 3
+    trick = tuple(s.trick)
+    if done or s.to_play != seat:
+        legal = 0
+    elif phase is _PLAY:  # queries.legal_mask's play branch, without its phase dispatch
+        legal = legal_plays(hands[s.pos], SUIT[trick[0]] if trick else -1)
+    else:
+        legal = s.legal_mask()
+    contract = s.contract
+    if contract < 0:
+        known_monte = 0
+    elif contract in _MONTE_SHOWN:
+        known_monte = _known_monte(s, mine)
+    else:  # received cards only ever come from the monte
+        known_monte = r[mine[0]] if len(mine) == 1 else _union(r, mine)
     return _new(
         InfoView,
         (
@@ -158,32 +176,32 @@ def info_view(s: DealState, seat: int) -> InfoView:
             s.seat_of,
             phase,
             -1 if done else s.pos,
-            s.legal_mask() if s.to_play == seat and not done else 0,
+            legal,
             hands[pos] if pos >= 0 else 0,
             _partner_hand(s, pos, mine, d1, d2) if soloist >= 0 and pos >= 0 else 0,
             tuple(s.bids),
             s.no_chiamo,
-            s.contract,
+            contract,
             soloist,
             s.called,
             s.giver,
             returned,
-            _known_monte(s, mine) if s.contract >= 0 else 0,
+            known_monte,
             discards,
             r[d1] if split else 0,
             r[d2] if split else 0,
-            tuple(s.trick),
+            trick,
             s.leader,
-            (played[0], played[1], played[2]),
-            (void[0], void[1], void[2]),
-            (piles[0], piles[1]),
-            (won[0], won[1]),
+            tuple(played),  # tuple(list): one C call (the lists hold 3, 3, 2, 2 ints)
+            tuple(void),
+            tuple(piles),
+            tuple(won),
             len(s.tricks),
             tuple(s.tricks),
             tuple(s.position_tricks),
             _ZERO_TOTALS[rules.players],
             (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),
-            (r[0], r[1], r[2]) if split else _received(r, mine),
+            tuple(r) if split else _received(r, mine),
             rules,
         ),
     )  # positional, in field order

@@ -160,10 +160,10 @@ def info_view(state: DealState, seat: int) -> InfoView:
             tuple(state.trick),
             state.leader,
             state.led,
-            (pb[0], pb[1], pb[2], pb[3]),
+            tuple(pb),  # tuple(list): one C call (played_by holds 4 ints, piles 2)
             state.suits_led,
             tuple(state.tricks),
-            (piles[0], piles[1]),
+            tuple(piles),
             state.matto_owner,
             state.matto_debt,
             state.D,
