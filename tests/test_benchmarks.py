@@ -90,8 +90,8 @@ def test_bench_train_refuses_an_unknown_case():
 def test_study_strength_trains_evaluates_and_plots(tmp_path):
     """Two arms for a few seconds each, every snapshot evaluated on 2 deals, a table and a
     figure (the study itself runs for many minutes per arm: docs/training.md)."""
-    out = run("study_strength.py", "all", "--arms", "dmc", "sb3", "--minutes", "0.05",
-              "--every", "0.03", "--deals", "2", "--work", str(tmp_path / "work"),
+    out = run("study_strength.py", "all", "--arms", "dmc", "sb3", "--minutes", "0.025",
+              "--every", "0.015", "--deals", "2", "--work", str(tmp_path / "work"),
               "--docs", str(tmp_path))  # fmt: skip
     assert out.returncode == 0, out.stderr
     rows = (tmp_path / "study_strength.csv").read_text().splitlines()

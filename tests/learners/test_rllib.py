@@ -4,7 +4,7 @@ masked random actions, every agent's observation inside its space, the zero-sum 
 end, and numeric infos.
 
 RLlib pins an older Gymnasium than the project's venv has, so these tests run in a venv of
-their own: ``.ci/run`` builds it and runs ``pytest -m rllib -n 0 tests/learners/test_rllib.py``
+their own: ``.ci/run`` builds it and runs ``pytest -m rllib tests/learners/test_rllib.py``
 there (marker ``rllib``, left out of the default run).
 """
 
