@@ -205,19 +205,22 @@ def test_progress_is_reported_per_deal():
         assert (count.total, count.done) == (7, 7)
 
 
+class Steps:
+    """A progress sink that records the size of each progress step."""
+
+    def __init__(self):
+        self.steps = []
+
+    def start(self, total):
+        pass
+
+    def advance(self, n):
+        self.steps.append(n)
+
+
 def test_chunks_start_at_one_deal_so_progress_moves_at_once():
     """Workers get one deal at a time until a deal is timed, then chunks of about half a
     second: the first progress step is a single deal for any number of workers."""
-
-    class Steps:
-        def __init__(self):
-            self.steps = []
-
-        def start(self, total):
-            pass
-
-        def advance(self, n):
-            self.steps.append(n)
 
     for workers in (1, 2):
         steps = Steps()
@@ -242,16 +245,6 @@ def test_chunks_of_an_agent_that_waits_are_timed_by_the_wall_clock(monkeypatch):
 
     monkeypatch.setattr(pool.Table, "play_deals", play_deals)
     monkeypatch.setattr(pool, "CHUNK_SECONDS", 0.1)
-
-    class Steps:
-        def __init__(self):
-            self.steps = []
-
-        def start(self, total):
-            pass
-
-        def advance(self, n):
-            self.steps.append(n)
 
     steps = Steps()
     run_arena(make_plan(_deals(60), ["random", "random"]), 1, steps)
