@@ -40,7 +40,9 @@ side ``/12``, and the match totals of the seats in relative seat order ``/target
 unused ones 0; ``target`` is the view's ``rules.target``).
 
 ``CalabresellaEncoder`` (its instance ``ENCODER``) is the game's ``Encoder``: ``encode``,
-``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``).
+``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``). The
+code here is the reference; where ``_cencode.c`` is built, it writes the same rows
+(``envs.common.compiled``; this module hands it the layout).
 
 Any change to this layout bumps ``ENCODING_VERSION`` and the env's ``_vN``.
 
@@ -54,10 +56,11 @@ from operator import itemgetter
 import numpy as np
 import numpy.typing as npt
 
-from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS
+from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS, Phase
 from envs.calabresella.kernel import ACES, COUNTERS
 from envs.calabresella.rules import GIVER_MONTE
 from envs.calabresella.view import InfoView
+from envs.common.compiled import load_compiled
 from envs.common.encoder import BitsEncoder, PackedScalars
 from envs.common.layout import offsets
 
@@ -110,6 +113,9 @@ N_BINARY = sum(n for _, n in BINARY_LAYOUT)
 OBS_SIZE = N_BINARY + sum(n for _, n in SCALAR_LAYOUT)
 
 OFFSET = offsets(BINARY_LAYOUT + SCALAR_LAYOUT)
+PLAY_PHASE = int(Phase.PLAY)
+TRICKS_SCALE = 12  # n_tricks and tricks_won / 12
+THIRDS_SCALE = 32  # a pile's thirds / 32
 
 # Offsets as module constants (the encoder below is on the hot path of every env step).
 O_PHASE, O_MYPOS, O_TOPLAY, O_ROLE = (
@@ -213,7 +219,7 @@ def _bits(v: InfoView) -> int:
         ts = _TRICK_SHIFT[me][leader]
         for i, card in enumerate(trick):
             play |= 1 << (ts[i] + card)
-    if phase == 7:  # PLAY: the leader of the trick in progress
+    if phase == PLAY_PHASE:  # the leader of the trick in progress
         play |= 1 << (_P_LEADER + rel[leader])
     return head | mid << O_CALLED | play << O_TRICK
 
@@ -222,11 +228,11 @@ def _scalars(v: InfoView) -> tuple[float, ...]:
     p0, p1 = v.piles
     w0, w1 = v.tricks_won
     head = (
-        v.n_tricks / 12.0,
-        (3 * (p0 & ACES).bit_count() + (p0 & COUNTERS).bit_count()) / 32.0,  # pile_thirds
-        (3 * (p1 & ACES).bit_count() + (p1 & COUNTERS).bit_count()) / 32.0,
-        w0 / 12.0,
-        w1 / 12.0,
+        v.n_tricks / TRICKS_SCALE,
+        (3 * (p0 & ACES).bit_count() + (p0 & COUNTERS).bit_count()) / THIRDS_SCALE,  # thirds
+        (3 * (p1 & ACES).bit_count() + (p1 & COUNTERS).bit_count()) / THIRDS_SCALE,
+        w0 / TRICKS_SCALE,
+        w1 / TRICKS_SCALE,
     )
     totals = v.totals
     if not any(totals):  # outside a match
@@ -279,6 +285,25 @@ def _auction_bits(v: InfoView, rel: tuple[int, int, int]) -> int:
     return b
 
 
+# What the compiled encoder (_cencode.c) is told: the offsets, constants and field positions.
+_LAYOUT = {
+    "N_BINARY": N_BINARY,
+    "OBS_SIZE": OBS_SIZE,
+    "NUM_ACTIONS": NUM_ACTIONS,
+    "PLAY_PHASE": PLAY_PHASE,
+    "PASS": PASS,
+    "BID_BASE": BID_BASE,
+    "GIVER_MONTE": GIVER_MONTE,
+    "ACES": ACES,
+    "COUNTERS": COUNTERS,
+    "TRICKS_SCALE": TRICKS_SCALE,
+    "THIRDS_SCALE": THIRDS_SCALE,
+    **{name: value for name, value in globals().items() if name.startswith("O_")},
+    **{f"F_{field}": i for i, field in enumerate(_VIEW_FIELDS)},
+    "N_FIELDS": len(_VIEW_FIELDS),
+}
+
+
 class CalabresellaEncoder(BitsEncoder[InfoView]):
     """Calabresella's ``Encoder`` (``envs.protocols``): the totals are scaled by the match
     target of the view's rules (``view.rules.target``)."""
@@ -296,6 +321,7 @@ class CalabresellaEncoder(BitsEncoder[InfoView]):
     scalars = staticmethod(_scalars)
     scalar_bytes = staticmethod(_scalar_bytes)
     legal_of = itemgetter(_VIEW_FIELDS.index("legal_mask"))
+    compiled = load_compiled("envs.calabresella._cencode", _LAYOUT)
 
 
 ENCODER = CalabresellaEncoder()

@@ -8,20 +8,28 @@ B views by joining the bytes of their B ints and unpacking them in one NumPy cal
 (``envs.common.arrays``), with the scalars joined as float32 bytes into one ``(B, k)`` block
 and the legal masks unpacked the same way.
 
+That Python code is the reference. Where the game's compiled encoder is built
+(``envs.common.compiled``; ``compiled`` is then set), ``encode_into`` and ``encode_batch``
+hand C-contiguous float32 / int8 outputs to it instead, with the same entries;
+``reference()`` is the same encoder on its Python code alone (what the parity tests compare
+against).
+
 Imports numpy; must not import torch.
 """
 
 from __future__ import annotations
 
+import copy
 import struct
 from collections.abc import Callable, Hashable, Sequence
 from operator import attrgetter
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from envs.common.arrays import bits_to_array, bits_to_rows
+from envs.common.compiled import CompiledEncoder
 from envs.protocols import InfoView
 
 __all__ = ["BitsEncoder", "PackedScalars"]
@@ -56,6 +64,20 @@ class BitsEncoder(Generic[V]):
     ``scalars``)."""
     legal_of: Callable[[V], int] = attrgetter("legal_mask")
     """view -> its legal-action bitmask (an ``operator.itemgetter`` for a named tuple view)."""
+    compiled: CompiledEncoder | None = None
+    """The game's compiled encoder (``envs.common.compiled.load_compiled``), or None: the
+    Python code above does all the work."""
+
+    @property
+    def accelerated(self) -> bool:
+        """Rows are written by the game's compiled encoder (where the output allows)."""
+        return self.compiled is not None
+
+    def reference(self) -> Self:
+        """This encoder on its Python code alone (the reference the compiled one must equal)."""
+        ref = copy.copy(self)
+        ref.compiled = None
+        return ref
 
     def obs_high(self) -> npt.NDArray[np.float32]:
         """Upper bounds of the observation (its shape is the observation's)."""
@@ -70,6 +92,10 @@ class BitsEncoder(Generic[V]):
 
     def encode_into(self, view: V, row: npt.NDArray[np.float32]) -> None:
         """Write ``view``'s observation into ``row`` (``float32[obs_size]``)."""
+        compiled = self.compiled
+        if compiled is not None and _c_rows(row, np.float32, 1, self.obs_size):
+            compiled.encode_rows((view,), row.reshape(1, self.obs_size))
+            return
         n = self.n_binary
         row[:n] = bits_to_array(self.bits(view), n)
         row[n:] = self.scalars(view)
@@ -89,12 +115,21 @@ class BitsEncoder(Generic[V]):
         _check_out("obs", obs, b, self.obs_size)
         if b == 0:
             return
+        if masks is not None:
+            _check_out("masks", masks, b, self.num_actions)
+        compiled = self.compiled
+        if (
+            compiled is not None
+            and _c_rows(obs, np.float32, 2, self.obs_size)
+            and (masks is None or _c_rows(masks, np.int8, 2, self.num_actions))
+        ):
+            compiled.encode_rows(views, obs, masks)
+            return
         bits, scalar_bytes = self.bits, self.scalar_bytes
         obs[:b, :n] = bits_to_rows([bits(v) for v in views], n)
         scalars = b"".join([scalar_bytes(v) for v in views])
         obs[:b, n:] = np.frombuffer(scalars, "<f4").reshape(b, self.obs_size - n)
         if masks is not None:
-            _check_out("masks", masks, b, self.num_actions)
             legal = list(map(self.legal_of, views))
             masks[:b] = bits_to_rows(legal, self.num_actions).view(np.int8)
 
@@ -131,3 +166,16 @@ def _check_out(name: str, out: Any, rows: int, width: int) -> None:
     shape = getattr(out, "shape", None)
     if shape is None or len(shape) != 2 or shape[1] != width or shape[0] < rows:
         raise ValueError(f"{name} must be an array of shape (>= {rows}, {width}), got {shape!r}")
+
+
+def _c_rows(out: Any, dtype: type[np.generic], ndim: int, width: int) -> bool:
+    """``out`` is an array the compiled encoder can write: C-contiguous rows of ``width``
+    entries of ``dtype`` (anything else takes the Python path, which writes any array)."""
+    return (
+        type(out) is np.ndarray
+        and out.dtype == dtype
+        and out.ndim == ndim
+        and out.shape[-1] == width
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    )

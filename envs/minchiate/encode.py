@@ -44,7 +44,9 @@ are in :func:`obs_high` (D, R and the series parts are unbounded above). ``resti
 view's ``rules.resti_unit``.
 
 ``MinchiateEncoder`` (its instance ``ENCODER``) is the game's ``Encoder``: ``encode``,
-``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``).
+``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``). The
+code here is the reference; where ``_cencode.c`` is built, it writes the same rows
+(``envs.common.compiled``; this module hands it the layout).
 
 Any change to this layout bumps ``ENCODING_VERSION`` and the env's ``_vN``.
 
@@ -59,6 +61,7 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.cards.bits import mask_of
+from envs.common.compiled import load_compiled
 from envs.common.encoder import BitsEncoder, PackedScalars
 from envs.common.layout import offsets
 from envs.minchiate.actions import NUM_ACTIONS
@@ -117,6 +120,7 @@ SCALAR_LAYOUT: tuple[tuple[str, int], ...] = (
 N_BINARY = sum(n for _, n in BINARY_LAYOUT)
 OBS_SIZE = N_BINARY + sum(n for _, n in SCALAR_LAYOUT)
 RESTI_SCALE = 8.0
+TRICKS_SCALE = 21  # n_tricks / 21
 
 OFFSET = offsets(BINARY_LAYOUT + SCALAR_LAYOUT)
 
@@ -191,7 +195,7 @@ def _scalars(v: InfoView) -> tuple[float, ...]:
     d, r, series = sign * v.D, sign * v.R, sign * v.series_resti
     # (max(x, 0) / scale, max(-x, 0) / scale) for each, without the max calls.
     return (
-        v.n_tricks / 21.0,
+        v.n_tricks / TRICKS_SCALE,
         d / unit if d > 0 else 0.0,
         -d / unit if d < 0 else 0.0,
         r / RESTI_SCALE if r > 0 else 0.0,
@@ -280,6 +284,22 @@ def _mask(cards: tuple[int, ...]) -> int:
     return got
 
 
+# What the compiled encoder (_cencode.c) is told: the offsets, constants and field positions.
+_LAYOUT = {
+    "N_BINARY": N_BINARY,
+    "OBS_SIZE": OBS_SIZE,
+    "NUM_ACTIONS": NUM_ACTIONS,
+    "C": C,
+    "PLAY_PHASE": PLAY_PHASE,
+    "RESTI_SCALE": int(RESTI_SCALE),
+    "TRICKS_SCALE": TRICKS_SCALE,
+    **{name: value for name, value in globals().items() if name.startswith("O_")},
+    **{f"F_{field}": i for i, field in enumerate(_VIEW_FIELDS)},
+    "N_FIELDS": len(_VIEW_FIELDS),
+}
+assert _LAYOUT["RESTI_SCALE"] == RESTI_SCALE, "the compiled encoder takes an int resti scale"
+
+
 class MinchiateEncoder(BitsEncoder[InfoView]):
     """Minchiate's ``Encoder`` (``envs.protocols``): D is scaled by the resti unit of the view's
     rules (``view.rules.resti_unit``)."""
@@ -297,6 +317,7 @@ class MinchiateEncoder(BitsEncoder[InfoView]):
     scalars = staticmethod(_scalars)
     scalar_bytes = staticmethod(_scalar_bytes)
     legal_of = itemgetter(_VIEW_FIELDS.index("legal_mask"))
+    compiled = load_compiled("envs.minchiate._cencode", _LAYOUT)
 
 
 ENCODER = MinchiateEncoder()

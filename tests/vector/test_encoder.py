@@ -1,7 +1,8 @@
 """The games' ``Encoder`` classes: bit-for-bit equal to the frozen encoder of version 1 (scale
-passed by hand) on random views of every flag variant, in matches and series too; batch encoding
-equal to row encoding and ``encode_into``; masks equal to the views' legal masks; clear errors
-for badly shaped outputs."""
+passed by hand) on random views of every flag variant, in matches and series too, both the
+compiled encoder and the Python reference (``enc.reference()``); batch encoding equal to row
+encoding and ``encode_into``; masks equal to the views' legal masks; clear errors for badly
+shaped outputs."""
 
 from __future__ import annotations
 
@@ -34,8 +35,12 @@ def frozen(name: str, view) -> np.ndarray:
 def test_equal_to_the_frozen_version_1_and_batch_equals_rows(name, flags):
     game = get_game(name)
     rules = game.rules(flags)
-    enc: Encoder = game.encoder(rules)
     views = list(random_views(game, rules, DEALS[name], seed=len(variant_id(flags)) * 7919))
+    for enc in (game.encoder(rules), game.encoder(rules).reference()):
+        assert_rows_and_batches_equal_frozen(name, enc, views)
+
+
+def assert_rows_and_batches_equal_frozen(name: str, enc: Encoder, views: list) -> None:
     rows = np.stack([enc.encode(v) for v in views])
     want = np.stack([frozen(name, v) for v in views])
     assert rows.dtype == np.float32 and rows.tobytes() == want.tobytes()
@@ -69,6 +74,7 @@ def test_calabresella_match_totals_are_scaled_by_the_views_target():
             env.step(int(rng.choice(env.game.legal_actions())))
         assert seen  # some views carried nonzero totals
         assert_batch_equals_frozen(calabresella_encode.ENCODER, views, target)
+        assert_batch_equals_frozen(calabresella_encode.ENCODER.reference(), views, target)
 
 
 def test_minchiate_series_and_resti_unit_scale_like_the_frozen_encoder():
@@ -85,12 +91,14 @@ def test_minchiate_series_and_resti_unit_scale_like_the_frozen_encoder():
         env.step(int(rng.choice(env.game.legal_actions())))
     assert series_seen
     assert_batch_equals_frozen(minchiate_encode.ENCODER, seen, 20)
+    assert_batch_equals_frozen(minchiate_encode.ENCODER.reference(), seen, 20)
 
 
 def assert_batch_equals_frozen(enc: Encoder, views: list, scale: int) -> None:
     """Batch encoding (its scalars joined as remembered float32 bytes) equals the frozen rows,
     also on a second pass that reads every remembered value back."""
-    encode = frozen_c.encode if enc is calabresella_encode.ENCODER else frozen_m.encode
+    calabresella = enc.obs_size == calabresella_encode.OBS_SIZE
+    encode = frozen_c.encode if calabresella else frozen_m.encode
     want = np.stack([encode(v, scale) for v in views])
     for _ in range(2):
         obs = np.zeros((len(views), enc.obs_size), np.float32)
