@@ -30,34 +30,48 @@ static inline int mz_small(PyObject *o, long long *out, const char *field) {
     return 0;
 }
 
-/* A non-negative int of at most MZ_MASK_BYTES bytes, as little-endian bytes in buf. */
-static inline int mz_mask_bytes(PyObject *o, unsigned char *buf, const char *field) {
+/* A non-negative int of at most 8 * MZ_MASK_BYTES bits as little-endian 64-bit words: words[0]
+ * .. words[*n - 1] (*n is 1 for an int of at most 64 bits, the common case, read in one call). */
+static inline int mz_words(PyObject *o, uint64_t *words, int *n, const char *field) {
     if (!PyLong_Check(o)) {
         PyErr_Format(PyExc_TypeError, "view field %s must be an int bitmask, got %.80s", field,
                      Py_TYPE(o)->tp_name);
         return -1;
     }
-#if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t need = PyLong_AsNativeBytes(
-        o, buf, MZ_MASK_BYTES,
-        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
-            Py_ASNATIVEBYTES_REJECT_NEGATIVE);
-    if (need < 0) {
+    if (_PyLong_Sign(o) < 0) {
+        PyErr_Format(PyExc_OverflowError, "view field %s must be a non-negative bitmask", field);
         return -1;
     }
-    if (need > MZ_MASK_BYTES) {
+    size_t nbits = _PyLong_NumBits(o);
+    if (nbits <= 64) {
+        words[0] = (uint64_t)PyLong_AsUnsignedLongLong(o);
+        *n = 1;
+        return 0;
+    }
+    if (nbits > 8 * MZ_MASK_BYTES) {
         PyErr_Format(PyExc_OverflowError, "view field %s holds more than %d bits", field,
                      8 * MZ_MASK_BYTES);
         return -1;
     }
+    unsigned char buf[MZ_MASK_BYTES] = {0};
+    size_t nbytes = (nbits + 7) / 8;
+#if PY_VERSION_HEX >= 0x030D0000
+    if (PyLong_AsNativeBytes(o, buf, (Py_ssize_t)nbytes,
+                             Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER) < 0)
+        return -1;
 #else
-    if (_PyLong_AsByteArray((PyLongObject *)o, buf, MZ_MASK_BYTES, 1, 0) < 0) {
-        PyErr_Format(PyExc_OverflowError,
-                     "view field %s must be a non-negative bitmask of at most %d bits", field,
-                     8 * MZ_MASK_BYTES);
+    if (_PyLong_AsByteArray((PyLongObject *)o, buf, nbytes, 1, 0) < 0) {
         return -1;
     }
 #endif
+    *n = (int)((nbytes + 7) / 8);
+    for (int w = 0; w < *n; w++) {
+        uint64_t x = 0;
+        for (int k = 0; k < 8; k++) {
+            x |= (uint64_t)buf[8 * w + k] << (8 * k);
+        }
+        words[w] = x;
+    }
     return 0;
 }
 
@@ -93,31 +107,27 @@ static inline int mz_bit(const MzRow *r, long long idx, const char *field) {
     return 0;
 }
 
-/* Bit b of the int mask o is entry off + b (the Python encoder's ``mask << off``). */
-static inline int mz_mask(const MzRow *r, long long off, PyObject *o, const char *field) {
-    unsigned char buf[MZ_MASK_BYTES];
-    if (mz_mask_bytes(o, buf, field) < 0) {
-        return -1;
-    }
-    for (int i = 0; i < MZ_MASK_BYTES; i++) {
-        unsigned int byte = buf[i];
-        while (byte) {
-            int b = __builtin_ctz(byte);
-            byte &= byte - 1;
-            if (mz_bit(r, off + 8LL * i + b, field) < 0) {
-                return -1;
-            }
-        }
-    }
-    return 0;
-}
-
 /* A 64-bit mask (for masks known to be narrow: Calabresella's 40 cards). */
 static inline int mz_mask64(const MzRow *r, long long off, uint64_t m, const char *field) {
     while (m) {
         int b = __builtin_ctzll(m);
         m &= m - 1;
         if (mz_bit(r, off + b, field) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Bit b of the int mask o is entry off + b (the Python encoder's ``mask << off``). */
+static inline int mz_mask(const MzRow *r, long long off, PyObject *o, const char *field) {
+    uint64_t words[MZ_MASK_BYTES / 8];
+    int n;
+    if (mz_words(o, words, &n, field) < 0) {
+        return -1;
+    }
+    for (int w = 0; w < n; w++) {
+        if (mz_mask64(r, off + 64LL * w, words[w], field) < 0) {
             return -1;
         }
     }
@@ -144,12 +154,21 @@ static inline int mz_u64(PyObject *o, uint64_t *out, const char *field) {
 /* The legal mask o as 0/1 int8 entries of a mask row of width n (bits past n are dropped, as
  * the Python encoder's unpack to n entries drops them). */
 static inline int mz_legal(int8_t *row, long long n, PyObject *o) {
-    unsigned char buf[MZ_MASK_BYTES];
-    if (mz_mask_bytes(o, buf, "legal_mask") < 0) {
+    uint64_t words[MZ_MASK_BYTES / 8];
+    int nw;
+    if (mz_words(o, words, &nw, "legal_mask") < 0) {
         return -1;
     }
-    for (long long i = 0; i < n; i++) {
-        row[i] = (int8_t)((buf[i >> 3] >> (i & 7)) & 1);
+    memset(row, 0, (size_t)n);
+    for (int w = 0; w < nw; w++) {
+        uint64_t m = words[w];
+        while (m) {
+            long long i = 64LL * w + __builtin_ctzll(m);
+            m &= m - 1;
+            if (i < n) {
+                row[i] = 1;
+            }
+        }
     }
     return 0;
 }
