@@ -120,7 +120,9 @@ def train_mazzo(game: str, arm: str, folder: Path, budget: float, every: float, 
     (folder / "log.txt").write_text("\n".join(lines) + "\n")
 
 
-def train_sb3(game: str, folder: Path, budget: float, every: float, seed: int) -> None:
+def train_sb3(
+    game: str, folder: Path, budget: float, every: float, seed: int, n_steps: int = 2048
+) -> None:
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.wrappers import ActionMasker
@@ -133,7 +135,7 @@ def train_sb3(game: str, folder: Path, budget: float, every: float, seed: int) -
     env = gym.wrappers.FlattenObservation(gym.wrappers.FilterObservation(env, ["observation"]))
     env = ActionMasker(env, lambda e: e.unwrapped.action_masks())
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=2048, batch_size=64, seed=seed, verbose=0,
+        "MlpPolicy", env, n_steps=n_steps, batch_size=64, seed=seed, verbose=0,
         policy_kwargs={"net_arch": [256, 256]},
     )  # fmt: skip
     steps, done = 0, False
@@ -146,8 +148,8 @@ def train_sb3(game: str, folder: Path, budget: float, every: float, seed: int) -
             done = snaps.saved()
             if done:
                 break
-        model.learn(total_timesteps=2048, reset_num_timesteps=steps == 0)
-        steps += 2048
+        model.learn(total_timesteps=n_steps, reset_num_timesteps=steps == 0)
+        steps += n_steps
 
 
 # ---------------------------------------------------------------- evaluation
@@ -327,12 +329,15 @@ def main() -> int:
     parser.add_argument("--every", type=float, default=5.0, help="minutes between snapshots")
     parser.add_argument("--deals", type=int, default=500, help="evaluation deals (of 2,000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sb3-steps", type=int, default=2048,
+                        help="sb3: MaskablePPO's rollout (n_steps), also the decisions between "
+                        "snapshot checks")  # fmt: skip
     parser.add_argument("--games", nargs="+", choices=game_names(), help="watch: these games")
     parser.add_argument("--work", type=Path, default=ROOT / "runs" / "study")
     parser.add_argument("--docs", type=Path, default=DOCS, help="where the CSV and figure go")
     args = parser.parse_args()
-    if args.minutes <= 0 or args.every <= 0 or args.deals < 1:
-        parser.error("--minutes and --every must be > 0 and --deals >= 1")
+    if args.minutes <= 0 or args.every <= 0 or args.deals < 1 or args.sb3_steps < 64:
+        parser.error("--minutes and --every must be > 0, --deals >= 1 and --sb3-steps >= 64")
     arms = [args.arm] if args.step == "train" else args.arms
     if args.step == "train" and args.arm is None:
         parser.error("train needs --arm")
@@ -341,7 +346,7 @@ def main() -> int:
             folder = args.work / args.game / arm
             budget, every = 60 * args.minutes, 60 * args.every
             if arm == "sb3":
-                train_sb3(args.game, folder, budget, every, args.seed)
+                train_sb3(args.game, folder, budget, every, args.seed, args.sb3_steps)
             else:
                 train_mazzo(args.game, arm, folder, budget, every, args.seed)
     csv_path = args.docs / "study_strength.csv"

@@ -91,8 +91,8 @@ def test_study_strength_trains_evaluates_and_plots(tmp_path):
     """Two arms for a few seconds each, every snapshot evaluated on 2 deals, a table and a
     figure (the study itself runs for many minutes per arm: docs/training.md)."""
     out = run("study_strength.py", "all", "--arms", "dmc", "sb3", "--minutes", "0.025",
-              "--every", "0.015", "--deals", "2", "--work", str(tmp_path / "work"),
-              "--docs", str(tmp_path))  # fmt: skip
+              "--every", "0.015", "--deals", "2", "--sb3-steps", "128",
+              "--work", str(tmp_path / "work"), "--docs", str(tmp_path))  # fmt: skip
     assert out.returncode == 0, out.stderr
     rows = (tmp_path / "study_strength.csv").read_text().splitlines()
     assert rows[0] == "game,arm,seconds,decisions,opponent,margin,low,high,deals"
