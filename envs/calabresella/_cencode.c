@@ -1,6 +1,6 @@
 /* Calabresella's compiled encoder: a batch of InfoViews -> float32 observation rows and int8
  * legal masks, entry for entry what envs/calabresella/encode.py computes (its Python encoder is
- * the reference; tests/contract/test_compiled_encoders.py holds the two equal on random states
+ * the reference; tests/vector/test_compiled_encoder.py holds the two equal on random states
  * of every variant). The layout (offsets, constants, field positions) is handed over by
  * encode.py through configure(), so the block table exists once, in Python.
  *

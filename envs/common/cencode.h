@@ -107,7 +107,7 @@ static inline int mz_bit(const MzRow *r, long long idx, const char *field) {
     return 0;
 }
 
-/* A 64-bit mask (for masks known to be narrow: Calabresella's 40 cards). */
+/* Bit b of the 64-bit mask m is entry off + b. */
 static inline int mz_mask64(const MzRow *r, long long off, uint64_t m, const char *field) {
     while (m) {
         int b = __builtin_ctzll(m);

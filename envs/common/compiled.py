@@ -4,11 +4,11 @@ A game may ship ``envs/<game>/_cencode.c`` (built by ``pip install``, see ``setu
 module with ``LAYOUT`` (the names of the ints it needs: offsets, constants, the positions of the
 view's fields), ``configure(layout)`` and ``encode_rows(views, obs, masks=None)``, which writes
 the same rows as the game's Python encoder; that stays the reference (the parity tests in
-``tests/contract`` hold the two equal). The game hands its layout over by name, so the block
-table is written once, in Python. ``load_compiled`` imports and configures it, and
-returns None where it was not built (no C compiler at install time) or where the environment
-variable ``MAZZO_PURE_PYTHON`` is set to anything but ``""`` or ``0``; the encoder then runs its
-Python code, with the same results, only slower.
+``tests/vector/test_compiled_encoder.py`` hold the two equal). The game hands its layout over
+by name, so the block table is written once, in Python. ``load_compiled`` imports and
+configures it, and returns None where it was not built (no C compiler at install time) or
+where the environment variable ``MAZZO_PURE_PYTHON`` is set to anything but ``""`` or ``0``;
+the encoder then runs its Python code, with the same results, only slower.
 
 Imports nothing outside the standard library.
 """
