@@ -103,6 +103,11 @@ def test_study_strength_trains_evaluates_and_plots(tmp_path):
     assert "| dmc | " in out.stdout and "| sb3 | " in out.stdout
 
 
+def test_study_strength_refuses_a_tiny_sb3_rollout():
+    out = run("study_strength.py", "all", "--sb3-steps", "10")
+    assert out.returncode == 2 and "--sb3-steps >= 64" in out.stderr
+
+
 def test_count_vector_modes_step_the_runner():
     """The three modes ``count_vector.py`` runs under callgrind each step the runner (the
     counting itself needs valgrind, which the suite does not install)."""

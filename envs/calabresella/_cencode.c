@@ -24,37 +24,8 @@
     X(F_trick) X(F_leader) X(F_played_by) X(F_void) X(F_piles) X(F_tricks_won) X(F_n_tricks) \
     X(F_totals) X(F_rules) X(N_FIELDS)
 
-enum {
-#define X(name) L_##name,
-    LAYOUT(X)
-#undef X
-    L_COUNT
-};
-
-static const char *const LAYOUT_NAMES[] = {
-#define X(name) #name,
-    LAYOUT(X)
-#undef X
-};
-
-static long long L[L_COUNT];
-static int configured = 0;
+MZ_LAYOUT_STATE(LAYOUT)
 static PyObject *s_target; /* "target", interned */
-
-#define FIELD(v, f) PyTuple_GET_ITEM((v), L[f])
-
-static PyObject *configure(PyObject *self, PyObject *args) {
-    configured = 0;
-    if (mz_layout(args, L, L_COUNT) < 0) {
-        return NULL;
-    }
-    if (L[L_OBS_SIZE] - L[L_N_BINARY] != 9) {
-        PyErr_SetString(PyExc_ValueError, "the layout must have 9 scalars");
-        return NULL;
-    }
-    configured = 1;
-    Py_RETURN_NONE;
-}
 
 /* Position x relative to me, (x - me) % 3, for x in -3..2 (Python's indexing of a 3-tuple). */
 static int rel_of(long long me, long long x, long long *out, const char *field) {
@@ -269,28 +240,4 @@ static int encode_view(PyObject *v, float *row, int8_t *mask) {
     return 0;
 }
 
-static PyObject *encode_rows(PyObject *self, PyObject *args) {
-    return mz_encode_rows(args, configured, L[L_OBS_SIZE], L[L_NUM_ACTIONS], encode_view);
-}
-
-static PyMethodDef methods[] = {
-    {"configure", configure, METH_VARARGS, "Hand over the layout (envs/calabresella/encode.py)."},
-    {"encode_rows", encode_rows, METH_VARARGS,
-     "encode_rows(views, obs, masks=None): write each view's observation into obs[i] and its "
-     "legal mask into masks[i]."},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "envs.calabresella._cencode",
-    "Calabresella's compiled encoder (the reference is envs/calabresella/encode.py).", -1,
-    methods,
-};
-
-PyMODINIT_FUNC PyInit__cencode(void) {
-    s_target = PyUnicode_InternFromString("target");
-    if (!s_target) {
-        return NULL;
-    }
-    return mz_module(&module, LAYOUT_NAMES, L_COUNT);
-}
+MZ_MODULE("calabresella", "Calabresella", 9, s_target, "target")

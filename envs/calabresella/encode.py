@@ -60,7 +60,7 @@ from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS, Phase
 from envs.calabresella.kernel import ACES, COUNTERS
 from envs.calabresella.rules import GIVER_MONTE
 from envs.calabresella.view import InfoView
-from envs.common.compiled import load_compiled
+from envs.common.compiled import layout_of, load_compiled
 from envs.common.encoder import BitsEncoder, PackedScalars
 from envs.common.layout import offsets
 
@@ -286,22 +286,12 @@ def _auction_bits(v: InfoView, rel: tuple[int, int, int]) -> int:
 
 
 # What the compiled encoder (_cencode.c) is told: the offsets, constants and field positions.
-_LAYOUT = {
-    "N_BINARY": N_BINARY,
-    "OBS_SIZE": OBS_SIZE,
-    "NUM_ACTIONS": NUM_ACTIONS,
-    "PLAY_PHASE": PLAY_PHASE,
-    "PASS": PASS,
-    "BID_BASE": BID_BASE,
-    "GIVER_MONTE": GIVER_MONTE,
-    "ACES": ACES,
-    "COUNTERS": COUNTERS,
-    "TRICKS_SCALE": TRICKS_SCALE,
-    "THIRDS_SCALE": THIRDS_SCALE,
-    **{name: value for name, value in globals().items() if name.startswith("O_")},
-    **{f"F_{field}": i for i, field in enumerate(_VIEW_FIELDS)},
-    "N_FIELDS": len(_VIEW_FIELDS),
-}
+_LAYOUT = layout_of(
+    globals(),
+    _VIEW_FIELDS,
+    ("PLAY_PHASE", "PASS", "BID_BASE", "GIVER_MONTE", "ACES", "COUNTERS", "TRICKS_SCALE",
+     "THIRDS_SCALE"),
+)  # fmt: skip
 
 
 class CalabresellaEncoder(BitsEncoder[InfoView]):

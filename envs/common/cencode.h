@@ -295,4 +295,62 @@ static PyObject *mz_module(PyModuleDef *def, const char *const *names, Py_ssize_
     return m;
 }
 
+/* ---------------------------------------------------------------- a game's module */
+
+/* The layout's enum (L_<name>), its names (LAYOUT_NAMES), the values configure() received (L),
+ * and FIELD(view, L_F_<field>), from the game's X-macro LAYOUT(X). Every layout names
+ * N_BINARY, OBS_SIZE and NUM_ACTIONS. */
+#define MZ_LAYOUT_NAME_ENUM(name) L_##name,
+#define MZ_LAYOUT_NAME_STRING(name) #name,
+#define MZ_LAYOUT_STATE(LAYOUT)                                                                   \
+    enum { LAYOUT(MZ_LAYOUT_NAME_ENUM) L_COUNT };                                                 \
+    static const char *const LAYOUT_NAMES[] = {LAYOUT(MZ_LAYOUT_NAME_STRING)};                    \
+    static long long L[L_COUNT];                                                                  \
+    static int configured = 0;
+#define FIELD(v, f) PyTuple_GET_ITEM((v), L[f])
+
+/* configure(layout): the values, checked to leave n_scalars entries after the binary part. */
+static PyObject *mz_configure(PyObject *args, long long *layout, Py_ssize_t n, int *configured,
+                              long long n_binary_index, long long obs_size_index,
+                              long long n_scalars) {
+    *configured = 0;
+    if (mz_layout(args, layout, n) < 0) {
+        return NULL;
+    }
+    if (layout[obs_size_index] - layout[n_binary_index] != n_scalars) {
+        PyErr_Format(PyExc_ValueError, "the layout must have %lld scalars", n_scalars);
+        return NULL;
+    }
+    *configured = 1;
+    Py_RETURN_NONE;
+}
+
+/* The module envs.<GAME>._cencode around the game's encode_view: configure, encode_rows, LAYOUT
+ * and one interned name (ATTR_VAR, the text ATTR) that encode_view reads from the view's rules. */
+#define MZ_MODULE(GAME, TITLE, N_SCALARS, ATTR_VAR, ATTR)                                        \
+    static PyObject *configure(PyObject *self, PyObject *args) {                                  \
+        return mz_configure(args, L, L_COUNT, &configured, L_N_BINARY, L_OBS_SIZE, N_SCALARS);    \
+    }                                                                                             \
+    static PyObject *encode_rows(PyObject *self, PyObject *args) {                                \
+        return mz_encode_rows(args, configured, L[L_OBS_SIZE], L[L_NUM_ACTIONS], encode_view);    \
+    }                                                                                             \
+    static PyMethodDef methods[] = {                                                              \
+        {"configure", configure, METH_VARARGS, "Hand over the layout (envs/" GAME "/encode.py)."}, \
+        {"encode_rows", encode_rows, METH_VARARGS,                                                \
+         "encode_rows(views, obs, masks=None): write each view's observation into obs[i] and "    \
+         "its legal mask into masks[i]."},                                                        \
+        {NULL, NULL, 0, NULL},                                                                    \
+    };                                                                                            \
+    static struct PyModuleDef module = {                                                          \
+        PyModuleDef_HEAD_INIT, "envs." GAME "._cencode",                                          \
+        TITLE "'s compiled encoder (the reference is envs/" GAME "/encode.py).", -1, methods,     \
+    };                                                                                            \
+    PyMODINIT_FUNC PyInit__cencode(void) {                                                        \
+        ATTR_VAR = PyUnicode_InternFromString(ATTR);                                              \
+        if (!ATTR_VAR) {                                                                          \
+            return NULL;                                                                          \
+        }                                                                                         \
+        return mz_module(&module, LAYOUT_NAMES, L_COUNT);                                         \
+    }
+
 #endif

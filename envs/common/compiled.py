@@ -20,7 +20,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-__all__ = ["CompiledEncoder", "load_compiled", "pure_python_requested"]
+__all__ = ["CompiledEncoder", "layout_of", "load_compiled", "pure_python_requested"]
 
 
 class CompiledEncoder(Protocol):
@@ -34,6 +34,26 @@ class CompiledEncoder(Protocol):
     def encode_rows(self, views: Sequence[Any], obs: Any, masks: Any = None, /) -> None:
         """Write view i's observation into ``obs[i]`` (float32, C-contiguous) and its legal
         mask into ``masks[i]`` (int8), for every view."""
+
+
+def layout_of(
+    namespace: Mapping[str, Any],
+    view_fields: Sequence[str],
+    names: Sequence[str] = (),
+    **values: int,
+) -> dict[str, int]:
+    """The values a compiled encoder's ``LAYOUT`` names, from the encoder module's
+    ``globals()`` (``namespace``): ``N_BINARY``, ``OBS_SIZE``, ``NUM_ACTIONS``, every ``O_*``
+    offset and the constants ``names``; then ``values`` as given, the position of each view
+    field as ``F_<field>`` and the view's length as ``N_FIELDS``."""
+    taken = ("N_BINARY", "OBS_SIZE", "NUM_ACTIONS", *names)
+    return {
+        **{name: int(namespace[name]) for name in taken},
+        **{name: value for name, value in namespace.items() if name.startswith("O_")},
+        **values,
+        **{f"F_{field}": i for i, field in enumerate(view_fields)},
+        "N_FIELDS": len(view_fields),
+    }
 
 
 def pure_python_requested() -> bool:

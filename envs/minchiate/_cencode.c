@@ -23,37 +23,8 @@
     X(F_leader) X(F_led) X(F_played_by) X(F_suits_led) X(F_piles) X(F_matto_owner) \
     X(F_matto_debt) X(F_D) X(F_R) X(F_legal_mask) X(F_rules) X(F_series_resti) X(N_FIELDS)
 
-enum {
-#define X(name) L_##name,
-    LAYOUT(X)
-#undef X
-    L_COUNT
-};
-
-static const char *const LAYOUT_NAMES[] = {
-#define X(name) #name,
-    LAYOUT(X)
-#undef X
-};
-
-static long long L[L_COUNT];
-static int configured = 0;
+MZ_LAYOUT_STATE(LAYOUT)
 static PyObject *s_resti_unit; /* "resti_unit", interned */
-
-#define FIELD(v, f) PyTuple_GET_ITEM((v), L[f])
-
-static PyObject *configure(PyObject *self, PyObject *args) {
-    configured = 0;
-    if (mz_layout(args, L, L_COUNT) < 0) {
-        return NULL;
-    }
-    if (L[L_OBS_SIZE] - L[L_N_BINARY] != 7) {
-        PyErr_SetString(PyExc_ValueError, "the layout must have 7 scalars");
-        return NULL;
-    }
-    configured = 1;
-    Py_RETURN_NONE;
-}
 
 /* The cards of a tuple of card ids, each at off + card. */
 static int cards_at(const MzRow *r, long long off, PyObject *cards, const char *field) {
@@ -208,27 +179,4 @@ static int encode_view(PyObject *v, float *row, int8_t *mask) {
     return 0;
 }
 
-static PyObject *encode_rows(PyObject *self, PyObject *args) {
-    return mz_encode_rows(args, configured, L[L_OBS_SIZE], L[L_NUM_ACTIONS], encode_view);
-}
-
-static PyMethodDef methods[] = {
-    {"configure", configure, METH_VARARGS, "Hand over the layout (envs/minchiate/encode.py)."},
-    {"encode_rows", encode_rows, METH_VARARGS,
-     "encode_rows(views, obs, masks=None): write each view's observation into obs[i] and its "
-     "legal mask into masks[i]."},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "envs.minchiate._cencode",
-    "Minchiate's compiled encoder (the reference is envs/minchiate/encode.py).", -1, methods,
-};
-
-PyMODINIT_FUNC PyInit__cencode(void) {
-    s_resti_unit = PyUnicode_InternFromString("resti_unit");
-    if (!s_resti_unit) {
-        return NULL;
-    }
-    return mz_module(&module, LAYOUT_NAMES, L_COUNT);
-}
+MZ_MODULE("minchiate", "Minchiate", 7, s_resti_unit, "resti_unit")

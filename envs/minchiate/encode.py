@@ -61,7 +61,7 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.cards.bits import mask_of
-from envs.common.compiled import load_compiled
+from envs.common.compiled import layout_of, load_compiled
 from envs.common.encoder import BitsEncoder, PackedScalars
 from envs.common.layout import offsets
 from envs.minchiate.actions import NUM_ACTIONS
@@ -285,18 +285,9 @@ def _mask(cards: tuple[int, ...]) -> int:
 
 
 # What the compiled encoder (_cencode.c) is told: the offsets, constants and field positions.
-_LAYOUT = {
-    "N_BINARY": N_BINARY,
-    "OBS_SIZE": OBS_SIZE,
-    "NUM_ACTIONS": NUM_ACTIONS,
-    "C": C,
-    "PLAY_PHASE": PLAY_PHASE,
-    "RESTI_SCALE": int(RESTI_SCALE),
-    "TRICKS_SCALE": TRICKS_SCALE,
-    **{name: value for name, value in globals().items() if name.startswith("O_")},
-    **{f"F_{field}": i for i, field in enumerate(_VIEW_FIELDS)},
-    "N_FIELDS": len(_VIEW_FIELDS),
-}
+_LAYOUT = layout_of(
+    globals(), _VIEW_FIELDS, ("C", "PLAY_PHASE", "TRICKS_SCALE"), RESTI_SCALE=int(RESTI_SCALE)
+)
 assert _LAYOUT["RESTI_SCALE"] == RESTI_SCALE, "the compiled encoder takes an int resti scale"
 
 
