@@ -53,15 +53,20 @@ from envs.minchiate.tables import SUIT_BASE
 
 __all__ = ["deal_value", "playout", "rollout_action", "solve"]
 
+
+def _suit_top(suit: int) -> tuple[int, ...]:
+    """The table of one suit, each mask from the mask without its lowest bit."""
+    keys = [100 + STRENGTH[SUIT_BASE[suit] + i] for i in range(14)]
+    top = [0] * (1 << 14)
+    for m in range(1, 1 << 14):
+        low = m & -m
+        top[m] = max(top[m ^ low], keys[low.bit_length() - 1])
+    return tuple(top)
+
+
 # SUIT_TOP[s][m]: the highest trick key (100 + strength) among the cards of plain suit s whose
 # 14 rank bits are set in m (0 for none).
-SUIT_TOP = tuple(
-    tuple(
-        max((100 + STRENGTH[SUIT_BASE[s] + i] for i in range(14) if m >> i & 1), default=0)
-        for m in range(1 << 14)
-    )
-    for s in range(4)
-)
+SUIT_TOP = tuple(_suit_top(s) for s in range(4))
 
 
 def deal_value(state: State, team: int, point_weight: float) -> float:

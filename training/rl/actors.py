@@ -109,7 +109,11 @@ class Actors:
             self._conns: list[Connection] = []
             self._procs: list[Any] = []
             return
-        ctx = mp.get_context("spawn")
+        # Actors are forked from a forkserver that has imported this module (torch, the games,
+        # the agents) once: a new actor starts in milliseconds instead of re-importing torch,
+        # and no actor is forked from the learner, whose torch threads may hold locks.
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload([__name__])
         self._conns, self._procs = [], []
         for spec in specs:
             mine, theirs = ctx.Pipe()
