@@ -1,4 +1,6 @@
-"""Smoke tests of every ``mazzo`` subcommand, run as a user would (a subprocess)."""
+"""Smoke tests of every ``mazzo`` subcommand, run as a user would (a subprocess); the answers
+to bad deal files, many runs each, call the console script's ``main`` in process
+(``tests.cli_runner``)."""
 
 import json
 import os
@@ -10,6 +12,7 @@ import pytest
 
 from tests.calabresella.test_env import record_of
 from tests.calabresella.test_golden import SOLO2_SCRIPT
+from tests.cli_runner import run_cli
 
 
 def mazzo(*args: str) -> subprocess.CompletedProcess[str]:
@@ -78,14 +81,14 @@ def test_replay_reads_every_format_of_the_deal_file_family(tmp_path):
     first, second = _played("calabresella", 1), _played("minchiate", 2, stop=30)
     jsonl = tmp_path / "two.jsonl"
     jsonl.write_text(json.dumps(first) + "\n\n" + json.dumps(second) + "\n")
-    out = mazzo("replay", str(jsonl))
+    out = run_cli("replay", str(jsonl))
     assert out.returncode == 0, out.stderr
     assert "=== record 1 of 2 (" in out.stdout and "=== record 2 of 2 (" in out.stdout
     assert f"{jsonl}: a JSON Lines deal set, line 3" in out.stdout
     assert "(unfinished: 30 actions so far;" in out.stdout
-    out = mazzo("replay", str(jsonl), "--index", "2")
+    out = run_cli("replay", str(jsonl), "--index", "2")
     assert out.returncode == 0 and "record 1 of" not in out.stdout and "Dealer S" in out.stdout
-    out = mazzo("replay", str(jsonl), "--index", "3")
+    out = run_cli("replay", str(jsonl), "--index", "3")
     assert out.returncode == 2
     assert "--index 3:" in out.stderr and "holds 2 records; choose 1..2" in out.stderr
     pretty = tmp_path / "pretty.json"
@@ -93,7 +96,7 @@ def test_replay_reads_every_format_of_the_deal_file_family(tmp_path):
     old_list = tmp_path / "old_list.json"  # what mazzo play --deals 2 wrote before
     old_list.write_text(json.dumps([first, first], indent=1))
     for path, headers in [(pretty, 0), (old_list, 2)]:
-        out = mazzo("replay", str(path))
+        out = run_cli("replay", str(path))
         assert out.returncode == 0, out.stderr
         assert out.stdout.count("=== record") == headers and '"returns"' in out.stdout
 
@@ -116,7 +119,7 @@ def test_replay_errors_name_the_file_and_exit_2(tmp_path):
     for name, (text, message) in cases.items():
         path = tmp_path / name
         path.write_text(text)
-        out = mazzo("replay", str(path))
+        out = run_cli("replay", str(path))
         if message is None:
             assert out.returncode == 0, out.stderr
             continue
@@ -124,13 +127,13 @@ def test_replay_errors_name_the_file_and_exit_2(tmp_path):
         assert out.stderr.startswith(f"mazzo replay: error: {path}: "), out.stderr
         assert message in out.stderr, out.stderr
         assert "Traceback" not in out.stderr
-    out = mazzo("replay", str(tmp_path / "nowhere.json"))
+    out = run_cli("replay", str(tmp_path / "nowhere.json"))
     assert (
         out.returncode == 2
         and f"{tmp_path / 'nowhere.json'}: No such file or directory" in out.stderr
     )
     empty = tmp_path / "empty.json"
-    out = mazzo("replay", str(empty), "--game", "calabresella")
+    out = run_cli("replay", str(empty), "--game", "calabresella")
     assert out.returncode == 2 and "lacks ['dealer', 'deck']" in out.stderr
 
 

@@ -1,7 +1,9 @@
 """Every input a user can give ``mazzo`` gets a clear answer: agent parameters checked against
 each agent's declared schema, counts checked by argparse, Ctrl-C answered with exit status 130,
 a message and the work kept (never a traceback), and ``mazzo rules`` / ``mazzo agents``
-explaining every flag and parameter. Run as a user would (subprocesses)."""
+explaining every flag and parameter. The answers to bad input are checked in process
+(``tests.cli_runner``: the console script's ``main``); the interrupts and the README's example
+run in real subprocesses."""
 
 import dataclasses
 import json
@@ -19,8 +21,7 @@ from agents import registry
 from agents.params import Param
 from agents.registry import agents_of, make_agent, parse_spec, register
 from envs.registry import all_games, game_names
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.cli_runner import ROOT, run_cli
 
 # A ``mazzo`` that also knows a ``slow`` agent (random play after a sleep), for interrupts.
 SLOW_MAZZO = """
@@ -39,11 +40,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def mazzo(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "training.cli", *args],
-        capture_output=True, text=True, timeout=300, cwd=ROOT,
-    )  # fmt: skip
+mazzo = run_cli
 
 
 def usage_error(out: subprocess.CompletedProcess[str], *needles: str) -> None:

@@ -1,6 +1,7 @@
-"""``mazzo eval`` and ``mazzo dealset`` run as a user would (a subprocess): output files,
-byte-identical JSON for 1 and 2 workers, deal files round-tripping through the CLI, and exit
-status 2 with a clear message on bad input."""
+"""``mazzo eval`` and ``mazzo dealset``: output files, byte-identical JSON for 1 and 2 workers,
+deal files round-tripping through the CLI, and exit status 2 with a clear message on bad input.
+The runs with worker processes are real subprocesses, as a user starts them; the others run the
+console script's ``main`` in process (``tests.cli_runner``)."""
 
 import csv
 import json
@@ -8,6 +9,8 @@ import subprocess
 import sys
 
 import pytest
+
+from tests.cli_runner import run_cli
 
 
 def mazzo(*args: str) -> subprocess.CompletedProcess[str]:
@@ -17,9 +20,9 @@ def mazzo(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_help_lists_eval_and_dealset():
-    out = mazzo("--help")
+    out = run_cli("--help")
     assert out.returncode == 0 and "eval" in out.stdout and "dealset" in out.stdout
-    out = mazzo("eval", "--help")
+    out = run_cli("eval", "--help")
     assert out.returncode == 0 and "--workers" in out.stdout and "--seating" in out.stdout
 
 
@@ -46,16 +49,16 @@ def test_eval_is_byte_identical_for_one_and_two_workers(tmp_path):
 
 def test_dealset_then_eval_plays_the_same_deals(tmp_path):
     path = tmp_path / "deals" / "c4.jsonl"
-    made = mazzo("dealset", "--n", "8", "--seed", "2", "--flag", "players=4", "--out", str(path))
+    made = run_cli("dealset", "--n", "8", "--seed", "2", "--flag", "players=4", "--out", str(path))
     assert made.returncode == 0, made.stderr
     assert "wrote 8 calabresella deals" in made.stdout and '"players": 4' in made.stdout
     assert len(path.read_text().splitlines()) == 8
-    stdout = mazzo("dealset", "--n", "8", "--seed", "2", "--flag", "players=4")
+    stdout = run_cli("dealset", "--n", "8", "--seed", "2", "--flag", "players=4")
     assert stdout.stdout == path.read_text()
     # The same agent seed: the file's deals are the generated ones, so the games are the same.
-    from_file = mazzo("eval", "random", "random", "--deals", str(path), "--workers", "1",
+    from_file = run_cli("eval", "random", "random", "--deals", str(path), "--workers", "1",
                       "--seed", "2", "--out", str(tmp_path / "a"))  # fmt: skip
-    generated = mazzo("eval", "random", "random", "--n", "8", "--seed", "2", "--workers", "1",
+    generated = run_cli("eval", "random", "random", "--n", "8", "--seed", "2", "--workers", "1",
                       "--flag", "players=4", "--out", str(tmp_path / "b"))  # fmt: skip
     assert from_file.returncode == 0 and generated.returncode == 0, from_file.stderr
     a = json.loads((tmp_path / "a" / "summary.json").read_text())
@@ -80,23 +83,23 @@ def test_dealset_then_eval_plays_the_same_deals(tmp_path):
     ],
 )
 def test_eval_bad_input_exits_2(args, message):
-    out = mazzo("eval", *args)
+    out = run_cli("eval", *args)
     assert out.returncode == 2 and message in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
 
 
 def test_eval_rejects_a_malformed_deal_file(tmp_path):
     path = tmp_path / "bad.jsonl"
-    good = mazzo("dealset", "--n", "2").stdout.splitlines()
+    good = run_cli("dealset", "--n", "2").stdout.splitlines()
     path.write_text(good[0] + "\n" + good[1].replace('"dealer":1', '"dealer":5') + "\n")
-    out = mazzo("eval", "random", "random", "--deals", str(path))
+    out = run_cli("eval", "random", "random", "--deals", str(path))
     assert (
         out.returncode == 2
         and f"{path}: a JSON Lines deal set, line 2: dealer must be a seat 0..2" in out.stderr
     )
-    out = mazzo("eval", "random", "random", "--deals", str(path), "--flag", "players=4")
+    out = run_cli("eval", "random", "random", "--deals", str(path), "--flag", "players=4")
     assert out.returncode == 2 and "line 1: the deal's flags differ" in out.stderr
-    assert mazzo("dealset", "--n", "-3").returncode == 2
+    assert run_cli("dealset", "--n", "-3").returncode == 2
 
 
 def test_eval_two_players_mixed_seating_and_progress(tmp_path):

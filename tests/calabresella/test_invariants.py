@@ -102,17 +102,28 @@ def check_final(s: State, rules: Rules) -> None:
         assert s.played_by[pos].bit_count() == 12
 
 
-def test_ten_thousand_random_deals_default_rules():
-    rng = random.Random(20261130)
+def _default_rules_deals(n: int, seed: int) -> None:
+    """The invariants over ``n`` random deals of the default rules, in which every contract,
+    the void deal and every multiplier occur."""
+    rng = random.Random(seed)
     contracts = [0] * 6
     mults = {1: 0, 2: 0, 3: 0}
-    for _ in range(10_000):
+    for _ in range(n):
         s = playout(rng, Rules())
         contracts[s.contract] += 1
         if s.settlement:
             mults[s.settlement.multiplier] += 1
     assert all(contracts), contracts  # every contract and the void deal occurred
     assert all(mults.values()), mults
+
+
+def test_4000_random_deals_default_rules():
+    _default_rules_deals(4_000, seed=20261130)
+
+
+@pytest.mark.slow
+def test_100000_random_deals_slow():
+    _default_rules_deals(100_000, seed=99)
 
 
 VARIANTS = [dict(v) for v in TEST_VARIANTS if v]  # the registered variants, defaults aside

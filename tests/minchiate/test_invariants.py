@@ -208,10 +208,10 @@ def run_deals(rules: Rules, n: int, seed: int, deep: bool = True) -> dict[str, i
 
 
 # ------------------------------------------------------------------ the tests
-def test_10000_random_deals_default_rules():
-    """A.15 invariants over 10,000 deals (cheap checks every step; the reference legality is in
-    ``test_reference_legality``)."""
-    seen = run_deals(Rules(), 10_000, seed=2024, deep=False)
+def test_4000_random_deals_default_rules():
+    """A.15 invariants over 4,000 deals (cheap checks every step; the reference legality is in
+    ``test_reference_legality``; 100,000 deals in ``test_100000_random_deals_slow``)."""
+    seen = run_deals(Rules(), 4_000, seed=2024, deep=False)
     assert seen["declare"] > 0 and seen["king_rule"] > 0 and seen["matto_debt"] > 0
 
 

@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Protocol
 
 from envs.cards.deal import Deal
@@ -144,8 +145,12 @@ def play_parallel(plan: ArenaPlan, workers: int, done: Done, progress: Progress 
     """
     deals = plan.deal_set.deals
     # A process that has started torch's thread pool must not fork (the children can deadlock
-    # on its locks): with torch loaded (network agents), workers come from a fresh forkserver.
-    ctx = multiprocessing.get_context("forkserver" if "torch" in sys.modules else None)
+    # on its locks): with torch loaded (network agents), workers come from a fresh forkserver,
+    # which imports torch and this module once, before any worker is forked from it.
+    ctx: BaseContext = multiprocessing.get_context()
+    if "torch" in sys.modules:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["torch", __name__])
     pool = ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan,))
     running: dict[Future[_Played], int] = {}
     sizer = _Sizer(len(deals))
