@@ -13,6 +13,7 @@ import torch
 
 from agents.neural import load_policy
 from envs.registry import all_games, get_game
+from tests.cli_runner import run_cli
 from training.arena.deals import generate_deals
 from training.rl.checkpoint import load_checkpoint
 from training.rl.config import load_config, make_config
@@ -159,11 +160,12 @@ def test_mazzo_train_command(tmp_path):
         "--set", "total_decisions=512", "--set", "n_envs=8", "--set", "rollout_decisions=256",
         "--set", "eval_every=0", "--set", "hidden=[32]", "--run-dir", str(run),
     ]  # fmt: skip
-    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    # in process (tests.cli_runner); tests/rl/test_progress.py runs the command in a subprocess
+    out = run_cli(*cmd[3:])
     assert out.returncode == 0, out.stderr
     assert (run / "latest").exists()
     assert json.loads((run / "config.json").read_text())["hidden"] == [32]
-    bad = subprocess.run([*cmd[:5], "--set", "bogus=1"], cwd=ROOT, capture_output=True, text=True)
+    bad = run_cli(*cmd[3:5], "--set", "bogus=1")
     assert bad.returncode == 2 and "unknown key 'bogus'" in bad.stderr
     assert "Traceback" not in bad.stderr
     np.testing.assert_equal(bad.stdout, "")

@@ -4,12 +4,12 @@ other messages above it; elsewhere one log line per update with its percentage a
 
 import io
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pexpect
 
+from tests.cli_runner import run_cli
 from training.rl.ppo import PPOConfig, train
 from training.rl.progress import TrainProgress
 
@@ -89,10 +89,8 @@ def test_a_run_without_one_logs_a_line_per_update(tmp_path):
 
 def test_mazzo_train_draws_the_bar_on_a_terminal_and_logs_into_a_pipe(tmp_path):
     cmd = [sys.executable, "-m", "training.cli", "train", "configs/calabresella_quick.toml"]
-    piped = subprocess.run(
-        [*cmd, *CLI_TINY, "--run-dir", str(tmp_path / "pipe")],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    # into a pipe: in process (its stdout is no terminal); on a terminal: a real subprocess
+    piped = run_cli(*cmd[3:], *CLI_TINY, "--run-dir", str(tmp_path / "pipe"))
     assert piped.returncode == 0, piped.stderr
     assert re.search(r"update 2 \[100%\] 5\d\d decisions", piped.stdout)
     assert "\r" not in piped.stdout

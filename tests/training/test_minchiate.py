@@ -26,6 +26,7 @@ from envs.registry import get_game
 from training.single_agent import SingleAgentEnv
 
 from ..minchiate.helpers import random_deal
+from .test_play import PROMPT
 
 
 @pytest.mark.parametrize(
@@ -151,7 +152,7 @@ def spawn(tmp_path, *args):
 def test_other_seats_discards_are_hidden_in_play(tmp_path):
     # seed 3: S2 is the cutter and S3 the dealer; both discard before S0 plays
     child = spawn(tmp_path, "--seed", "3", "--seat", "0")
-    child.expect("> ")
+    child.expect(PROMPT)
     before = child.before
     assert "S2: discard a card" in before and "S3: discard a card" in before
     assert not re.search(r"S[0-3]: discard (?!a card)", before)  # no card named
@@ -162,13 +163,13 @@ def test_other_seats_discards_are_hidden_in_play(tmp_path):
 
 def test_quit_and_end_of_input(tmp_path):
     child = spawn(tmp_path, "--seed", "1")
-    child.expect("> ")
+    child.expect(PROMPT)
     child.sendline("quit")
     child.expect("saved 1 deal to .*unfinished")
     child.expect("bye")
     child.expect(pexpect.EOF)
     child = spawn(tmp_path, "--seed", "1", "--force")  # the same save file, overwritten
-    child.expect("> ")
+    child.expect(PROMPT)
     child.sendeof()
     child.expect("saved 1 deal to .*unfinished")
     child.expect("bye")

@@ -45,6 +45,9 @@ def spawn(tmp_path, *args, game="calabresella", save="deal.json", cwd=None):
 
 
 SUMMARY = r"Deal 1 over: ([^\r\n]*)\r\n"
+# The input prompt: "> " at the start of a line (the trick lines' "-> S0" is no prompt; a
+# line sent there would be echoed into the output the child is writing)
+PROMPT = r"\n> "
 
 
 @pytest.mark.parametrize(
@@ -58,7 +61,7 @@ def test_play_a_whole_deal_with_wrong_inputs(tmp_path, game, args, bad_number, t
     child = spawn(tmp_path, *args, "--opponents", "heuristic", game=game)
     child.expect("The deals are saved to ")
     child.expect("Your options: ")
-    child.expect("> ")
+    child.expect(PROMPT)
     child.sendline("banana")
     child.expect("'banana' is not one of your options")
     child.sendline("help")
@@ -67,7 +70,7 @@ def test_play_a_whole_deal_with_wrong_inputs(tmp_path, game, args, bad_number, t
     child.expect("not one of your options")
     moves = 0
     while True:
-        i = child.expect(["> ", SUMMARY])
+        i = child.expect([PROMPT, SUMMARY])
         if i == 1:
             summary = child.match.group(1)
             break
@@ -95,9 +98,9 @@ def _saved(path: Path) -> dict:
 def test_quit_end_of_input_and_ctrl_c_save_the_unfinished_deal(tmp_path):
     for how, save in [("quit", "q.json"), ("eof", "e.json"), ("intr", "i.json")]:
         child = spawn(tmp_path, "--seed", "2", save=save)  # S2 bids solo: the deal goes on
-        child.expect("> ")
+        child.expect(PROMPT)
         child.sendline("1")  # one decision of ours, then stop at the next question
-        child.expect("> ")
+        child.expect(PROMPT)
         if how == "quit":
             child.sendline("quit")
         elif how == "eof":
@@ -136,7 +139,7 @@ def test_a_bad_save_path_fails_before_dealing(tmp_path):
     child.close()
     assert child.exitstatus == 2 and taken.read_text() == "keep me"
     child = spawn(tmp_path, "--force", save="taken.json")
-    child.expect("> ")
+    child.expect(PROMPT)
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert _saved(taken)["format"] == "calabresella-deal/1"
