@@ -29,15 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-try:
-    import gymnasium as gym
-    import torch
-
+try:  # torch, Gymnasium and the trainers load in the cases, after the arguments are checked
     from envs.registry import game_names, get_game
-    from training.rl.dmc import DMCConfig
-    from training.rl.dmc import train as train_dmc
-    from training.rl.ppo import PPOConfig
-    from training.rl.ppo import train as train_ppo
 except ImportError as e:
     sys.exit(f"bench_train: cannot import the project ({e}); run it with the project's venv")
 
@@ -46,6 +39,11 @@ def mazzo_case(
     algo: str, game: str, seconds: float, actors: int, rollout: int = 8192, envs: int = 128
 ) -> dict[str, float]:  # fmt: skip
     """Train for about ``seconds``; decisions per second from the run's own counters."""
+    from training.rl.dmc import DMCConfig
+    from training.rl.dmc import train as train_dmc
+    from training.rl.ppo import PPOConfig
+    from training.rl.ppo import train as train_ppo
+
     lines: list[str] = []
     common = {
         "game": game, "n_envs": envs, "rollout_decisions": rollout, "eval_every": 0,
@@ -79,6 +77,8 @@ def _decisions(lines: list[str]) -> int:
 
 def sb3_case(game: str, seconds: float, n_steps: int = 2048) -> dict[str, float]:
     """MaskablePPO with one learning seat against heuristic opponents, timed by timesteps."""
+    import gymnasium as gym
+    import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.wrappers import ActionMasker
 
