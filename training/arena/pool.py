@@ -23,18 +23,17 @@ terminal too), and their answers collected; a second interrupt while waiting ter
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import signal
 import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Protocol
 
 from envs.cards.deal import Deal
 from training.arena.table import ArenaError, GameOutcome, Table
+from training.processes import torch_safe_context
 
 if TYPE_CHECKING:
     from training.arena.runner import ArenaPlan
@@ -144,13 +143,8 @@ def play_parallel(plan: ArenaPlan, workers: int, done: Done, progress: Progress 
         KeyboardInterrupt: interrupted (``done`` holds every deal finished by then).
     """
     deals = plan.deal_set.deals
-    # A process that has started torch's thread pool must not fork (the children can deadlock
-    # on its locks): with torch loaded (network agents), workers come from a fresh forkserver,
-    # which imports torch and this module once, before any worker is forked from it.
-    ctx: BaseContext = multiprocessing.get_context()
-    if "torch" in sys.modules:
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["torch", __name__])
+    # With torch loaded (network agents) this process must not fork its workers.
+    ctx = torch_safe_context(["torch", __name__]) if "torch" in sys.modules else None
     pool = ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan,))
     running: dict[Future[_Played], int] = {}
     sizer = _Sizer(len(deals))

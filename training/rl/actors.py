@@ -13,7 +13,6 @@ actors collect in parallel, then the learner updates with its threads while they
 from __future__ import annotations
 
 import contextlib
-import multiprocessing as mp
 import signal
 from dataclasses import dataclass, fields
 from multiprocessing.connection import Connection
@@ -24,6 +23,7 @@ import torch
 
 from agents.nets import PolicyValueNet
 from envs.registry import get_game
+from training.processes import torch_safe_context
 from training.rl.collect import Collector, Rollout
 from training.rl.pool import OpponentPool
 
@@ -109,11 +109,9 @@ class Actors:
             self._conns: list[Connection] = []
             self._procs: list[Any] = []
             return
-        # Actors are forked from a forkserver that has imported this module (torch, the games,
-        # the agents) once: a new actor starts in milliseconds instead of re-importing torch,
-        # and no actor is forked from the learner, whose torch threads may hold locks.
-        ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload([__name__])
+        # never forked from the learner (its torch threads may hold locks): from a forkserver
+        # that has imported this module (torch, the games, the agents) once
+        ctx = torch_safe_context([__name__])
         self._conns, self._procs = [], []
         for spec in specs:
             mine, theirs = ctx.Pipe()
