@@ -31,28 +31,20 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-try:
-    import numpy as np
-    import torch
-
-    from agents.nets import PolicyValueNet
-    from agents.neural import NeuralAgent
+try:  # torch, the trainers and the arena load in the steps, after the arguments are checked
     from envs.registry import game_names, get_game
-    from training.arena.evaluate import EvalConfig, evaluate
-    from training.arena.runner import Entrant
-    from training.rl.config import load_config
-    from training.rl.dmc import DMCConfig
-    from training.rl.dmc import train as train_dmc
-    from training.rl.ppo import PPOConfig
-    from training.rl.ppo import train as train_ppo
-    from training.rl.run import RunState
 except ImportError as e:
     sys.exit(f"study_strength: cannot import the project ({e}); run it with the project's venv")
+
+if TYPE_CHECKING:
+    from agents.nets import PolicyValueNet
+    from agents.neural import NeuralAgent
+    from training.rl.run import RunState
 
 ARMS = ("ppo", "dmc", "sb3", "ppo_hidden")
 OPPONENTS = ("heuristic", "random")
@@ -93,6 +85,14 @@ class Snapshots:
 
 
 def train_mazzo(game: str, arm: str, folder: Path, budget: float, every: float, seed: int) -> None:
+    import torch
+
+    from training.rl.config import load_config
+    from training.rl.dmc import DMCConfig
+    from training.rl.dmc import train as train_dmc
+    from training.rl.ppo import PPOConfig
+    from training.rl.ppo import train as train_ppo
+
     algo = "dmc" if arm == "dmc" else "ppo"
     cls, train = (DMCConfig, train_dmc) if algo == "dmc" else (PPOConfig, train_ppo)
     overrides: dict[str, Any] = {
@@ -124,6 +124,7 @@ def train_sb3(
     game: str, folder: Path, budget: float, every: float, seed: int, n_steps: int = 2048
 ) -> None:
     import gymnasium as gym
+    import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.wrappers import ActionMasker
 
@@ -160,6 +161,11 @@ class MazzoPolicy:
         self.game, self.path = game, path
 
     def __call__(self) -> NeuralAgent:
+        import torch
+
+        from agents.nets import PolicyValueNet
+        from agents.neural import NeuralAgent
+
         g = get_game(self.game)
         encoder = g.encoder(g.rules())
         state = torch.load(self.path, weights_only=True)
@@ -170,21 +176,6 @@ class MazzoPolicy:
         return NeuralAgent(net.eval(), encoder)
 
 
-class SB3Logits(torch.nn.Module):
-    """MaskablePPO's policy as ``logits(obs, mask)``: its action logits, illegal ones masked
-    (the argmax is ``predict(obs, action_masks=mask, deterministic=True)``)."""
-
-    def __init__(self, policy: Any) -> None:
-        super().__init__()
-        self.policy = policy
-
-    def logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        features = self.policy.extract_features(obs)
-        latent = self.policy.mlp_extractor.forward_actor(features)
-        out: torch.Tensor = self.policy.action_net(latent)
-        return out.masked_fill(mask == 0, -1e9)
-
-
 class SB3Policy:
     """A picklable factory of the agent of a MaskablePPO snapshot (``.zip``)."""
 
@@ -192,7 +183,24 @@ class SB3Policy:
         self.game, self.path = game, path
 
     def __call__(self) -> NeuralAgent:
+        import torch
         from sb3_contrib import MaskablePPO
+
+        from agents.neural import NeuralAgent
+
+        class SB3Logits(torch.nn.Module):
+            """MaskablePPO's policy as ``logits(obs, mask)``: its action logits, illegal ones
+            masked (the argmax is ``predict(obs, action_masks=mask, deterministic=True)``)."""
+
+            def __init__(self, policy: Any) -> None:
+                super().__init__()
+                self.policy = policy
+
+            def logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+                features = self.policy.extract_features(obs)
+                latent = self.policy.mlp_extractor.forward_actor(features)
+                out: torch.Tensor = self.policy.action_net(latent)
+                return out.masked_fill(mask == 0, -1e9)
 
         g = get_game(self.game)
         model = MaskablePPO.load(self.path, device="cpu")
@@ -208,6 +216,9 @@ def deal_file(game: str) -> Path:
 
 def margin(game: str, arm: str, source: Any, opponent: str, deals: int) -> tuple[float, ...]:
     """The paired margin of the snapshot over ``opponent`` per deal: (mean, low, high, deals)."""
+    from training.arena.evaluate import EvalConfig, evaluate
+    from training.arena.runner import Entrant
+
     config = EvalConfig(
         agents=(Entrant(arm, source), opponent), deals=str(deal_file(game)), n=deals, workers=1,
     )  # fmt: skip
@@ -261,6 +272,7 @@ def write_row(path: Path, row: tuple[Any, ...]) -> None:
 # ---------------------------------------------------------------- report
 def plot(game: str, docs: Path) -> Path:
     import matplotlib
+    import numpy as np
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
