@@ -87,7 +87,8 @@ def click(driver: Any, label: str) -> None:
     if strip >= width:
         el.click()
         return
-    ActionChains(driver).move_to_element_with_offset(
+    # duration=0: the pointer jumps to the strip (Selenium animates each move for 250 ms)
+    ActionChains(driver, duration=0).move_to_element_with_offset(
         el, -width / 2 + strip / 2, 0
     ).click().perform()
 
