@@ -113,13 +113,10 @@ static int scalars(PyObject *v, float *s) {
     if (mz_small(FIELD(v, L_F_n_players), &n, "n_players") < 0 ||
         mz_small(FIELD(v, L_F_seat), &seat, "seat") < 0)
         return -1;
-    PyObject *target_o = PyObject_GetAttr(FIELD(v, L_F_rules), s_target);
-    if (!target_o) return -1;
-    double target = PyFloat_AsDouble(target_o);
-    Py_DECREF(target_o);
-    if (target == -1.0 && PyErr_Occurred()) return -1;
-    if (target == 0.0 || n <= 0) {
-        PyErr_SetString(PyExc_ZeroDivisionError, "rules.target or n_players is 0");
+    double target;
+    if (mz_scale(FIELD(v, L_F_rules), s_target, &target) < 0) return -1;
+    if (n <= 0) {
+        PyErr_SetString(PyExc_ZeroDivisionError, "n_players is 0");
         return -1;
     }
     for (long long j = 0; j < 4 && j < n; j++) {

@@ -151,6 +151,24 @@ static inline int mz_u64(PyObject *o, uint64_t *out, const char *field) {
     return 0;
 }
 
+/* A non-zero number attribute of o (the view's rules: a scale the encoder divides by). */
+static inline int mz_scale(PyObject *o, PyObject *name, double *out) {
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (!v) {
+        return -1;
+    }
+    *out = PyFloat_AsDouble(v);
+    Py_DECREF(v);
+    if (*out == -1.0 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (*out == 0.0) {
+        PyErr_Format(PyExc_ZeroDivisionError, "rules.%U is 0", name);
+        return -1;
+    }
+    return 0;
+}
+
 /* The legal mask o as 0/1 int8 entries of a mask row of width n (bits past n are dropped, as
  * the Python encoder's unpack to n entries drops them). */
 static inline int mz_legal(int8_t *row, long long n, PyObject *o) {

@@ -155,15 +155,8 @@ static int encode_view(PyObject *v, float *row, int8_t *mask) {
     if (mz_small(FIELD(v, L_F_D), &D, "D") < 0 || mz_small(FIELD(v, L_F_R), &R, "R") < 0 ||
         mz_small(FIELD(v, L_F_series_resti), &series, "series_resti") < 0)
         return -1;
-    PyObject *unit_o = PyObject_GetAttr(FIELD(v, L_F_rules), s_resti_unit);
-    if (!unit_o) return -1;
-    double unit = PyFloat_AsDouble(unit_o);
-    Py_DECREF(unit_o);
-    if (unit == -1.0 && PyErr_Occurred()) return -1;
-    if (unit == 0.0) {
-        PyErr_SetString(PyExc_ZeroDivisionError, "rules.resti_unit is 0");
-        return -1;
-    }
+    double unit;
+    if (mz_scale(FIELD(v, L_F_rules), s_resti_unit, &unit) < 0) return -1;
     long long sign = (me & 1) == 0 ? 1 : -1;
     double d = (double)(sign * D), rr = (double)(sign * R), sr = (double)(sign * series);
     double scale = (double)L[L_RESTI_SCALE];
