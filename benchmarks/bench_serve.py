@@ -38,7 +38,7 @@ import numpy as np  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from envs.registry import game_for_format, game_names, get_game  # noqa: E402
-from training.serve.bots import parse_bot_option  # noqa: E402
+from mazzo.serve.bots import parse_bot_option  # noqa: E402
 
 
 @dataclass
@@ -72,7 +72,7 @@ def free_port() -> int:
 def start_server(bots: list[str], port: int, args: argparse.Namespace) -> subprocess.Popen[str]:
     """``mazzo serve --port`` in a subprocess, once it accepts connections."""
     command = [
-        sys.executable, "-m", "training.cli", "serve", "--port", str(port),
+        sys.executable, "-m", "mazzo", "serve", "--port", str(port),
         "--max-connections", str(args.connections + 4),
         "--max-games", str(args.games + 1),
         "--max-server-games", str(args.connections * (args.games + 1)),

@@ -1,5 +1,12 @@
-"""A seeded, resumable stream of random deals for any registered game: the deal source of the
-vector runner (``envs.vector``), the trainers and the arena's generated deal sets.
+"""Seeded random deals of any registered game, the two ways they are drawn: a resumable stream
+(the vector runner ``envs.vector`` and the trainers) and deal ``i`` of a generated deal set
+(``envs.deal_sets``, the arena's fixed deals).
+
+Deal set ``i`` is shuffled by ``deal_rng(seed, i)``, the child of
+``numpy.random.SeedSequence(seed)`` with ``spawn_key`` ``(0, i)``, so the first ``n`` deals of
+a longer set from the same seed are the same deals. Other consumers of one base seed (the
+arena's agent and bootstrap streams, ``agents.arena.streams``) take other first keys through
+``keyed_rng``.
 
 Deal k of a stream is ``game.deal_random(rng, rules)`` with one ``np.random.Generator`` (PCG64)
 seeded from a ``np.random.SeedSequence``, drawn in order. ``position()`` is a JSON-ready
@@ -20,7 +27,27 @@ from envs.cards.deal import Deal
 from envs.protocols import RulesLike
 from envs.registry import Game, get_game
 
-__all__ = ["DealStream"]
+__all__ = ["DEAL_SET_KEY", "DealStream", "check_seed", "deal_rng", "keyed_rng"]
+
+DEAL_SET_KEY = 0
+"""The first ``spawn_key`` element of the deal-set streams (other streams of a seed use others)."""
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as a non-negative int. Raises ValueError otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"a seed must be a non-negative integer, got {seed!r}")
+    return seed
+
+
+def keyed_rng(seed: int, *key: int) -> np.random.Generator:
+    """The generator of ``SeedSequence(seed)``'s child at ``spawn_key`` ``key``."""
+    return np.random.default_rng(np.random.SeedSequence(check_seed(seed), spawn_key=key))
+
+
+def deal_rng(seed: int, deal: int) -> np.random.Generator:
+    """The generator that shuffles deal number ``deal`` of a set generated from ``seed``."""
+    return keyed_rng(seed, DEAL_SET_KEY, deal)
 
 
 class DealStream:

@@ -19,7 +19,7 @@ import subprocess
 import traceback
 from pathlib import Path
 
-from training.cli import main
+from mazzo.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

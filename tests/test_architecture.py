@@ -1,6 +1,9 @@
 """The dependency rules of DESIGN.md, checked: engines import only the stdlib and envs.cards;
-nothing in envs/ or agents/ touches global random state; nothing imports training/; no module
-outside a game's own packages names a game (the layers above iterate ``envs.registry``)."""
+nothing in envs/ or agents/ touches global random state; the packages import one way,
+``envs <- agents <- training <- mazzo`` (each may import only those to its left, and nothing
+imports the ``mazzo`` application); the serving path (``mazzo.serve``) needs neither torch nor
+the trainers; no module outside a game's own packages names a game (the layers above iterate
+``envs.registry``)."""
 
 import ast
 import pathlib
@@ -61,13 +64,45 @@ def test_no_global_random_state(path):
     assert not GLOBAL_RNG.search(path.read_text()), f"{path} uses global random state"
 
 
-def test_nothing_imports_training():
-    for path in _files(["envs", "agents"]):
-        assert not any(m.split(".")[0] == "training" for m in _imports(path)), path
+# The one-way arrows between the project's packages: each may import only those listed.
+LAYER_IMPORTS = {
+    "envs": {"envs"},
+    "agents": {"envs", "agents"},
+    "training": {"envs", "agents", "training"},
+    "mazzo": {"envs", "agents", "training", "mazzo"},
+    "benchmarks": {"envs", "agents", "training", "mazzo", "benchmarks"},
+}
+PROJECT = set(LAYER_IMPORTS)
+
+
+@pytest.mark.parametrize("layer", sorted(LAYER_IMPORTS))
+def test_packages_import_one_way(layer):
+    allowed = LAYER_IMPORTS[layer]
+    bad = [
+        (str(path.relative_to(ROOT)), module)
+        for path in _files([layer])
+        for module in _imports(path)
+        if module.split(".")[0] in PROJECT - allowed
+    ]
+    assert not bad, f"{layer}/ may import only {sorted(allowed)}: {bad}"
+
+
+def test_the_serving_path_needs_neither_torch_nor_the_trainers():
+    """``mazzo.serve`` (bots, protocol, server, web table) serves ``onnx:`` bundles on a
+    machine without torch: it imports neither torch nor ``training`` (the neural agents that
+    need torch are built through the agent registry, only when asked for).
+    ``tests/export/test_runtime.py`` runs it with both refused."""
+    bad = [
+        (str(path.relative_to(ROOT)), module)
+        for path in _files(["mazzo/serve"])
+        for module in _imports(path)
+        if module.split(".")[0] in ("torch", "training")
+    ]
+    assert not bad, bad
 
 
 def test_every_module_has_a_docstring():
-    for path in _files(["envs", "agents", "training"]):
+    for path in _files(["envs", "agents", "training", "mazzo"]):
         tree = ast.parse(path.read_text())
         assert ast.get_docstring(tree), f"{path} has no module docstring"
 
@@ -78,7 +113,6 @@ def _own_packages(game):
         ROOT / "envs" / game,
         ROOT / "envs" / f"{game}_v0.py",
         ROOT / "agents" / game,
-        ROOT / "training" / game,
         ROOT / "benchmarks" / f"bench_{game}.py",
     )
 
@@ -107,7 +141,7 @@ def _names_in_code(tree):
             yield node.lineno, node.module
 
 
-LAYERS = ["envs", "agents", "training", "benchmarks"]
+LAYERS = ["envs", "agents", "training", "mazzo", "benchmarks"]
 
 
 @pytest.mark.parametrize("path", list(_files(LAYERS)), ids=lambda p: str(p.relative_to(ROOT)))

@@ -17,7 +17,7 @@ from tests.cli_runner import run_cli
 
 def mazzo(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "training.cli", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "mazzo", *args], capture_output=True, text=True, timeout=120
     )
 
 
@@ -144,7 +144,7 @@ def test_eval_reads_a_single_record_and_dealset_files_follow_the_umask(tmp_path)
     assert out.returncode == 0, out.stderr
     path = tmp_path / "set.jsonl"
     run = subprocess.run(
-        [sys.executable, "-m", "training.cli", "dealset", "--n", "3", "--out", str(path)],
+        [sys.executable, "-m", "mazzo", "dealset", "--n", "3", "--out", str(path)],
         capture_output=True, text=True, timeout=120, preexec_fn=lambda: os.umask(0o027),
     )  # fmt: skip
     assert run.returncode == 0, run.stderr

@@ -35,7 +35,7 @@ for game in game_names():
     register(game, "slow", params=(Param("ms", float, 5.0, "sleep per decision", low=0),))(
         lambda version, ms: SlowAgent(ms)
     )
-from training.cli import main
+from mazzo.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -230,7 +230,7 @@ def test_ctrl_c_in_eval_keeps_the_finished_deals(tmp_path, workers):
 
 
 def test_ctrl_c_in_demo_says_what_was_done():
-    proc = _start([sys.executable, "-m", "training.cli", "demo", "--deals", "100000"], "stdout")
+    proc = _start([sys.executable, "-m", "mazzo", "demo", "--deals", "100000"], "stdout")
     seen, _ = _read_until(proc, proc.stdout, rb"=== deal 3 of 100000")
     out, err = _ctrl_c(proc)
     out = seen.decode() + out
@@ -281,7 +281,7 @@ def test_readme_commands_parse_as_written():
     README says to activate the venv before using bare ``mazzo``."""
     import shlex
 
-    from training.cli import build_parser
+    from mazzo.cli import build_parser
 
     assert "source .venv/bin/activate" in README
     lines = [

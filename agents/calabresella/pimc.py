@@ -31,7 +31,7 @@ from agents.calabresella.rollout import rollout_action, solve
 from agents.calabresella.sampler import WorldSampler
 from envs.calabresella.actions import Phase
 from envs.calabresella.kernel import TRICKS
-from envs.calabresella.rules import State
+from envs.calabresella.state import State
 from envs.calabresella.view import InfoView
 from envs.cards.bits import bit_list
 

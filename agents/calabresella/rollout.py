@@ -22,7 +22,6 @@ from functools import lru_cache
 from agents.calabresella.heuristic import best_call, cheapest_to_lose, choose_bid, choose_split
 from agents.calabresella.knowledge import ABOVE, STRENGTH, SUIT, SUIT_MASK, THIRDS, lowest
 from envs.calabresella.actions import Phase
-from envs.calabresella.config import Rules
 from envs.calabresella.kernel import (
     DEFENDERS,
     SOLOIST,
@@ -34,7 +33,8 @@ from envs.calabresella.kernel import (
     soloist_pairwise,
     trick_winner,
 )
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.cards.bits import bit_list
 
 __all__ = ["playout", "rollout_action", "solve"]

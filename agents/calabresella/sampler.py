@@ -27,7 +27,7 @@ import numpy as np
 from agents.sampling import SlotSampler
 from envs.calabresella.actions import Contract, Phase
 from envs.calabresella.kernel import SUIT
-from envs.calabresella.rules import State
+from envs.calabresella.state import State
 from envs.calabresella.view import InfoView
 from envs.calabresella.worlds import MONTE_PHASES, determinize, known_positions
 from envs.cards.bits import bit_list, mask_of

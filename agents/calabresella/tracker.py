@@ -32,13 +32,13 @@ from agents.sampling import NoConsistentWorld
 from agents.trackers import TrackerEntry
 from agents.tracking import FeasibleSampler, SeatTracker, Step, constrained_slots
 from envs.calabresella.actions import PASS, Contract, Phase
-from envs.calabresella.config import Rules
 from envs.calabresella.dealing import seat_positions
 from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
 from envs.calabresella.game import GAME
 from envs.calabresella.kernel import SUIT, SUIT_MASK
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.calabresella.view import InfoView
 from envs.calabresella.worlds import MONTE_PHASES, determinize
 from envs.cards.bits import bit_list

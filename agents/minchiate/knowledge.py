@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from envs.cards.tricks import trick_winner
-from envs.minchiate.config import Rules
+from envs.minchiate.rules import Rules
 from envs.minchiate.tables import (
     ALL_KINGS,
     BIT,

@@ -48,7 +48,7 @@ from envs.minchiate.kernel import (
     ratchet,
     settle,
 )
-from envs.minchiate.rules import State
+from envs.minchiate.state import State
 from envs.minchiate.tables import SUIT_BASE
 
 __all__ = ["deal_value", "playout", "rollout_action", "solve"]

@@ -59,7 +59,7 @@ from agents.sampling import NoConsistentWorld, SlotSampler
 from envs.cards.bits import bit_list
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import ONE_40_M, Combo, find_combos
-from envs.minchiate.rules import State
+from envs.minchiate.state import State
 from envs.minchiate.tables import FULL, RELAX_CLASSES
 from envs.minchiate.view import InfoView
 from envs.minchiate.worlds import Assignment, declaring_holding, determinize, extra_cards

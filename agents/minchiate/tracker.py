@@ -32,11 +32,11 @@ from agents.tracking import FeasibleSampler, SeatTracker, Step, constrained_slot
 from envs.cards.bits import bit_list
 from envs.minchiate.actions import DECLARE, Phase
 from envs.minchiate.combos import COMBO_NAMES, COMBO_VALUE, LOW_RUN, ONE_40_M, Combo
-from envs.minchiate.config import Rules
 from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.game import GAME
 from envs.minchiate.record import VOCABULARY
-from envs.minchiate.rules import State
+from envs.minchiate.rules import Rules
+from envs.minchiate.state import State
 from envs.minchiate.tables import DISCARDABLE, FULL, MATTO_BIT
 from envs.minchiate.view import InfoView
 from envs.minchiate.worlds import determinize, extra_cards

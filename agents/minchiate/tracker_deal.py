@@ -20,9 +20,9 @@ import numpy as np
 
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
-from envs.minchiate.config import Rules
 from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.rules import State
+from envs.minchiate.rules import Rules
+from envs.minchiate.state import State
 from envs.minchiate.tables import COUNTERS, FULL, QUALIFYING, T29_BIT
 
 __all__ = ["Private", "deal_streams", "private_of", "read_private"]

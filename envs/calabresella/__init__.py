@@ -1,2 +1,3 @@
-"""Calabresella: the pure rules engine (``rules``, ``scoring``, ``match``, ``view``, ``record``),
-its encoder (``encode``) and the PettingZoo face (``env``, exported as ``envs.calabresella_v0``)."""
+"""Calabresella: the pure rules engine (``rules`` the flags, ``state`` the deal, ``scoring``,
+``match``, ``view``, ``record``), its encoder (``encode``) and the PettingZoo face (``env``,
+exported as ``envs.calabresella_v0``)."""

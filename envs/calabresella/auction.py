@@ -2,13 +2,13 @@
 all-pass auction turns into. Pure functions of the auction's integers; the ``State`` applies
 their answers to itself.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State imports this).
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State imports this).
 """
 
 from __future__ import annotations
 
 from envs.calabresella.actions import BID_BASE, PASS
-from envs.calabresella.config import Rules
+from envs.calabresella.rules import Rules
 
 __all__ = ["bid_mask", "forced_soloist", "next_bidder"]
 

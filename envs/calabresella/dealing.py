@@ -2,7 +2,7 @@
 decides for each active position, and the three hands and the monte a dealing order gives. Pure
 functions returning values.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State imports this).
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State imports this).
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ import numpy.typing as npt
 
 from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS, Phase
 from envs.calabresella.kernel import ACES, COUNTERS
-from envs.calabresella.rules import GIVER_MONTE
+from envs.calabresella.state import GIVER_MONTE
 from envs.calabresella.view import InfoView
 from envs.common.compiled import layout_of, load_compiled
 from envs.common.encoder import BitsEncoder, PackedScalars

@@ -5,7 +5,7 @@ agent has the same spaces: ``Discrete(62)`` actions (layout in ``envs.calabresel
 and observations ``{"observation": float32[OBS_SIZE], "action_mask": int8[62]}`` (layout and
 version in ``envs.calabresella.encode``); the mask is all zeros for an agent not on turn.
 
-Keyword arguments are the rule flags of ``envs.calabresella.config.Rules`` plus the env options
+Keyword arguments are the rule flags of ``envs.calabresella.rules.Rules`` plus the env options
 ``match`` (False: one deal per episode; True: a whole match to the target), ``reward_scale``
 (a finite number > 0; default ``1 / payoff_bound(rules)``, the largest |return| of a deal under
 the env's rules, so that a deal's rewards lie in [-1, 1]: 1/96 for the default rules, whose
@@ -38,13 +38,13 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 
 from envs.calabresella.actions import NUM_ACTIONS
-from envs.calabresella.config import Rules
 from envs.calabresella.encode import ENCODING_VERSION, encode, obs_high
 from envs.calabresella.game import GAME
 from envs.calabresella.match import Match
 from envs.calabresella.render import render_state
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import payoff_bound
+from envs.calabresella.state import State
 from envs.cards.deal import Deal
 from envs.common.aec import rules_from_kwargs, wrap
 from envs.common.infos import NO_TEAM

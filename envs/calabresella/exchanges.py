@@ -3,14 +3,14 @@ and its giver, the monte taken in Chiamo and Solo, set aside in Solissimo, share
 split in Scegliete, who discards next, and who leads the first trick. Pure functions returning
 values; the ``State`` applies them to itself.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State imports this).
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State imports this).
 """
 
 from __future__ import annotations
 
 from envs.calabresella.actions import SPLIT_BASE
-from envs.calabresella.config import Rules
 from envs.calabresella.kernel import BIT, FULL40
+from envs.calabresella.rules import Rules
 
 __all__ = [
     "ALL_SPLITS",

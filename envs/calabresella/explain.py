@@ -3,7 +3,7 @@ names it, says why it is illegal in words and lists the legal labels.
 
 Pure: from the phase, the seat on turn, the hand and the legal mask, never the ``State``.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State imports this).
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State imports this).
 """
 
 from __future__ import annotations

@@ -11,12 +11,12 @@ from typing import Any
 
 from envs.calabresella import encode, record
 from envs.calabresella.actions import NUM_ACTIONS
-from envs.calabresella.config import Rules
 from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.flag_help import FLAG_HELP
 from envs.calabresella.render import render_state, render_view
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import payoff_bound
+from envs.calabresella.state import State
 from envs.calabresella.view import action_is_visible
 from envs.calabresella.view_json import view_json
 from envs.common.registration import RulesCheck, obs_slices

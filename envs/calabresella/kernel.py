@@ -11,15 +11,15 @@ point, success, cappotto and stramazzo, contract values, the raw and pairwise pa
 The per-card tables come from ``envs.calabresella.deck`` and are re-exported for the callers.
 
 Must not import numpy, torch, gymnasium or pettingzoo, nor any other Calabresella module but
-``deck`` and ``config`` (and of the card core only ``envs.cards.bits``).
+``deck`` and ``rules`` (and of the card core only ``envs.cards.bits``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.calabresella.config import Rules
 from envs.calabresella.deck import ITALIAN_40
+from envs.calabresella.rules import Rules
 from envs.cards.bits import bit_list
 
 __all__ = [

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from envs.calabresella.config import Rules
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.calabresella.view import InfoView
 from envs.cards.deal import Deal
 from envs.cards.sequence import DealSequence

@@ -1,12 +1,12 @@
 """What the read-only modules of the Calabresella engine see of a deal: the ``DealState`` protocol.
 
 ``view`` (the per-seat ``InfoView``) and ``queries`` (legality, labels, returns, the result) read
-a deal through this protocol, never through ``rules.State`` itself, so the imports run one way:
-``rules`` imports them, they import this. ``rules.State`` satisfies it (mypy checks it where
+a deal through this protocol, never through ``state.State`` itself, so the imports run one way:
+``state`` imports them, they import this. ``state.State`` satisfies it (mypy checks it where
 ``State`` binds the queries as its methods). Every member is read-only here; the fields are
 documented once, here.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.calabresella.rules``.
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.calabresella.state``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from envs.calabresella.actions import Phase
-from envs.calabresella.config import Rules
+from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import Settlement
 from envs.cards.deal import Deal
 
@@ -24,7 +24,7 @@ __all__ = ["DealState"]
 
 class DealState(Protocol):
     """The fields and queries of a deal that ``view`` and ``queries`` read. Positions are
-    A0..A2 (see ``rules``); a side is 0 for the soloist, 1 for the defenders."""
+    A0..A2 (see ``state``); a side is 0 for the soloist, 1 for the defenders."""
 
     @property
     def rules(self) -> Rules:

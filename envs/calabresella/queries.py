@@ -1,12 +1,12 @@
 """The read-only queries of a Calabresella deal: legality, labels, returns and the result.
 
-Functions of a ``protocol.DealState`` that read and never write (no cache either). ``rules.State``
+Functions of a ``protocol.DealState`` that read and never write (no cache either). ``state.State``
 binds them as its methods (``legal_mask = queries.legal_mask``), so ``state.legal_mask()`` calls
 the function here with no extra call in between. The rules they apply are the helpers' (the
 ``kernel``'s legal plays, the ``auction``'s bids, the ``exchanges``' calls and splits, the
 ``scoring``'s returns and result).
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State imports this).
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State imports this).
 """
 
 from __future__ import annotations

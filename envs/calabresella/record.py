@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from envs.calabresella.config import Rules
 from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import pile_thirds
+from envs.calabresella.state import State
 from envs.cards import record as core
 from envs.cards.record import DealRecord
 

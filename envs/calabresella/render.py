@@ -15,8 +15,8 @@ from envs.calabresella.actions import CONTRACTS, PASS, Phase
 from envs.calabresella.dealing import dealt_hands
 from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
-from envs.calabresella.rules import State
 from envs.calabresella.scoring import pile_thirds
+from envs.calabresella.state import State
 from envs.calabresella.view import InfoView
 from envs.cards.bits import bit_list
 

@@ -6,7 +6,7 @@ themselves live in the kernel, not here.
 
 Positions here are the three active positions A0..A2; ``per_seat`` maps them to player seats.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State imports this).
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State imports this).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from envs.calabresella.actions import CONTRACTS
-from envs.calabresella.config import Rules
 from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
 from envs.calabresella.kernel import (
@@ -30,6 +29,7 @@ from envs.calabresella.kernel import (
     success,
     unit,
 )
+from envs.calabresella.rules import Rules
 
 __all__ = [
     "TOTAL_THIRDS",

@@ -8,10 +8,10 @@ players of the exchange, the partner's hand under ``aperta`` or *a due*) only fo
 entitled to it.
 
 The view is built from any ``protocol.DealState`` (the fields and queries of a deal it reads,
-which ``rules.State`` satisfies; re-exported here), so this module does not import the engine:
-the imports go one way, ``rules`` -> ``view``.
+which ``state.State`` satisfies; re-exported here), so this module does not import the engine:
+the imports go one way, ``state`` -> ``view``.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules``.
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``state``.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from envs.calabresella.actions import Contract, Phase
-from envs.calabresella.config import Rules
 from envs.calabresella.kernel import SUIT, legal_plays
 from envs.calabresella.protocol import DealState
+from envs.calabresella.rules import Rules
 
 __all__ = ["DealState", "InfoView", "action_is_visible", "info_view"]
 
 
 class InfoView(NamedTuple):
-    """Everything seat ``seat`` may know, nothing more. Positions are A0..A2 (see ``rules``).
+    """Everything seat ``seat`` may know, nothing more. Positions are A0..A2 (see ``state``).
 
     An immutable named tuple (cheap to build on every step; compares by value).
 

@@ -13,7 +13,7 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 from __future__ import annotations
 
 from envs.calabresella.actions import BID_BASE, PASS, Contract, Phase
-from envs.calabresella.rules import State
+from envs.calabresella.state import State
 from envs.calabresella.view import InfoView
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal

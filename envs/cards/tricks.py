@@ -1,7 +1,7 @@
 """Trick helpers shared by the trick-taking engines: follow-suit legality as mask algebra and
 trick winners from precomputed key tables.
 
-Special cards (the Minchiate Matto, the King rule) stay in their game's ``rules.py``.
+Special cards (the Minchiate Matto, the King rule) stay in their game's ``kernel.py``.
 
 Must not import numpy, torch, gymnasium or pettingzoo (stdlib only).
 """

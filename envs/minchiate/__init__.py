@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from envs.cards.deal import Deal
 from envs.minchiate.actions import DECLARE, NUM_ACTIONS, SKIP, Phase, action_label, parse_label
 from envs.minchiate.combos import Combo, find_combos
-from envs.minchiate.config import Rules
 from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.record import read_record, replay, write_record
-from envs.minchiate.rules import State
+from envs.minchiate.rules import Rules
 from envs.minchiate.scoring import DealResult, EndCount, Event
 from envs.minchiate.series import Series
+from envs.minchiate.state import State
 from envs.minchiate.view import InfoView
 
 __all__ = [

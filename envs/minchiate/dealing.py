@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from envs.cards.deal import Deal
-from envs.minchiate.config import Rules
+from envs.minchiate.rules import Rules
 from envs.minchiate.tables import BIT, COUNTERS, FULL, QUALIFYING, T29_BIT, VALUE
 
 __all__ = ["Setup", "checked_setup", "cut_and_deal"]

@@ -6,7 +6,7 @@ S1 + S3. Every agent has the same spaces: ``Discrete(99)`` actions (layout in
 "action_mask": int8[99]}`` (layout and version in ``envs.minchiate.encode``); the mask is all
 zeros for an agent not on turn.
 
-Keyword arguments are the rule flags of ``envs.minchiate.config.Rules`` plus the env options
+Keyword arguments are the rule flags of ``envs.minchiate.rules.Rules`` plus the env options
 ``deals`` (1: one deal per episode, the default; n > 1: a series of n completed deals with the
 dealer rotating, see ``envs.minchiate.series``), ``reward_scale`` (a finite number > 0;
 default ``1 / payoff_bound(rules)``, the bound on a deal's net resti under the env's rules, so
@@ -44,13 +44,13 @@ from envs.cards.deal import Deal
 from envs.common.aec import rules_from_kwargs, wrap
 from envs.common.layered import LayeredCardGameAEC
 from envs.minchiate.actions import NUM_ACTIONS
-from envs.minchiate.config import Rules
 from envs.minchiate.encode import ENCODING_VERSION, encode, obs_high
 from envs.minchiate.game import GAME
 from envs.minchiate.render import render_state
-from envs.minchiate.rules import State
+from envs.minchiate.rules import Rules
 from envs.minchiate.scoring import payoff_bound
 from envs.minchiate.series import Series
+from envs.minchiate.state import State
 
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 

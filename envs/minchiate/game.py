@@ -12,12 +12,12 @@ from typing import Any
 from envs.common.registration import RulesCheck, obs_slices
 from envs.minchiate import encode, record
 from envs.minchiate.actions import NUM_ACTIONS
-from envs.minchiate.config import Rules
 from envs.minchiate.deck import MINCHIATE_97
 from envs.minchiate.flag_help import FLAG_HELP
 from envs.minchiate.render import render_state, render_view
-from envs.minchiate.rules import State
+from envs.minchiate.rules import Rules
 from envs.minchiate.scoring import payoff_bound
+from envs.minchiate.state import State
 from envs.minchiate.view import action_is_visible
 from envs.minchiate.view_json import view_json
 from envs.registry import Game, GameInfo, register

@@ -3,7 +3,7 @@ are legal (M-8.2, MA-8, MA-9), when a deal is void for want of legal discards (M
 discards how many cards in turn (M-8.1), the combinations a player is offered (M-9, MA-11), and
 whether the Fola is exposed after the declarations (M-10.1).
 
-``rules.State`` runs the phases (the discards, the declarations in turn, the exposure) with
+``state.State`` runs the phases (the discards, the declarations in turn, the exposure) with
 these; nothing here reads or changes a ``State``.
 
 Must not import numpy, torch, gymnasium or pettingzoo.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import Combo, find_combos
-from envs.minchiate.config import Rules
 from envs.minchiate.dealing import Setup
+from envs.minchiate.rules import Rules
 from envs.minchiate.tables import DISCARDABLE, RELAX_CLASSES
 
 __all__ = [

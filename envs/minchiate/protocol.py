@@ -2,12 +2,12 @@
 
 ``view`` (the per-seat ``InfoView``), ``explain`` (why an action is illegal), ``queries``
 (legality, labels, returns) and ``settle``'s result records read a deal through this protocol,
-never through ``rules.State`` itself, so the imports run one way: ``rules`` imports them, they
-import this. ``rules.State`` satisfies it (mypy checks it where ``State`` passes itself or binds
+never through ``state.State`` itself, so the imports run one way: ``state`` imports them, they
+import this. ``state.State`` satisfies it (mypy checks it where ``State`` passes itself or binds
 the queries as its methods). Every member is read-only here; the fields are documented once,
 here.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.minchiate.rules``.
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.minchiate.state``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Protocol
 from envs.cards.deal import Deal
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import Combo
-from envs.minchiate.config import Rules
 from envs.minchiate.dealing import Setup
+from envs.minchiate.rules import Rules
 from envs.minchiate.scoring import EndCount, Event
 
 __all__ = ["DealState"]

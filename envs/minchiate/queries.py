@@ -2,12 +2,12 @@
 returns.
 
 Functions of a ``protocol.DealState`` that read and never write (no cache either: the legal plays
-are ``play_legal``, which every transition keeps). ``rules.State`` binds them as its methods
+are ``play_legal``, which every transition keeps). ``state.State`` binds them as its methods
 (``legal_mask = queries.legal_mask``), so ``state.legal_mask()`` calls the function here with
 no extra call in between. The rules they apply are the helpers' (``pregame``'s legal discards,
 ``kernel``'s legal plays).
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``rules`` (the State imports this).
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State imports this).
 """
 
 from __future__ import annotations

@@ -25,10 +25,10 @@ from typing import Any
 
 from envs.cards import record as core
 from envs.cards.record import DealRecord
-from envs.minchiate.config import RULESET, Rules
 from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.rules import State
+from envs.minchiate.rules import RULESET, Rules
 from envs.minchiate.scoring import TEAM_NAMES
+from envs.minchiate.state import State
 
 __all__ = [
     "EXPECT_KEYS",

@@ -12,8 +12,8 @@ from __future__ import annotations
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import combo_label
 from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.rules import State
 from envs.minchiate.scoring import TEAM_NAMES
+from envs.minchiate.state import State
 from envs.minchiate.view import InfoView
 
 __all__ = ["format_cards", "format_hand", "render_state", "render_view"]

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from envs.minchiate.combos import Combo, find_combos
-from envs.minchiate.config import Rules
 from envs.minchiate.kernel import end_combos, end_total, last_trick_points, surplus_points
+from envs.minchiate.rules import Rules
 from envs.minchiate.tables import FULL, MATTO, VALUE, card_points
 
 __all__ = [

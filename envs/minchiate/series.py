@@ -17,8 +17,8 @@ from typing import Any, Self
 
 from envs.cards.deal import Deal
 from envs.cards.sequence import DealSequence
-from envs.minchiate.config import Rules
-from envs.minchiate.rules import State
+from envs.minchiate.rules import Rules
+from envs.minchiate.state import State
 from envs.minchiate.view import InfoView
 
 __all__ = ["Series"]

@@ -1,12 +1,12 @@
 """The end of a Minchiate deal: the settlement after trick 21 as a pure function of the deal's
 piles and score (M-11.5, M-13.1 to M-13.3, M-14.3, MA-22, MA-23), and the deal's result record.
 
-``settlement`` returns what the settlement decides (``Settled``); ``rules.State`` applies it.
+``settlement`` returns what the settlement decides (``Settled``); ``state.State`` applies it.
 It, ``deal_result`` and ``result_dict`` read the deal through the ``DealState`` protocol. The
 rules themselves are the kernel's (``kernel.settle``); this module adds the typed events and the
 broken-down end counts of the record.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.minchiate.rules``.
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.minchiate.state``.
 """
 
 from __future__ import annotations

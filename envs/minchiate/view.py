@@ -1,7 +1,7 @@
 """The per-seat information view of a Minchiate deal: exactly what one seat may know.
 
 Owns ``InfoView`` and ``info_view`` (which reads a deal through the ``DealState`` protocol, so
-this module does not import ``rules``). A view holds the seat's own hand and discards, the public
+this module does not import ``state``). A view holds the seat's own hand and discards, the public
 record of the deal (robbed, face-up and taken cards, the stop card, declarations, tricks, piles,
 scoring events, D and R) and the seat's private knowledge of the Fola (the dealer's after M-7.3,
 everyone's after the exposure of M-10.1). It is built only from those parts of the ``State``, so
@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import Combo
-from envs.minchiate.config import Rules
 from envs.minchiate.protocol import DealState
+from envs.minchiate.rules import Rules
 from envs.minchiate.scoring import Event
 from envs.minchiate.tables import BIT
 

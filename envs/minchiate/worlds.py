@@ -20,7 +20,7 @@ from envs.minchiate.actions import Phase
 from envs.minchiate.combos import Combo
 from envs.minchiate.dealing import Setup
 from envs.minchiate.pregame import offers
-from envs.minchiate.rules import State
+from envs.minchiate.state import State
 from envs.minchiate.view import InfoView
 
 __all__ = ["Assignment", "declaring_holding", "determinize", "extra_cards", "stop_in_fola"]

@@ -15,7 +15,7 @@ from tests.cli_runner import run_cli
 
 def mazzo(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "training.cli", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "mazzo", *args], capture_output=True, text=True, timeout=120
     )
 
 

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from training.arena.deals import (
+from envs.deal_sets import (
     JSON_LINES,
     JSON_LIST,
     SINGLE,

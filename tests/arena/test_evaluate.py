@@ -3,8 +3,8 @@ and one in-process evaluation end to end."""
 
 import pytest
 
-from training.arena.deals import generate_deals, rules_from_flags, write_deal_set
-from training.arena.evaluate import DEFAULT_DEALS, EvalConfig, evaluate, load_deals
+from agents.arena.evaluate import DEFAULT_DEALS, EvalConfig, evaluate, load_deals
+from envs.deal_sets import generate_deals, rules_from_flags, write_deal_set
 
 
 def test_from_mapping_rejects_unknown_keys():

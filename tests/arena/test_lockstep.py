@@ -7,15 +7,16 @@ process or two."""
 import numpy as np
 import pytest
 
+from agents.arena.plan import Entrant
+from agents.arena.report import _dump, summary_json
+from agents.arena.runner import ArenaRun, make_plan, run_arena
+from agents.arena.streams import agent_rng
+from agents.arena.summary import summarize
+from agents.arena.table import Table
 from agents.base import RandomAgent, act_each
 from agents.registry import make_agent
+from envs.deal_sets import generate_deals
 from envs.registry import get_game
-from training.arena.deals import generate_deals
-from training.arena.report import _dump, summary_json
-from training.arena.runner import ArenaRun, Entrant, make_plan, run_arena
-from training.arena.streams import agent_rng
-from training.arena.summary import summarize
-from training.arena.table import Table
 
 
 def one_at_a_time(plan):

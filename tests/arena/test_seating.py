@@ -7,8 +7,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from envs.registry import get_game
-from training.arena.seating import (
+from agents.arena.seating import (
     SCHEMES,
     expand,
     lineups_for,
@@ -17,6 +16,7 @@ from training.arena.seating import (
     seat_counts,
     units_for,
 )
+from envs.registry import get_game
 
 X, Y = 0, 1
 

@@ -12,11 +12,12 @@ import math
 
 import pytest
 
-from training.arena.deals import generate_deals, rules_from_flags
-from training.arena.report import format_table, summary_json
-from training.arena.runner import ArenaRun, GameOutcome, make_plan
-from training.arena.stats import ELO_PER_NATURAL
-from training.arena.summary import summarize
+from agents.arena.report import format_table, summary_json
+from agents.arena.runner import ArenaRun, make_plan
+from agents.arena.stats import ELO_PER_NATURAL
+from agents.arena.summary import summarize
+from agents.arena.table import GameOutcome
+from envs.deal_sets import generate_deals, rules_from_flags
 
 T975_2DF = 4.302652729749464  # t(0.975, 2), table 4.303
 

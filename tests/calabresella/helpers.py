@@ -1,9 +1,9 @@
 """Test helpers: build explicit Calabresella deals from the hands of the three positions, the
 way C-3.1 deals them, and drive a state with action labels."""
 
-from envs.calabresella.config import Rules
 from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.cards.deal import Deal
 
 

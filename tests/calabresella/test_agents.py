@@ -11,8 +11,8 @@ from agents.calabresella.pimc import PIMC
 from agents.calabresella.rollout import rollout_action, solve
 from agents.registry import make_agent
 from envs.calabresella.actions import BID_BASE, PASS, Phase
-from envs.calabresella.config import Rules
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.calabresella.view import info_view
 from envs.cards.deal import Deal
 

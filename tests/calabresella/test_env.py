@@ -12,7 +12,7 @@ from envs.calabresella.encode import OBS_SIZE
 from envs.cards.errors import IllegalAction
 from envs.common.aec import ActionTypeError, IllegalMoveWarning
 from envs.common.infos import INFO_KEYS
-from training import cli
+from mazzo import cli
 
 from .test_golden import DEAL2, SOLO2_SCRIPT
 

@@ -3,9 +3,9 @@
 import pytest
 
 from envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Phase
-from envs.calabresella.config import Rules
 from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.match import Match
+from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import pile_thirds, settle
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal

@@ -8,10 +8,10 @@ import zlib
 import pytest
 
 from envs.calabresella.actions import NUM_ACTIONS, Phase
-from envs.calabresella.config import Rules
 from envs.calabresella.game import TEST_VARIANTS
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import pile_thirds
+from envs.calabresella.state import State
 from envs.cards.deal import Deal
 from envs.cards.errors import IllegalAction
 

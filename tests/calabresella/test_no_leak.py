@@ -2,8 +2,8 @@
 unchanged when every card it cannot know is resampled, with an oracle built from the public
 record, across suits and hands) runs for every variant in ``tests/contract/test_no_leak.py``."""
 
-from envs.calabresella.config import Rules
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.calabresella.view import info_view
 from envs.cards.deal import Deal
 

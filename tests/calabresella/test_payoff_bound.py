@@ -7,12 +7,12 @@ import random
 import pytest
 
 from envs.calabresella.actions import BID_BASE, CONTRACTS, PASS, Phase
-from envs.calabresella.config import Rules
 from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.kernel import STRENGTH, SUIT, THIRDS
 from envs.calabresella.match import Match
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import payoff_bound
+from envs.calabresella.state import State
 from envs.cards.deal import Deal
 
 from .helpers import deck_from_positions, new_state

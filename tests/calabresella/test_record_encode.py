@@ -6,7 +6,6 @@ import random
 import numpy as np
 
 from envs import calabresella_v0
-from envs.calabresella.config import Rules
 from envs.calabresella.encode import (
     BINARY_LAYOUT,
     ENCODER,
@@ -17,7 +16,8 @@ from envs.calabresella.encode import (
     encode,
 )
 from envs.calabresella.record import read_record, replay, write_record
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.cards.deal import Deal
 
 

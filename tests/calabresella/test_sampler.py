@@ -10,8 +10,8 @@ import pytest
 
 from agents.calabresella.sampler import REST, WorldSampler
 from agents.sampling import NoConsistentWorld, SlotSampler
-from envs.calabresella.config import Rules
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.calabresella.view import info_view
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal

@@ -8,10 +8,10 @@ import random
 import numpy as np
 import pytest
 
-from envs.calabresella.config import Rules
 from envs.calabresella.encode import encode
 from envs.calabresella.match import Match
-from envs.calabresella.rules import State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.cards.deal import Deal
 
 

@@ -30,7 +30,7 @@ def _slots(state: type) -> set[str]:
 
 @pytest.mark.parametrize("name", [g.info.name for g in all_games()])
 def test_every_state_field_is_on_the_deal_protocol(name: str) -> None:
-    state = importlib.import_module(f"envs.{name}.rules").State
+    state = importlib.import_module(f"envs.{name}.state").State
     protocol = importlib.import_module(f"envs.{name}.protocol").DealState
     fields = _slots(state)
     assert fields, f"{name}: State declares no __slots__"

@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 
 from agents.bundle import load_bundle
+from mazzo.cli import main
 from tests.export.helpers import tiny_checkpoint
-from training.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def mazzo(*args: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "training.cli", *map(str, args)], capture_output=True, text=True,
+        [sys.executable, "-m", "mazzo", *map(str, args)], capture_output=True, text=True,
         timeout=300, cwd=ROOT,
     )  # fmt: skip
 

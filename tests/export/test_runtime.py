@@ -204,3 +204,44 @@ def test_without_torch_the_check_command_runs(shipped_bundles):
 def test_the_torch_guard_works():
     out = run_without_torch(NO_TORCH + "import torch")
     assert out.returncode != 0 and "refused by the test" in out.stderr
+
+
+SERVE = (
+    NO_TORCH
+    + """
+import json
+import numpy as np
+from envs.registry import get_game
+from mazzo.serve.bots import Bots, parse_bot_option
+from mazzo.serve.protocol import Limits
+from mazzo.serve.server import Server
+
+ends = {}
+for arg in sys.argv[1:]:
+    name = json.loads(open(arg + "/manifest.json").read())["game"]
+    game = get_game(name)
+    seats = ["client"] + ["onnx"] * (game.seats(game.rules()) - 1)
+    server = Server(Bots([parse_bot_option(f"{name}/onnx=onnx:{arg}")]), Limits())
+    conn = server.connect("test")
+    open_ = {"type": "open", "mode": "table", "game": name, "seats": seats, "seed": 3}
+    out = server.handle(conn, json.dumps(open_))
+    rng = np.random.default_rng(0)
+    while out[-1]["type"] == "turn":
+        legal = out[-1]["legal"]
+        move = {"type": "move", "game": out[-1]["game"], "action": legal[int(rng.integers(len(legal)))]}
+        out = server.handle(conn, json.dumps(move))
+    ends[name] = out[-1]["type"]
+ends["loaded"] = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "training"))
+print(json.dumps(ends))
+"""
+)
+
+
+def test_without_torch_the_server_plays_a_table_with_onnx_bots(shipped_bundles):
+    """The serving path of an ``onnx:`` bot (``mazzo.serve``: bots, server, protocol) runs on a
+    machine without torch and without the trainers: whole table games against the bundles."""
+    out = run_without_torch(SERVE, *shipped_bundles.values())
+    assert out.returncode == 0, out.stderr
+    results = json.loads(out.stdout)
+    assert results.pop("loaded") == []
+    assert results == dict.fromkeys(shipped_bundles, "end")

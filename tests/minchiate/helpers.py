@@ -11,7 +11,7 @@ from typing import Any
 from envs.cards.deal import Deal
 from envs.minchiate import Phase, Rules, State, make_deal
 from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.rules import _LISTS, _SCALARS
+from envs.minchiate.state import _LISTS, _SCALARS
 
 DECK = MINCHIATE_97
 

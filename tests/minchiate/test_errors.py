@@ -10,7 +10,7 @@ import pytest
 from envs.cards.deal import Deal
 from envs.cards.errors import IllegalAction
 from envs.minchiate import Rules, State, make_deal
-from envs.minchiate.rules import _LISTS, _SCALARS
+from envs.minchiate.state import _LISTS, _SCALARS
 
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY
 from .helpers import FRESH, codes, play_script

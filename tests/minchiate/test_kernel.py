@@ -7,10 +7,10 @@ import random
 import pytest
 
 from envs.minchiate.combos import find_combos
-from envs.minchiate.config import Rules
 from envs.minchiate.kernel import combo_points, end_combos, end_total
-from envs.minchiate.rules import State
+from envs.minchiate.rules import Rules
 from envs.minchiate.scoring import end_count, payoff_bound
+from envs.minchiate.state import State
 from envs.minchiate.tables import card_points
 
 from .helpers import random_deal, random_playout

@@ -5,7 +5,7 @@ docs/agents.md)."""
 
 import pytest
 
-from training.arena.evaluate import EvalConfig, evaluate
+from agents.arena.evaluate import EvalConfig, evaluate
 
 
 def _pair(agents: tuple[str, str], n: int, seed: int, workers: int | None = None):

@@ -12,9 +12,9 @@ import pytest
 import torch
 
 from agents.neural import load_policy
+from envs.deal_sets import generate_deals
 from envs.registry import all_games, get_game
 from tests.cli_runner import run_cli
-from training.arena.deals import generate_deals
 from training.rl.checkpoint import load_checkpoint
 from training.rl.config import load_config, make_config
 from training.rl.dmc import DMCConfig
@@ -156,7 +156,7 @@ def test_ppo_learns_to_beat_random_on_unseen_deals(tmp_path):
 def test_mazzo_train_command(tmp_path):
     run = tmp_path / "run"
     cmd = [
-        sys.executable, "-m", "training.cli", "train", "configs/calabresella_quick.toml",
+        sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml",
         "--set", "total_decisions=512", "--set", "n_envs=8", "--set", "rollout_decisions=256",
         "--set", "eval_every=0", "--set", "hidden=[32]", "--run-dir", str(run),
     ]  # fmt: skip
@@ -183,7 +183,7 @@ def test_a_trained_policy_is_an_agent_everywhere_specs_are_accepted(tmp_path):
     with pytest.raises(ValueError, match="neither a mazzo checkpoint nor a run directory"):
         make_agent(f"nn:{tmp_path / 'nothing'}", "calabresella")
     # the arena with worker processes (a process that loaded torch must not fork its workers)
-    cmd = [sys.executable, "-m", "training.cli", "eval", f"nn:{run}", "heuristic", "--n", "4",
+    cmd = [sys.executable, "-m", "mazzo", "eval", f"nn:{run}", "heuristic", "--n", "4",
            "--workers", "2", "--no-progress"]  # fmt: skip
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr

@@ -88,7 +88,7 @@ def test_a_run_without_one_logs_a_line_per_update(tmp_path):
 
 
 def test_mazzo_train_draws_the_bar_on_a_terminal_and_logs_into_a_pipe(tmp_path):
-    cmd = [sys.executable, "-m", "training.cli", "train", "configs/calabresella_quick.toml"]
+    cmd = [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml"]
     # into a pipe: in process (its stdout is no terminal); on a terminal: a real subprocess
     piped = run_cli(*cmd[3:], *CLI_TINY, "--run-dir", str(tmp_path / "pipe"))
     assert piped.returncode == 0, piped.stderr

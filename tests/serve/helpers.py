@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import uvicorn
 
-from training.serve.bots import Bots
-from training.serve.protocol import Limits
-from training.serve.server import Server
-from training.serve.web import make_app, ws_max_size
+from mazzo.serve.bots import Bots
+from mazzo.serve.protocol import Limits
+from mazzo.serve.server import Server
+from mazzo.serve.web import make_app, ws_max_size
 
 BOTS = [("heuristic", "heuristic"), ("random", "random")]
 _BOTS: Bots | None = None

@@ -4,7 +4,7 @@ import pytest
 
 from agents.registry import known_agents
 from envs.registry import game_names
-from training.serve.bots import Bots, parse_bot_option
+from mazzo.serve.bots import Bots, parse_bot_option
 
 
 def test_bot_options():
@@ -51,7 +51,7 @@ def test_bad_bots_are_refused():
 
 
 def test_the_default_bots_include_the_shipped_ones():
-    from training.serve.bots import DEFAULT_BOTS
+    from mazzo.serve.bots import DEFAULT_BOTS
 
     bots = Bots([parse_bot_option(b) for b in DEFAULT_BOTS], skip_missing=True)
     for game in game_names():

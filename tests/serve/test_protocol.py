@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from training.serve.protocol import CODES, Limits, ProtocolError, parse_line
+from mazzo.serve.protocol import CODES, Limits, ProtocolError, parse_line
 
 
 def code_of(line, limits=None):

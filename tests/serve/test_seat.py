@@ -14,9 +14,9 @@ import pytest
 
 from agents.trackers import tracker_for
 from envs.registry import Game, all_games
-from training.serve.bots import Bots
-from training.serve.server import Server
-from training.serve.views import view_json
+from mazzo.serve.bots import Bots
+from mazzo.serve.server import Server
+from mazzo.serve.views import view_json
 
 from .helpers import Direct, make_server
 

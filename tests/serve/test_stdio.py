@@ -9,12 +9,12 @@ import sys
 import numpy as np
 import pytest
 
+from mazzo.serve.protocol import ProtocolError
+from mazzo.serve.stdio import LineReader
 from tests.serve.helpers import table
-from training.serve.protocol import ProtocolError
-from training.serve.stdio import LineReader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SERVE = [sys.executable, "-m", "training.cli", "serve", "--stdio", "--bot", "heuristic",
+SERVE = [sys.executable, "-m", "mazzo", "serve", "--stdio", "--bot", "heuristic",
          "--bot", "random"]  # fmt: skip
 
 
@@ -154,8 +154,8 @@ def test_the_line_reader():
 
 
 def test_web_without_the_page_is_refused(monkeypatch, tmp_path, capsys):
-    from training import cli
-    from training.serve import web
+    from mazzo import cli
+    from mazzo.serve import web
 
     monkeypatch.setattr(web, "STATIC", tmp_path / "static")
     assert cli.main(["serve", "--web", "--bot", "random"]) == 2

@@ -15,10 +15,10 @@ from websockets.exceptions import ConnectionClosed
 
 from agents.base import RandomAgent
 from envs.registry import get_game
+from mazzo.serve.bots import Bot, Bots
+from mazzo.serve.protocol import Limits
+from mazzo.serve.server import Server
 from tests.serve.helpers import Uvicorn, make_server, table, wait_until
-from training.serve.bots import Bot, Bots
-from training.serve.protocol import Limits
-from training.serve.server import Server
 
 
 async def recv(ws) -> dict:

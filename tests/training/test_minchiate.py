@@ -142,7 +142,7 @@ def test_discards_are_private_until_the_fola_is_exposed():
 
 # ---------------------------------------------------------------------- the command line
 def spawn(tmp_path, *args):
-    cmd = [sys.executable, "-m", "training.cli", "play", "--game", "minchiate",
+    cmd = [sys.executable, "-m", "mazzo", "play", "--game", "minchiate",
            "--save", str(tmp_path / "deal.json"), *args]  # fmt: skip
     child = pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=60)
     child.delaybeforesend = None  # pexpect waits 50 ms before each send by default
@@ -187,7 +187,7 @@ def test_bad_seat_is_an_error(tmp_path):
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "training.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "mazzo", *args], capture_output=True,
                           text=True, timeout=120, check=False)  # fmt: skip
 
 

@@ -14,9 +14,9 @@ import pexpect
 import pytest
 
 from agents.base import RandomAgent
+from envs.deal_sets import read_deal_set, read_records
 from envs.registry import get_game
-from training.arena.deals import read_deal_set, read_records
-from training.play import HumanQuit, claim_save_path, deal_summary, parse_choice, play_session
+from mazzo.play import HumanQuit, claim_save_path, deal_summary, parse_choice, play_session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +35,7 @@ def test_parse_choice():
 
 
 def spawn(tmp_path, *args, game="calabresella", save="deal.json", cwd=None):
-    cmd = [sys.executable, "-m", "training.cli", "play", "--game", game, *args]
+    cmd = [sys.executable, "-m", "mazzo", "play", "--game", game, *args]
     if save is not None:
         cmd += ["--save", str(tmp_path / save)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

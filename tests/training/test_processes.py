@@ -1,4 +1,4 @@
-"""``training.processes.torch_safe_context``: a forkserver that preloads the modules asked for,
+"""``agents.processes.torch_safe_context``: a forkserver that preloads the modules asked for,
 and ``spawn`` where the platform has no forkserver; a worker from it runs with torch loaded."""
 
 import multiprocessing
@@ -6,7 +6,7 @@ import multiprocessing.forkserver as forkserver
 
 import pytest
 
-from training.processes import torch_safe_context
+from agents.processes import torch_safe_context
 
 
 def _torch_threads() -> int:

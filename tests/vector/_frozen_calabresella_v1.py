@@ -9,8 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.calabresella.actions import BID_BASE, PASS
-from envs.calabresella.rules import GIVER_MONTE
 from envs.calabresella.scoring import pile_thirds
+from envs.calabresella.state import GIVER_MONTE
 from envs.calabresella.view import InfoView
 from envs.common.arrays import bits_to_array
 from envs.common.layout import offsets

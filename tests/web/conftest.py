@@ -74,7 +74,7 @@ def serve_web(port: int, bots: tuple[str, ...] = ("heuristic", "random")) -> Ite
     """A ``mazzo serve --web`` on ``port`` (bots named after their agents) while the block
     runs; yields its base URL. The server is stopped on leaving the block."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = [sys.executable, "-m", "training.cli", "serve", "--web", "--port", str(port)]
+    cmd = [sys.executable, "-m", "mazzo", "serve", "--web", "--port", str(port)]
     for bot in bots:
         cmd += ["--bot", f"{bot}={bot}"]
     cmd += ["--log-level", "warning"]

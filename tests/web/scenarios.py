@@ -1,5 +1,5 @@
 """Deals for the browser tests, found in process: the same table session the server runs
-(``training.serve.table``), the same bots and the same click policy the page test follows, so a
+(``mazzo.serve.table``), the same bots and the same click policy the page test follows, so a
 seed found here brings the page's seat to the same turn.
 
 A *policy* picks the person's move from a turn's legal labels (in the server's order): the
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from training.serve.bots import Bots
-from training.serve.table import open_table
+from mazzo.serve.bots import Bots
+from mazzo.serve.table import open_table
 
 Target = Callable[[list[str], dict[str, Any]], bool]
 SEARCH_SEEDS = 400  # how many seeds a search tries before it gives up (and the test fails)

@@ -1,5 +1,5 @@
 """A non-editable install ships the web table: pyproject's package-data patterns of
-``training.serve`` cover every file under ``training/serve/static`` (the games' renderers in
+``mazzo.serve`` cover every file under ``mazzo/serve/static`` (the games' renderers in
 ``static/games/`` included). The patterns are expanded as setuptools expands them (``glob`` with
 ``**`` recursive, relative to the package's directory); no wheel is built here.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.web.conftest import ROOT
 
-PACKAGE = "training.serve"
+PACKAGE = "mazzo.serve"
 STATIC = "static"
 
 
@@ -45,7 +45,7 @@ def test_package_data_covers_every_static_file() -> None:
 
 def test_the_check_sees_a_pattern_that_misses_files() -> None:
     """The expansion is not vacuous: ``static/*`` alone leaves the games' renderers out."""
-    package_dir = ROOT / "training" / "serve"
+    package_dir = ROOT / Path(*PACKAGE.split("."))
     shipped = _shipped(package_dir, ["static/*"])
     assert "static/app.js" in shipped
     assert not any(f.startswith("static/games/") for f in shipped)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 
+from mazzo.serve.table import open_table
 from tests.web.conftest import artifacts_dir
 from tests.web.page import (
     check_highlighted,
@@ -30,7 +31,6 @@ from tests.web.page import (
     wait,
 )  # fmt: skip
 from tests.web.scenarios import Scenario, bots, find_seed, has_verb, pick, play
-from training.serve.table import open_table
 
 C, H, R = "client", "heuristic", "random"
 

@@ -21,6 +21,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from envs.registry import get_game
+from mazzo.serve.views import view_json
 from tests.web.conftest import artifacts_dir
 from tests.web.page import (
     check_highlighted,
@@ -32,7 +33,6 @@ from tests.web.page import (
     wait,
 )  # fmt: skip
 from tests.web.scenarios import Scenario, find_seed, has_verb, pick, play
-from training.serve.views import view_json
 
 C, H = "client", "heuristic"
 # the person's seat S0 against heuristic bots; Calabresella's policy bids Chiamo when it may (so

@@ -22,10 +22,10 @@ import numpy as np
 import torch
 
 from agents.nets import PolicyValueNet
+from agents.processes import torch_safe_context
 from envs.registry import get_game
-from training.processes import torch_safe_context
 from training.rl.collect import Collector, Rollout
-from training.rl.pool import OpponentPool
+from training.rl.opponents import OpponentPool
 
 __all__ = ["ActorSpec", "Actors", "merge_rollouts"]
 

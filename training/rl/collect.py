@@ -25,7 +25,7 @@ from envs.common.arrays import bits_to_array
 from envs.deals import DealStream
 from envs.registry import Game
 from envs.vector import VectorRunner
-from training.rl.pool import LEARNER, OpponentPool
+from training.rl.opponents import LEARNER, OpponentPool
 
 __all__ = ["Collector", "Rollout", "gae"]
 

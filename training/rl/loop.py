@@ -18,15 +18,15 @@ import numpy as np
 import torch
 from torch.utils.tensorboard import SummaryWriter
 
+from agents.arena.progress import format_duration
 from agents.nets import PolicyValueNet
+from envs.deal_sets import generate_deals
 from envs.registry import Game, get_game
-from training.arena.deals import generate_deals
-from training.arena.progress import format_duration
 from training.rl.actors import Actors, ActorSpec
 from training.rl.collect import Rollout
 from training.rl.evaluate import Margin
 from training.rl.imitation import behaviour_clone, expert_decisions
-from training.rl.pool import OpponentPool
+from training.rl.opponents import OpponentPool
 from training.rl.progress import TrainProgress
 from training.rl.run import RunState, _StopSignal
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from training.arena.progress import format_duration
+from agents.arena.progress import format_duration
 
 __all__ = ["TrainProgress"]
 

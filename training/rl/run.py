@@ -19,13 +19,13 @@ import torch
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.nets import PolicyValueNet
+from envs.deal_sets import DealSet
 from envs.protocols import Encoder
-from training.arena.deals import DealSet
 from training.rl.actors import Actors
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
 from training.rl.config import config_dict
 from training.rl.evaluate import Margin, evaluate_policy
-from training.rl.pool import OpponentPool
+from training.rl.opponents import OpponentPool
 
 __all__ = ["RunState"]
 

@@ -15,18 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.arena.plan import Entrant
+from agents.arena.runner import ArenaInterrupted, ArenaRun, make_plan, run_arena
+from agents.arena.seating import SCHEMES
+from agents.arena.summary import Summary, summarize
+from agents.arena.workers import Progress
+from envs.deal_sets import DealSet, generate_deals, read_deal_set, rules_from_flags
 from envs.registry import game_names
-from training.arena.deals import DealSet, generate_deals, read_deal_set, rules_from_flags
-from training.arena.runner import (
-    ArenaInterrupted,
-    ArenaRun,
-    Entrant,
-    Progress,
-    make_plan,
-    run_arena,
-)
-from training.arena.seating import SCHEMES
-from training.arena.summary import Summary, summarize
 
 __all__ = ["DEFAULT_DEALS", "EvalConfig", "EvalInterrupted", "evaluate", "load_deals"]
 

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from envs.cards.deal import Deal
+from envs.deals import check_seed, deal_rng
 from envs.registry import Game, game_for_format, get_game
-from training.arena.streams import check_seed, deal_rng
 
 __all__ = [
     "JSON_LINES",

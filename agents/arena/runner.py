@@ -2,8 +2,8 @@
 driving the engines directly (``State`` + ``info_view(seat)`` + ``agent.act(view, rng)``), in
 parallel over chunks of deals.
 
-Owns the plan (deals, entrants, lineups, seed), the run and the merge; the game loop is
-``table``'s, the worker processes ``pool``'s. A game's result depends only on its deal, its
+Owns making and running a plan and the merge (the plan types are ``plan``'s); the game loop
+is ``table``'s, the worker processes ``workers``'. A game's result depends only on its deal, its
 lineup, the agents and the generators of ``streams.agent_rng(seed, deal, lineup, seat)``, and
 results are merged in deal order, so the outcome is identical for any number of workers and
 any chunking. An interrupted run raises ``ArenaInterrupted`` carrying the finished prefix of
@@ -18,90 +18,17 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agents.base import AnyAgent
-from agents.registry import parse_spec
-from training.arena.deals import DealSet
-from training.arena.pool import Done, Progress, play_parallel, play_serial
-from training.arena.seating import Lineup, lineups_for, units_for
-from training.arena.streams import check_seed
-from training.arena.table import ArenaError, GameOutcome, build_agent
+from agents.arena.plan import ArenaPlan, Entrant, parse_entrant
+from agents.arena.seating import lineups_for, units_for
+from agents.arena.table import GameOutcome, build_agent
+from agents.arena.workers import Done, Progress, play_parallel, play_serial
+from envs.deal_sets import DealSet
+from envs.deals import check_seed
 
-__all__ = [
-    "ArenaError",
-    "ArenaInterrupted",
-    "ArenaPlan",
-    "ArenaRun",
-    "Entrant",
-    "GameOutcome",
-    "Progress",
-    "make_plan",
-    "parse_entrant",
-    "run_arena",
-]
-
-
-@dataclass(frozen=True)
-class Entrant:
-    """One agent of the arena.
-
-    Attributes:
-        label: its name in reports (unique within a plan).
-        source: an agent spec string (``agents.registry``), or a picklable zero-argument
-            callable returning an agent (for trainers evaluating a policy in memory).
-    """
-
-    label: str
-    source: str | Callable[[], AnyAgent]
-
-
-def parse_entrant(text: str) -> Entrant:
-    """``'spec'`` or ``'label=spec'`` (a ``=`` before the first ``:``) -> Entrant.
-
-    Raises:
-        ValueError: an empty label or a malformed spec.
-    """
-    head, colon, tail = text.partition(":")
-    label, eq, name = head.partition("=")
-    if eq:
-        if not label.strip():
-            raise ValueError(f"empty label in agent {text!r} (expected label=spec)")
-        spec = name + colon + tail
-        parse_spec(spec)
-        return Entrant(label.strip(), spec.strip())
-    parse_spec(text)
-    return Entrant(text.strip(), text.strip())
-
-
-@dataclass(frozen=True)
-class ArenaPlan:
-    """Everything that determines the games: deals, entrants, lineups and the seed.
-
-    Attributes:
-        deal_set: the deals and rules.
-        entrants: the agents; lineups refer to them by index.
-        scheme: the seating scheme's name (``seating.SCHEMES``).
-        lineups: the agent index of every seat, per lineup; each deal is played once per lineup.
-        seed: base seed of the agents' generators.
-    """
-
-    deal_set: DealSet
-    entrants: tuple[Entrant, ...]
-    scheme: str
-    lineups: tuple[Lineup, ...]
-    seed: int
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        """The entrants' labels, by index."""
-        return tuple(e.label for e in self.entrants)
-
-    @property
-    def n_games(self) -> int:
-        """Games to play: deals times lineups."""
-        return len(self.deal_set.deals) * len(self.lineups)
+__all__ = ["ArenaInterrupted", "ArenaRun", "make_plan", "run_arena"]
 
 
 @dataclass(frozen=True)

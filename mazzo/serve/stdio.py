@@ -13,8 +13,8 @@ import os
 import select
 from typing import Any, TextIO
 
-from training.serve.protocol import ProtocolError, error
-from training.serve.server import Connection, Server
+from mazzo.serve.protocol import ProtocolError, error
+from mazzo.serve.server import Connection, Server
 
 __all__ = ["LineReader", "run_stdio"]
 

@@ -17,10 +17,10 @@ import numpy as np
 
 from envs.protocols import GameState, RulesLike
 from envs.registry import Game
-from training.serve.bots import Bot, Bots
-from training.serve.protocol import ProtocolError
-from training.serve.sessions import all_flags, game_of, register_mode, rules_of
-from training.serve.views import legal_labels, view_json
+from mazzo.serve.bots import Bot, Bots
+from mazzo.serve.protocol import ProtocolError
+from mazzo.serve.sessions import all_flags, game_of, register_mode, rules_of
+from mazzo.serve.views import legal_labels, view_json
 
 __all__ = ["CLIENT", "TableSession", "open_table"]
 

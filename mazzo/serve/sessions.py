@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 from envs.protocols import RulesLike
 from envs.registry import Game, game_names, get_game
-from training.serve.bots import Bots
-from training.serve.protocol import ProtocolError
+from mazzo.serve.bots import Bots
+from mazzo.serve.protocol import ProtocolError
 
 __all__ = [
     "MODES",

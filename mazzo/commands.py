@@ -1,4 +1,4 @@
-"""The ``demo``, ``rules``, ``agents`` and ``eval`` subcommands of ``mazzo`` (``training.cli``
+"""The ``demo``, ``rules``, ``agents`` and ``eval`` subcommands of ``mazzo`` (``mazzo.cli``
 builds the parser and dispatches).
 
 Every count is checked by argparse (``--deals 0`` is a usage error, exit status 2). Ctrl-C stops
@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
+from agents.arena.evaluate import EvalConfig, EvalInterrupted, evaluate
+from agents.arena.progress import ProgressBar
+from agents.arena.report import format_table, write_outputs
 from agents.base import RandomAgent
 from agents.registry import agents_of
 from envs.registry import game_names, get_game
-from training.arena.evaluate import EvalConfig, EvalInterrupted, evaluate
-from training.arena.progress import ProgressBar
-from training.arena.report import format_table, write_outputs
 
 __all__ = [
     "EXIT_INTERRUPTED",

@@ -8,7 +8,7 @@
   that vanishes has its sessions dropped.
 - ``GET /api/hello``, ``GET /api/bots``: the ``hello`` and ``bots`` replies.
 - ``POST /api/move``: one bot's move for a D.3 record so far (``advice``), stateless.
-- ``/``: the static web page of ``training/serve/static/``, when asked for (``--web``).
+- ``/``: the static web page of ``mazzo/serve/static/``, when asked for (``--web``).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from training.serve.advice import advise
-from training.serve.protocol import ProtocolError, error
-from training.serve.server import Server
+from mazzo.serve.advice import advise
+from mazzo.serve.protocol import ProtocolError, error
+from mazzo.serve.server import Server
 
 __all__ = ["STATIC", "make_app", "ws_max_size"]
 

@@ -22,10 +22,10 @@ from agents.trackers import tracker_for
 from agents.tracking import ImpossibleInput, SeatTracker
 from envs.protocols import RulesLike
 from envs.registry import Game, all_games
-from training.serve.bots import Bot, Bots
-from training.serve.protocol import Field, ProtocolError, register_message
-from training.serve.sessions import all_flags, game_of, register_mode, rules_of
-from training.serve.views import view_json
+from mazzo.serve.bots import Bot, Bots
+from mazzo.serve.protocol import Field, ProtocolError, register_message
+from mazzo.serve.sessions import all_flags, game_of, register_mode, rules_of
+from mazzo.serve.views import view_json
 
 __all__ = ["SeatSession", "open_seat"]
 

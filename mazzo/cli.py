@@ -5,12 +5,12 @@ the table; ``play`` lets a person play in the terminal against agents (each deal
 record, JSON Lines); ``replay`` replays the RULES.md D.3 records of a deal file and prints each
 table and result; ``rules`` lists a game's rule flags with their defaults, choices, meanings and
 RULES.md sections; ``agents`` lists the agents with their parameters; ``eval`` benchmarks
-agents against each other on a fixed deal set, duplicate style (``training.arena``);
+agents against each other on a fixed deal set, duplicate style (``agents.arena``);
 ``dealset`` writes a deal set file; ``serve`` serves bots over the bot protocol
-(``training.serve_cli``). ``replay`` and ``eval --deals`` read the same family of deal
-files (``training.arena.deals.read_records``). ``demo``, ``rules``, ``agents`` and ``eval``
-live in ``training.cli_commands``, ``train`` in ``training.train_cli``, ``export`` (a trained
-bot as an ONNX bundle) in ``training.export_cli``.
+(``mazzo.serve_command``). ``replay`` and ``eval --deals`` read the same family of deal
+files (``envs.deal_sets.read_records``). ``demo``, ``rules``, ``agents`` and ``eval``
+live in ``mazzo.commands``, ``train`` in ``mazzo.train_command``, ``export`` (a trained
+bot as an ONNX bundle) in ``mazzo.export_command``.
 
 Bad input (an unknown agent, flag or game, a malformed or missing deal file, a save path that
 cannot be written) ends with a message on stderr naming it and exit status 2; Ctrl-C ends with
@@ -27,20 +27,20 @@ from pathlib import Path
 from typing import Any
 
 from agents.registry import make_agent
-from envs.registry import Game, game_names, get_game
-from training.arena.deals import (
+from envs.deal_sets import (
     game_of_record,
     generate_deals,
     read_records,
     rules_from_flags,
     write_deal_set,
 )
-from training.cli_commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
-from training.cli_commands import parse_flags as _parse_flags
-from training.export_cli import add_export_command
-from training.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
-from training.serve_cli import add_serve_command
-from training.train_cli import add_train_command
+from envs.registry import Game, game_names, get_game
+from mazzo.commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
+from mazzo.commands import parse_flags as _parse_flags
+from mazzo.export_command import add_export_command
+from mazzo.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
+from mazzo.serve_command import add_serve_command
+from mazzo.train_command import add_train_command
 
 __all__ = ["main"]
 

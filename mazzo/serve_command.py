@@ -17,12 +17,12 @@ DEFAULT_PORT = 8765
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Start the server the options describe; returns the exit status."""
-    from training.serve.bots import DEFAULT_BOTS, Bots, parse_bot_option
-    from training.serve.protocol import Limits
-    from training.serve.server import Server
+    from mazzo.serve.bots import DEFAULT_BOTS, Bots, parse_bot_option
+    from mazzo.serve.protocol import Limits
+    from mazzo.serve.server import Server
 
     if args.web:
-        from training.serve import web
+        from mazzo.serve import web
 
         if not web.STATIC.is_dir():
             raise ValueError(f"--web: the web page is not installed ({web.STATIC} is missing)")
@@ -41,7 +41,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     bots = Bots([parse_bot_option(b) for b in given], skip_missing=not args.bot)
     server = Server(bots, limits)
     if args.port is None and not args.web:
-        from training.serve.stdio import run_stdio
+        from mazzo.serve.stdio import run_stdio
 
         return run_stdio(server, sys.stdin.fileno(), sys.stdout)
     return _serve_web(server, args)
@@ -50,7 +50,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _serve_web(server: Any, args: argparse.Namespace) -> int:
     import uvicorn
 
-    from training.serve.web import STATIC, make_app, ws_max_size
+    from mazzo.serve.web import STATIC, make_app, ws_max_size
 
     app = make_app(server, args.workers, STATIC if args.web else None)
     port = DEFAULT_PORT if args.port is None else args.port

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.arena.streams import agent_rng
 from agents.base import AnyAgent, EachAgent
 from agents.registry import make_agent
 from envs.cards.deal import Deal
-from training.arena.streams import agent_rng
 
 if TYPE_CHECKING:
-    from training.arena.runner import ArenaPlan, Entrant
+    from agents.arena.plan import ArenaPlan, Entrant
 
 __all__ = ["ArenaError", "GameOutcome", "Played", "Table", "build_agent"]
 

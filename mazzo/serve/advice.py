@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from training.serve.bots import Bots
-from training.serve.protocol import Field, ProtocolError, check_fields
-from training.serve.sessions import game_of, rules_of
+from mazzo.serve.bots import Bots
+from mazzo.serve.protocol import Field, ProtocolError, check_fields
+from mazzo.serve.sessions import game_of, rules_of
 
 __all__ = ["MOVE_REQUEST", "advise"]
 

@@ -21,11 +21,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-import training.serve.seat
-import training.serve.table  # noqa: F401  (registers the table mode)
+import mazzo.serve.seat
+import mazzo.serve.table  # noqa: F401  (registers the table mode)
 from envs.registry import all_games
-from training.serve.bots import Bots
-from training.serve.protocol import (
+from mazzo.serve.bots import Bots
+from mazzo.serve.protocol import (
     CLOSING_CODES,
     PROTOCOL,
     Limits,
@@ -33,7 +33,7 @@ from training.serve.protocol import (
     error,
     parse_line,
 )
-from training.serve.sessions import MODES, Session, all_flags
+from mazzo.serve.sessions import MODES, Session, all_flags
 
 __all__ = ["Connection", "Server", "server_version"]
 

@@ -31,12 +31,12 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import TYPE_CHECKING, Protocol
 
+from agents.arena.table import ArenaError, GameOutcome, Table
+from agents.processes import torch_safe_context
 from envs.cards.deal import Deal
-from training.arena.table import ArenaError, GameOutcome, Table
-from training.processes import torch_safe_context
 
 if TYPE_CHECKING:
-    from training.arena.runner import ArenaPlan
+    from agents.arena.plan import ArenaPlan
 
 __all__ = ["CHUNK_SECONDS", "MAX_CHUNK", "Done", "Progress", "play_parallel", "play_serial"]
 

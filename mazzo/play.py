@@ -24,8 +24,8 @@ import numpy as np
 
 from agents.base import AnyAgent
 from envs.cards.bits import bit_list
+from envs.deal_sets import records_to_jsonl
 from envs.registry import Game
-from training.arena.deals import records_to_jsonl
 
 __all__ = [
     "DEFAULT_SAVE",

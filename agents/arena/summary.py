@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from training.arena.runner import ArenaRun
-from training.arena.stats import Interval, bootstrap_ci, fit_bradley_terry, mean_ci
-from training.arena.streams import bootstrap_rng
+from agents.arena.runner import ArenaRun
+from agents.arena.stats import Interval, bootstrap_ci, fit_bradley_terry, mean_ci
+from agents.arena.streams import bootstrap_rng
 
 __all__ = ["AgentStats", "ContractStats", "PairStats", "Summary", "Timing", "summarize"]
 

@@ -1,0 +1,32 @@
+"""The evaluation arena: agents against agents on fixed deal sets, duplicate style.
+
+Modules, each with one job: ``streams`` (every random stream of a run, from one seed),
+``plan`` (the entrants and the plan: deals, lineups, seed), ``seating`` (lineups and rotation
+schemes), ``table`` (one game's engine loop), ``workers`` (deals over worker processes,
+interrupts), ``runner`` (making and running a plan, the merge), ``stats`` (t, bootstrap,
+Bradley-Terry), ``summary`` (the arena's numbers from the games), ``report`` (table, JSON,
+CSV), ``progress`` (the progress bar), ``evaluate`` (one evaluation from a config). The deal
+sets it plays are ``envs.deal_sets``'. The trainers and the ``mazzo`` command both use it. See
+docs/arena.md.
+"""
+
+from agents.arena.evaluate import EvalConfig, EvalInterrupted, evaluate
+from agents.arena.plan import ArenaPlan, Entrant
+from agents.arena.runner import ArenaInterrupted, ArenaRun, make_plan, run_arena
+from agents.arena.summary import Summary, summarize
+from agents.arena.table import ArenaError
+
+__all__ = [
+    "ArenaError",
+    "ArenaInterrupted",
+    "ArenaPlan",
+    "ArenaRun",
+    "Entrant",
+    "EvalConfig",
+    "EvalInterrupted",
+    "Summary",
+    "evaluate",
+    "make_plan",
+    "run_arena",
+    "summarize",
+]
