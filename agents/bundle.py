@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from envs.protocols import Encoder, RulesLike
-from envs.registry import Game, get_game
+from envs.protocols import AnyEncoder, RulesLike
+from envs.registry import AnyGame, get_game
 
 __all__ = [
     "BUNDLE_FORMAT",
@@ -64,7 +64,7 @@ def resolved_flags(rules: RulesLike) -> dict[str, Any]:
     return out
 
 
-def action_labels(game: Game, rules: RulesLike) -> list[str]:
+def action_labels(game: AnyGame, rules: RulesLike) -> list[str]:
     """The label of every action id outside any phase (card actions as ``card Xx``): those of a
     finished deal's state, where no verb applies."""
     state = game.new_state(game.deal_random(np.random.default_rng(0), rules), rules)
@@ -101,7 +101,7 @@ class Bundle:
         """The rules flags the policy was trained for (every flag, resolved)."""
         return dict(self.manifest["flags"])
 
-    def game(self) -> Game:
+    def game(self) -> AnyGame:
         """This mazzo's registration of the bundle's game. Raises ValueError if it has none."""
         try:
             return get_game(self.game_name)
@@ -111,11 +111,12 @@ class Bundle:
     def rules(self) -> RulesLike:
         """The game's ``Rules`` from the bundle's flags. Raises ValueError on a bad flag."""
         try:
-            return self.game().rules(self.flags)
+            rules: RulesLike = self.game().rules(self.flags)
+            return rules
         except ValueError as e:
             raise ValueError(f"{self.path}: the manifest's flags: {e}") from None
 
-    def check(self, game: Game | str, rules: RulesLike | None = None) -> None:
+    def check(self, game: AnyGame | str, rules: RulesLike | None = None) -> None:
         """Refuse unless the bundle fits ``game`` (and, when given, ``rules``) of this mazzo.
 
         Raises:
@@ -260,7 +261,7 @@ class BundleAgent:
         game, rules = bundle.game(), bundle.rules()
         bundle.check(game, rules)
         self.bundle, self.sample = bundle, sample
-        self.encoder: Encoder = game.encoder(rules)
+        self.encoder: AnyEncoder = game.encoder(rules)
 
     def act(self, view: Any, rng: np.random.Generator) -> int:
         return self.act_batch([view], rng)[0]

@@ -23,7 +23,7 @@ import numpy.typing as npt
 import torch
 
 from agents.nets import PolicyValueNet
-from envs.protocols import Encoder
+from envs.protocols import AnyEncoder
 from envs.registry import get_game
 
 __all__ = [
@@ -60,7 +60,7 @@ class NeuralAgent:
     name = "nn"
 
     def __init__(
-        self, net: PolicyNet, encoder: Encoder, sample: bool = False, threads: int | None = 1
+        self, net: PolicyNet, encoder: AnyEncoder, sample: bool = False, threads: int | None = 1
     ) -> None:
         self.net, self.encoder, self.sample, self.threads = net, encoder, sample, threads
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.tracking import SeatTracker
-from envs.registry import Game
+from envs.registry import AnyGame
 
 __all__ = ["TrackerEntry", "tracker_for"]
 
@@ -36,7 +36,7 @@ class TrackerEntry:
     reveal_of: Callable[[Any, Any, Any, int], dict[str, Any]]
 
 
-def tracker_for(game: Game) -> TrackerEntry:
+def tracker_for(game: AnyGame) -> TrackerEntry:
     """The seat tracker of ``game``.
 
     Raises:

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from agents.sampling import NoConsistentWorld
-from envs.registry import Game
+from envs.registry import AnyGame
 
 __all__ = [
     "FeasibleSampler",
@@ -139,7 +139,7 @@ class SeatTracker(ABC):
 
     max_draws = 500  # worlds drawn before an input is declared impossible (20 at most needed
     # in the studies of tests/serve/test_seat_trackers.py)
-    registered: ClassVar[Game]  # the game's registration: its vocabulary and visibility
+    registered: ClassVar[AnyGame]  # the game's registration: its vocabulary and visibility
     reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {}  # reveal key -> its JSON types
 
     def __init__(self, rules: Any, seat: int, dealer: int, private: Mapping[str, Any],

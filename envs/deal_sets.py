@@ -34,7 +34,7 @@ from typing import Any
 
 from envs.cards.deal import Deal
 from envs.deals import check_seed, deal_rng
-from envs.registry import Game, game_for_format, get_game
+from envs.registry import AnyGame, game_for_format, get_game
 
 __all__ = [
     "JSON_LINES",
@@ -79,7 +79,7 @@ class DealSet:
     source: str
 
     @property
-    def spec(self) -> Game:
+    def spec(self) -> AnyGame:
         """The game's entry points."""
         return get_game(self.game)
 

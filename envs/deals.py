@@ -25,7 +25,7 @@ import numpy as np
 
 from envs.cards.deal import Deal
 from envs.protocols import RulesLike
-from envs.registry import Game, get_game
+from envs.registry import AnyGame, get_game
 
 __all__ = ["DEAL_SET_KEY", "DealStream", "check_seed", "deal_rng", "keyed_rng"]
 
@@ -61,7 +61,7 @@ class DealStream:
     """
 
     def __init__(
-        self, game: Game | str, rules: RulesLike, seed: int | np.random.SeedSequence = 0
+        self, game: AnyGame | str, rules: RulesLike, seed: int | np.random.SeedSequence = 0
     ) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
         self.game.check_rules(rules)

@@ -14,20 +14,23 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
 import numpy as np
 
 from envs.cards.deal import Deal
 from envs.cards.deck import Deck
+from envs.cards.flags import parse_assignments
 from envs.cards.record import DealRecord, RecordVocabulary
 from envs.protocols import Encoder, GameState, InfoView, RulesLike
 
 __all__ = [
+    "AnyGame",
     "Game",
     "GameInfo",
+    "GameOps",
     "all_games",
     "game_for_format",
     "game_names",
@@ -35,9 +38,25 @@ __all__ = [
     "register",
 ]
 
+R = TypeVar("R", bound=RulesLike)
+S = TypeVar("S", bound=GameState[Any, Any])
+V = TypeVar("V", bound=InfoView[Any])
+R_contra = TypeVar("R_contra", bound=RulesLike, contravariant=True)
+S_co = TypeVar("S_co", bound=GameState[Any, Any], covariant=True)
+
+Record: TypeAlias = Mapping[str, Any] | str
+"""A D.3 record as it comes in: the parsed JSON object, or its text."""
+
+
+class NewState(Protocol[R_contra, S_co]):
+    """``(deal, rules) -> State``: a fresh engine state (the game's ``State.new``; it may take
+    keyword-only start options of its own, such as a no-Chiamo redeal)."""
+
+    def __call__(self, deal: Deal, rules: R_contra, /) -> S_co: ...
+
 
 @dataclass(frozen=True)
-class GameInfo:
+class GameInfo(Generic[R]):
     """What a game is, independent of its rule variant.
 
     Attributes:
@@ -56,7 +75,7 @@ class GameInfo:
         gym_id: the Gymnasium id of the single-agent face.
         peers: ids of the comparable peer benchmarks (``../shared/bench/peers.py``): the bare
             engine's peer and the encoded one's.
-        score_unit: what a return counts (``game points``, ``resti``).
+        score_unit: what the game's scores count (``game points``, ``resti``).
         flag_help: rule flag -> (its meaning in one line, its RULES.md sections), for
             ``mazzo rules`` (``envs/<game>/flag_help.py``).
     """
@@ -64,7 +83,7 @@ class GameInfo:
     name: str
     title: str
     deck: Deck
-    rules_type: type[Any]
+    rules_type: type[R]
     record_format: str
     num_actions: int
     obs_size: int
@@ -78,15 +97,12 @@ class GameInfo:
 
 
 @dataclass(frozen=True)
-class Game:
-    """A registered game: its ``GameInfo`` and its operations.
-
-    Each game supplies functions; the generic ones (random deals, rules from flags, the env
-    constructor) are written once here. Every function checks that the rules it is given are
-    this game's (a Minchiate ``Rules`` passed to Calabresella is a ``TypeError`` naming both).
+class GameOps(Generic[R, S, V]):
+    """What a game supplies to the registry (``envs/<game>/game.py``), typed by its own
+    ``Rules`` ``R``, ``State`` ``S`` and view ``V``, so mypy checks each function against the
+    seam. The functions take the game's own rules unchecked: ``Game`` checks them first.
 
     Attributes:
-        info: the static description.
         seats: rules -> number of player seats.
         teams: rules -> the seat groups that share one return (partnerships; else one group per
             seat). The arena seats one agent per group.
@@ -106,49 +122,122 @@ class Game:
         vocabulary: the game's D.3 record vocabulary (verbs, label <-> ``[verb, arg]``).
     """
 
-    info: GameInfo
-    seats: Callable[[Any], int]
-    teams: Callable[[Any], tuple[tuple[int, ...], ...]]
-    idle_seats: Callable[[Any, int], tuple[int, ...]]
-    payoff_bound: Callable[[Any], int]
-    new_state: Callable[..., GameState]
-    read_record: Callable[[Any, Any], DealRecord]
-    write_record: Callable[[Any], dict[str, Any]]
-    replay: Callable[[Any, Any], GameState]
-    encoder: Callable[[Any], Encoder]
-    render_state: Callable[[Any], str]
-    render_view: Callable[[Any], str]
-    action_is_visible: Callable[[Any, int, int], bool]
-    view_json: Callable[[Any], dict[str, Any]]
+    seats: Callable[[R], int]
+    teams: Callable[[R], tuple[tuple[int, ...], ...]]
+    idle_seats: Callable[[R, int], tuple[int, ...]]
+    payoff_bound: Callable[[R], int]
+    new_state: NewState[R, S]
+    read_record: Callable[[Record, R | None], DealRecord]
+    write_record: Callable[[S], dict[str, Any]]
+    replay: Callable[[Record, R | None], S]
+    encoder: Callable[[R], Encoder[V]]
+    render_state: Callable[[S], str]
+    render_view: Callable[[V], str]
+    action_is_visible: Callable[[S, int, int], bool]
+    view_json: Callable[[V], dict[str, Any]]
     vocabulary: RecordVocabulary
+
+
+class Game(Generic[R, S, V]):
+    """A registered game: its ``GameInfo`` and its operations, typed by the game's own
+    ``Rules`` ``R``, ``State`` ``S`` and view ``V``.
+
+    Every operation that takes rules checks first that they are this game's (a Minchiate
+    ``Rules`` passed to Calabresella is a ``TypeError`` naming both): the check is written once,
+    here. The generic operations (rules from flags, random deals, the env constructor) are
+    written once here too. A ``Game`` pickles by its name (a worker process finds the same
+    registered game).
+    """
+
+    __slots__ = ("_ops", "info")
+
+    def __init__(self, info: GameInfo[R], ops: GameOps[R, S, V]) -> None:
+        self.info = info
+        self._ops = ops
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r})"
+
+    def __reduce__(self) -> tuple[Callable[[str], AnyGame], tuple[str]]:
+        return get_game, (self.name,)
 
     @property
     def name(self) -> str:
         return self.info.name
 
-    def rules(self, flags: Mapping[str, Any] | None = None) -> RulesLike:
+    @property
+    def vocabulary(self) -> RecordVocabulary:
+        """The game's D.3 record vocabulary."""
+        return self._ops.vocabulary
+
+    # -- rules ------------------------------------------------------------------------------
+
+    def rules(self, flags: Mapping[str, Any] | None = None) -> R:
         """This game's ``Rules`` from ``flags`` (defaults when None). Raises ValueError."""
-        rules: RulesLike = self.info.rules_type.from_flags(dict(flags or {}))
-        return rules
+        return self.info.rules_type.from_flags(dict(flags or {}))
 
-    def reward_scale(self, rules: RulesLike) -> float:
-        """The default reward scale: ``1 / payoff_bound(rules)``, so that every reward of a deal
-        lies in [-1, 1]."""
-        return 1.0 / self.payoff_bound(rules)
+    def parse_flags(self, items: Sequence[str], option: str = "--flag") -> R:
+        """This game's ``Rules`` from flags as typed (``["players=4", "aperta=true"]``: JSON
+        values, else the text): the one parser of rule flags at every edge (the command line,
+        config files' ``--set``). Raises ValueError naming the item, the flag or the value."""
+        return self.rules(parse_assignments(items, option))
 
-    def check_rules(self, rules: object) -> None:
-        """Raise TypeError unless ``rules`` is this game's ``Rules``."""
+    def check_rules(self, rules: object) -> R:
+        """``rules``, if they are this game's ``Rules``; else a TypeError naming both."""
         if not isinstance(rules, self.info.rules_type):
             raise TypeError(
                 f"{self.name} needs {self.info.rules_type.__module__}.Rules, "
                 f"got {type(rules).__module__}.{type(rules).__name__}"
             )
+        return rules
 
-    def deal_random(
-        self, rng: np.random.Generator, rules: RulesLike, dealer: int | None = None
-    ) -> Deal:
+    def reward_scale(self, rules: R) -> float:
+        """The default reward scale: ``1 / payoff_bound(rules)``, so that every reward of a deal
+        lies in [-1, 1]."""
+        return 1.0 / self.payoff_bound(rules)
+
+    def seats(self, rules: R) -> int:
+        """The number of player seats under ``rules``."""
+        return self._ops.seats(self.check_rules(rules))
+
+    def teams(self, rules: R) -> tuple[tuple[int, ...], ...]:
+        """The seat groups that share one return (one group per seat without partnerships)."""
+        return self._ops.teams(self.check_rules(rules))
+
+    def idle_seats(self, rules: R, dealer: int) -> tuple[int, ...]:
+        """The seats that make no decision in a deal of ``dealer``."""
+        return self._ops.idle_seats(self.check_rules(rules), dealer)
+
+    def payoff_bound(self, rules: R) -> int:
+        """The largest possible |return| of one seat in one deal."""
+        return self._ops.payoff_bound(self.check_rules(rules))
+
+    def encoder(self, rules: R) -> Encoder[V]:
+        """The observation encoder for ``rules``."""
+        return self._ops.encoder(self.check_rules(rules))
+
+    # -- deals, states and records ------------------------------------------------------------
+
+    def new_state(self, deal: Deal, rules: R, **options: Any) -> S:
+        """A fresh engine state of ``deal`` under ``rules`` (``options``: the game's start
+        options, such as a no-Chiamo redeal)."""
+        start: Callable[..., S] = self._ops.new_state  # the options are the game's own
+        return start(deal, self.check_rules(rules), **options)
+
+    def read_record(self, record: Record, rules: R | None = None) -> DealRecord:
+        """The parsed D.3 record (actions not applied); its own rules when ``rules`` is None."""
+        return self._ops.read_record(record, None if rules is None else self.check_rules(rules))
+
+    def replay(self, record: Record, rules: R | None = None) -> S:
+        """The state after the record's actions; its own rules when ``rules`` is None."""
+        return self._ops.replay(record, None if rules is None else self.check_rules(rules))
+
+    def write_record(self, state: S) -> dict[str, Any]:
+        """The D.3 record of ``state`` (actions and result included), JSON-ready."""
+        return self._ops.write_record(state)
+
+    def deal_random(self, rng: np.random.Generator, rules: R, dealer: int | None = None) -> Deal:
         """A uniformly shuffled deal from ``rng`` (the dealer drawn from ``rng`` if not given)."""
-        self.check_rules(rules)
         n = self.seats(rules)
         if dealer is None:
             dealer = int(rng.integers(n))
@@ -156,7 +245,7 @@ class Game:
             raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         return Deal(dealer, tuple(rng.permutation(self.info.deck.size).tolist()))  # Python ints
 
-    def read_deal(self, record: Any, rules: RulesLike | None = None) -> tuple[RulesLike, Deal]:
+    def read_deal(self, record: Record, rules: R | None = None) -> tuple[R, Deal]:
         """The rules and the deal of a D.3 record, to be dealt afresh (its actions ignored).
 
         Raises:
@@ -171,7 +260,32 @@ class Game:
                 "can only be replayed with its actions (mazzo replay, or the env's reset), "
                 "not dealt afresh"
             )
-        return parsed.rules, parsed.deal
+        return self.check_rules(parsed.rules), parsed.deal
+
+    # -- seats' views and text ------------------------------------------------------------------
+
+    def view(self, state: S, seat: int) -> V:
+        """``state.info_view(seat)``, typed."""
+        view: V = state.info_view(seat)
+        return view
+
+    def action_is_visible(self, state: S, action: int, seat: int) -> bool:
+        """Whether ``seat`` sees the card ``action`` moves in ``state``."""
+        return self._ops.action_is_visible(state, action, seat)
+
+    def view_json(self, view: V) -> dict[str, Any]:
+        """The view as a JSON-ready dict of the game's own fields (the bot protocol)."""
+        return self._ops.view_json(view)
+
+    def render_state(self, state: S) -> str:
+        """The whole table as text (all hands)."""
+        return self._ops.render_state(state)
+
+    def render_view(self, view: V) -> str:
+        """One seat's table as text."""
+        return self._ops.render_view(view)
+
+    # -- environments ---------------------------------------------------------------------------
 
     def env(self, **kwargs: Any) -> Any:
         """The wrapped PettingZoo AEC env of this game (``env_module.env(**kwargs)``)."""
@@ -181,17 +295,17 @@ class Game:
         """The unwrapped PettingZoo AEC env (``env_module.raw_env(**kwargs)``)."""
         return importlib.import_module(self.info.env_module).raw_env(**kwargs)
 
-    def view(self, state: GameState, seat: int) -> InfoView:
-        """``state.info_view(seat)``, typed."""
-        view: InfoView = state.info_view(seat)
-        return view
+
+AnyGame: TypeAlias = Game[Any, Any, Any]
+"""A game whose own types the caller does not know (the layers above ``envs/`` that iterate the
+registry); its operations still check at run time that the rules they get are its own."""
 
 
-_GAMES: dict[str, Game] = {}
+_GAMES: dict[str, AnyGame] = {}
 _loaded = False
 
 
-def register(game: Game) -> Game:
+def register(game: Game[R, S, V]) -> Game[R, S, V]:
     """Add ``game`` to the registry (called by ``envs/<game>/game.py``). Returns it.
 
     Raises:
@@ -218,7 +332,7 @@ def _load() -> None:
             importlib.import_module(f"envs.{module}.game")
 
 
-def all_games() -> tuple[Game, ...]:
+def all_games() -> tuple[AnyGame, ...]:
     """Every registered game, in name order."""
     _load()
     return tuple(_GAMES[n] for n in sorted(_GAMES))
@@ -229,7 +343,7 @@ def game_names() -> tuple[str, ...]:
     return tuple(g.name for g in all_games())
 
 
-def game_for_format(fmt: object) -> Game:
+def game_for_format(fmt: object) -> AnyGame:
     """The game whose D.3 records carry ``format`` ``fmt``.
 
     Raises:
@@ -242,7 +356,7 @@ def game_for_format(fmt: object) -> Game:
     raise ValueError(f"cannot tell the game from format {fmt!r} (known: {known})")
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> AnyGame:
     """The game called ``name``.
 
     Raises:

@@ -38,8 +38,8 @@ import numpy.typing as npt
 from envs.cards.deal import Deal
 from envs.cards.errors import IllegalAction
 from envs.deals import DealStream
-from envs.protocols import GameState, InfoView
-from envs.registry import Game, get_game
+from envs.protocols import AnyState, AnyView
+from envs.registry import AnyGame, get_game
 
 __all__ = ["VectorBatch", "VectorRunner"]
 
@@ -74,7 +74,7 @@ class VectorRunner:
 
     def __init__(
         self,
-        game: Game | str,
+        game: AnyGame | str,
         n: int,
         rules: Any = None,
         seed: int | np.random.SeedSequence = 0,
@@ -100,8 +100,8 @@ class VectorRunner:
         self._done = np.zeros(n, np.bool_)
         self._returns = np.zeros((n, self.seats), np.int64)
         self._rows = np.arange(n)
-        self._states: list[GameState] = []
-        self._views: list[InfoView] = []
+        self._states: list[AnyState] = []
+        self._views: list[AnyView] = []
         self._seats: list[int] = [0] * n
         self._any_done = False
         self.batch = VectorBatch(
@@ -117,7 +117,7 @@ class VectorRunner:
         """Deal a fresh deal to every engine (from the stream, in engine order)."""
         return self._start([self._new_state() for _ in range(self.n)])
 
-    def load(self, states: list[GameState]) -> VectorBatch:
+    def load(self, states: list[AnyState]) -> VectorBatch:
         """Make ``states`` (one per engine, none finished; for example replayed from the D.3
         records of a checkpoint) the deals in flight, drawing nothing from the deal stream.
 
@@ -128,7 +128,7 @@ class VectorRunner:
             raise ValueError(f"load needs {self.n} unfinished states, got {len(states)}")
         return self._start(list(states))
 
-    def _start(self, states: list[GameState]) -> VectorBatch:
+    def _start(self, states: list[AnyState]) -> VectorBatch:
         self._states = states
         self._seats = [s.to_play for s in self._states]
         self._views = [s.info_view(seat) for s, seat in zip(states, self._seats, strict=True)]
@@ -164,12 +164,13 @@ class VectorRunner:
             views[i] = state.info_view(seat)
         return self._publish()
 
-    def _new_state(self) -> GameState:
+    def _new_state(self) -> AnyState:
         try:
             deal = next(self.deals)
         except StopIteration:
             raise ValueError("the runner's deals ran out (pass an endless deal source)") from None
-        return self.game.new_state(deal, self.rules)
+        state: AnyState = self.game.new_state(deal, self.rules)
+        return state
 
     def _publish(self) -> VectorBatch:
         self._seat[:] = self._seats
@@ -206,11 +207,11 @@ class VectorRunner:
 
     # ------------------------------------------------------------------ read-only access
     @property
-    def states(self) -> tuple[GameState, ...]:
+    def states(self) -> tuple[AnyState, ...]:
         """The engines' states (read-only use: heuristic opponents, a critic seeing all)."""
         return tuple(self._states)
 
-    def views(self) -> tuple[InfoView, ...]:
+    def views(self) -> tuple[AnyView, ...]:
         """The acting seat's view in each engine."""
         return tuple(self._views)
 

@@ -34,7 +34,7 @@ from envs.deal_sets import (
     rules_from_flags,
     write_deal_set,
 )
-from envs.registry import Game, game_names, get_game
+from envs.registry import AnyGame, game_names, get_game
 from mazzo.commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
 from mazzo.commands import parse_flags as _parse_flags
 from mazzo.export_command import add_export_command
@@ -102,7 +102,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _game_of_record(record: Any, where: str) -> Game:
+def _game_of_record(record: Any, where: str) -> AnyGame:
     try:
         return get_game(game_of_record(record, where))
     except ValueError as e:

@@ -25,7 +25,7 @@ import numpy as np
 from agents.base import AnyAgent
 from envs.cards.bits import bit_list
 from envs.deal_sets import records_to_jsonl
-from envs.registry import Game
+from envs.registry import AnyGame
 
 __all__ = [
     "DEFAULT_SAVE",
@@ -96,7 +96,7 @@ def _claim(path: Path, mode: str, what: str) -> bool:
     return True
 
 
-def deal_summary(spec: Game, rules: Any, state: Any, number: int, seat: int) -> str:
+def deal_summary(spec: AnyGame, rules: Any, state: Any, number: int, seat: int) -> str:
     """One line on a finished deal: who won and every seat's score (the full result is in
     the saved record)."""
     returns = state.returns()
@@ -156,7 +156,7 @@ def ask(state: Any, view_text: str, read: Callable[[], str], out: TextIO) -> int
 
 
 def play_session(
-    spec: Game,
+    spec: AnyGame,
     rules: Any,
     seat: int,
     agents: list[AnyAgent],
@@ -212,7 +212,7 @@ def _save(save: Path, records: list[dict[str, Any]], out: TextIO, unfinished: in
 
 
 def _play_deal(
-    spec: Game, state: Any, seat: int, agents: list[AnyAgent], rng: np.random.Generator,
+    spec: AnyGame, state: Any, seat: int, agents: list[AnyAgent], rng: np.random.Generator,
     read: Callable[[], str], out: TextIO,
 ) -> None:  # fmt: skip
     while not state.is_terminal():

@@ -46,7 +46,7 @@ from agents.bundle_check import TOLERANCE, check_vectors
 from agents.nets import PolicyValueNet
 from agents.neural import checkpoint_dir, load_policy
 from agents.registry import SHIPPED
-from envs.registry import Game, game_names, get_game
+from envs.registry import AnyGame, game_names, get_game
 from training.export_vectors import make_vectors, vectors_jsonl
 from training.rl.ship import SHIPPED_KEYS
 
@@ -232,7 +232,7 @@ def _verify(
 
 
 def _manifest(
-    game: Game, rules: Any, meta: dict[str, Any], ckpt: Path, net: PolicyValueNet, out: Path,
+    game: AnyGame, rules: Any, meta: dict[str, Any], ckpt: Path, net: PolicyValueNet, out: Path,
     vectors: int, seed: int,
 ) -> dict[str, Any]:  # fmt: skip
     info = game.info

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from envs.protocols import GameState, RulesLike
-from envs.registry import Game
+from envs.protocols import AnyState, RulesLike
+from envs.registry import AnyGame
 
 __all__ = ["ProbsFn", "decision_points", "make_vectors", "vectors_jsonl"]
 
@@ -28,11 +28,11 @@ ProbsFn = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], npt.NDArray[
 CANDIDATES_PER_VECTOR = 4
 
 
-def decision_points(game: Game, rules: RulesLike, n: int, seed: int) -> list[GameState]:
+def decision_points(game: AnyGame, rules: RulesLike, n: int, seed: int) -> list[AnyState]:
     """``n`` states at a decision, from random deals of ``seed``, spread across phases (in deal
     and step order)."""
     rng = np.random.default_rng(seed)
-    by_phase: dict[int, list[tuple[int, int, GameState]]] = {}
+    by_phase: dict[int, list[tuple[int, int, AnyState]]] = {}
     found, deal = 0, 0
     while found < CANDIDATES_PER_VECTOR * n:
         state = game.new_state(game.deal_random(rng, rules), rules)
@@ -46,7 +46,7 @@ def decision_points(game: Game, rules: RulesLike, n: int, seed: int) -> list[Gam
             step += 1
         deal += 1
     pools = [by_phase[p] for p in sorted(by_phase)]
-    chosen: list[tuple[int, int, GameState]] = []
+    chosen: list[tuple[int, int, AnyState]] = []
     while len(chosen) < n:
         for pool in pools:
             if pool and len(chosen) < n:
@@ -56,7 +56,7 @@ def decision_points(game: Game, rules: RulesLike, n: int, seed: int) -> list[Gam
 
 
 def make_vectors(
-    game: Game, rules: RulesLike, probs_fn: ProbsFn, n: int = 64, seed: int = 0
+    game: AnyGame, rules: RulesLike, probs_fn: ProbsFn, n: int = 64, seed: int = 0
 ) -> list[dict[str, Any]]:
     """``n`` test vectors of ``game`` under ``rules``, the probabilities from ``probs_fn(obs,
     mask)``.

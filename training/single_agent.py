@@ -29,8 +29,8 @@ from agents.registry import make_agent
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 from envs.common.arrays import mask_to_int8
-from envs.protocols import GameState
-from envs.registry import Game, all_games, game_names, get_game
+from envs.protocols import AnyState
+from envs.registry import AnyGame, all_games, game_names, get_game
 
 __all__ = ["SingleAgentEnv"]
 
@@ -91,7 +91,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             }
         )
         self.action_space = spaces.Discrete(n)
-        self.state: GameState | None = None
+        self.state: AnyState | None = None
         self._agent_rng: np.random.Generator | None = None
 
     # ------------------------------------------------------------------ Gymnasium API
@@ -170,7 +170,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             seat = s.to_play
             s.apply(self.opponents[seat].act(s.info_view(seat), rng))
 
-    def _live(self) -> GameState:
+    def _live(self) -> AnyState:
         if self.state is None:
             raise RuntimeError("no deal in play: call reset()")
         return self.state
@@ -195,7 +195,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         return {"seat": self.seat}
 
 
-def _register(game: Game) -> None:
+def _register(game: AnyGame) -> None:
     if game.info.gym_id not in gym.registry:
         gym.register(id=game.info.gym_id, entry_point=SingleAgentEnv, kwargs={"game": game.name})
 

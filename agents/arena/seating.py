@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.registry import Game
+from envs.registry import AnyGame
 
 __all__ = [
     "SCHEMES",
@@ -50,7 +50,7 @@ Lineup = tuple[int, ...]
 SCHEMES = ("pairs", "mixed")
 
 
-def units_for(game: Game, rules: Any) -> tuple[tuple[int, ...], ...]:
+def units_for(game: AnyGame, rules: Any) -> tuple[tuple[int, ...], ...]:
     """The seat groups filled by one agent: the game's teams (its partnerships, else one group
     per seat) under ``rules``.
 

@@ -43,7 +43,7 @@ from envs.calabresella.view import InfoView
 from envs.calabresella.worlds import MONTE_PHASES, determinize
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
-from envs.registry import Game
+from envs.registry import AnyGame
 
 __all__ = ["TRACKER", "CalabresellaTracker", "due_reveals", "private_of", "reveal_of"]
 
@@ -79,7 +79,7 @@ class CalabresellaTracker(SeatTracker):
     """The consistent world of one Calabresella seat (see the module docstring)."""
 
     rules: Rules
-    registered: ClassVar[Game] = GAME
+    registered: ClassVar[AnyGame] = GAME
     reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {
         "monte": (list,), "giver": (str,), "received": (list,), "partner": (list,),
     }  # fmt: skip

@@ -40,7 +40,7 @@ from envs.minchiate.state import State
 from envs.minchiate.tables import DISCARDABLE, FULL, MATTO_BIT
 from envs.minchiate.view import InfoView
 from envs.minchiate.worlds import determinize, extra_cards
-from envs.registry import Game
+from envs.registry import AnyGame
 
 __all__ = ["TRACKER", "MinchiateTracker", "due_reveals", "private_of", "reveal_of"]
 
@@ -75,7 +75,7 @@ class MinchiateTracker(SeatTracker):
     """The consistent world of one Minchiate seat (see the module docstring)."""
 
     rules: Rules
-    registered: ClassVar[Game] = GAME
+    registered: ClassVar[AnyGame] = GAME
     reveal_fields: ClassVar[Mapping[str, tuple[type, ...]]] = {
         "declaring": (str, int, type(None)), "declared": (list,), "void": (bool,),
         "fola": (list,),

@@ -17,30 +17,36 @@ from envs.calabresella.render import render_state, render_view
 from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import payoff_bound
 from envs.calabresella.state import State
-from envs.calabresella.view import action_is_visible
+from envs.calabresella.view import InfoView, action_is_visible
 from envs.calabresella.view_json import view_json
-from envs.common.registration import RulesCheck, obs_slices
-from envs.registry import Game, GameInfo, register
+from envs.common.registration import obs_slices
+from envs.registry import Game, GameInfo, GameOps, register
 
 __all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_NOT_ZERO_SUM", "TEST_VARIANTS"]
 
 
-_rules = RulesCheck("calabresella", Rules)
+def _seats(rules: Rules) -> int:
+    return rules.players
 
 
-def _teams(rules: object) -> tuple[tuple[int, ...], ...]:
-    return tuple((s,) for s in range(_rules(rules).players))
+def _teams(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    return tuple((s,) for s in range(rules.players))
 
 
-def _idle_seats(rules: object, dealer: int) -> tuple[int, ...]:
-    return (dealer,) if _rules(rules).players == 4 else ()
+def _idle_seats(rules: Rules, dealer: int) -> tuple[int, ...]:
+    return (dealer,) if rules.players == 4 else ()
 
 
 _ENCODER = encode.ENCODER
 
-GAME = register(
+
+def _encoder(rules: Rules) -> encode.CalabresellaEncoder:
+    return _ENCODER
+
+
+GAME: Game[Rules, State, InfoView] = register(
     Game(
-        info=GameInfo(
+        GameInfo(
             name="calabresella",
             title="Calabresella",
             deck=ITALIAN_40,
@@ -56,20 +62,22 @@ GAME = register(
             score_unit="game points",
             flag_help=FLAG_HELP,
         ),
-        seats=lambda rules: _rules(rules).players,
-        teams=_teams,
-        idle_seats=_idle_seats,
-        payoff_bound=_rules.on_rules(payoff_bound),
-        new_state=_rules.on_deal(State.new),
-        read_record=_rules.on_record(record.read_record),
-        write_record=record.write_record,
-        replay=_rules.on_record(record.replay),
-        encoder=lambda rules: _ENCODER,
-        render_state=render_state,
-        render_view=render_view,
-        action_is_visible=action_is_visible,
-        view_json=view_json,
-        vocabulary=record.VOCABULARY,
+        GameOps(
+            seats=_seats,
+            teams=_teams,
+            idle_seats=_idle_seats,
+            payoff_bound=payoff_bound,
+            new_state=State.new,
+            read_record=record.read_record,
+            write_record=record.write_record,
+            replay=record.replay,
+            encoder=_encoder,
+            render_state=render_state,
+            render_view=render_view,
+            action_is_visible=action_is_visible,
+            view_json=view_json,
+            vocabulary=record.VOCABULARY,
+        ),
     )
 )
 

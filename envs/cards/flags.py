@@ -1,6 +1,7 @@
 """Rule flags: building a game's frozen ``Rules`` dataclass from a flags mapping, with every
 unknown name or bad value rejected by a ``ValueError`` that names it, and writing the flags that
-differ from the defaults back out (for D.3 records).
+differ from the defaults back out (for D.3 records); and reading ``key=value`` items as typed on
+a command line (``parse_assignments``).
 
 A field may declare ``metadata={"choices": (...)}`` (allowed values) or, for a tuple field,
 ``metadata={"items": (...)}`` (allowed members). Types come from the field's default value.
@@ -11,10 +12,17 @@ Must not import numpy, torch, gymnasium or pettingzoo (stdlib only).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["check_fields", "require_same_rules", "rules_from_flags", "rules_to_flags"]
+__all__ = [
+    "check_fields",
+    "parse_assignments",
+    "require_same_rules",
+    "rules_from_flags",
+    "rules_to_flags",
+]
 
 R = TypeVar("R")
 
@@ -110,3 +118,23 @@ def _coerce(name: str, value: Any, f: dataclasses.Field[Any], game: str) -> Any:
     if choices is not None and value not in choices:
         raise ValueError(f"{where} must be one of {list(choices)}, got {value!r}")
     return value
+
+
+def parse_assignments(items: Sequence[str], option: str) -> dict[str, Any]:
+    """``["players=4", "aperta=true", "name=x"]`` -> ``{"players": 4, "aperta": True, "name":
+    "x"}``: the values as JSON where they parse, else the text; the one reader of ``key=value``
+    items typed on a command line (``--flag`` rule flags, a trainer config's ``--set``).
+
+    Raises:
+        ValueError: an item without ``=`` or with an empty key, naming ``option`` and the item.
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"{option} expects key=value, got {item!r}")
+        try:
+            out[key.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            out[key.strip()] = text
+    return out

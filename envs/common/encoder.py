@@ -30,11 +30,11 @@ import numpy.typing as npt
 
 from envs.common.arrays import bits_to_array, bits_to_rows
 from envs.common.compiled import CompiledEncoder
-from envs.protocols import InfoView
+from envs.protocols import AnyView
 
 __all__ = ["BitsEncoder", "PackedScalars"]
 
-V = TypeVar("V", bound=InfoView)
+V = TypeVar("V", bound=AnyView)
 
 
 class BitsEncoder(Generic[V]):

@@ -25,7 +25,7 @@ from envs.cards import record as core
 from envs.cards.deal import Deal
 from envs.common.aec import CardGameAEC, Game, warn_unknown_options
 from envs.common.infos import EndedDeal
-from envs.registry import Game as RegisteredGame
+from envs.registry import AnyGame
 
 __all__ = ["DealGame", "LayerGame", "LayeredCardGameAEC"]
 
@@ -56,7 +56,7 @@ L = TypeVar("L", bound=LayerGame[Any])
 class LayeredCardGameAEC(CardGameAEC[S | L], Generic[S, L]):
     """A ``CardGameAEC`` whose game is one deal ``S`` or a layer ``L`` chaining deals."""
 
-    _registered: ClassVar[RegisteredGame]
+    _registered: ClassVar[AnyGame]
     _layer_type: type[L]
     _layer_key: ClassVar[str]
     _layer_option: ClassVar[str]

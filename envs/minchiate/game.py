@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from envs.common.registration import RulesCheck, obs_slices
+from envs.common.registration import obs_slices
 from envs.minchiate import encode, record
 from envs.minchiate.actions import NUM_ACTIONS
 from envs.minchiate.deck import MINCHIATE_97
@@ -18,38 +18,37 @@ from envs.minchiate.render import render_state, render_view
 from envs.minchiate.rules import Rules
 from envs.minchiate.scoring import payoff_bound
 from envs.minchiate.state import State
-from envs.minchiate.view import action_is_visible
+from envs.minchiate.view import InfoView, action_is_visible
 from envs.minchiate.view_json import view_json
-from envs.registry import Game, GameInfo, register
+from envs.registry import Game, GameInfo, GameOps, register
 
 __all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_VARIANTS"]
 
 TEAMS = ((0, 2), (1, 3))  # M-1: S0+S2 (team A) against S1+S3 (team B)
 
 
-_rules = RulesCheck("minchiate", Rules)
-
-
-def _seats(rules: object) -> int:
-    _rules(rules)
+def _seats(rules: Rules) -> int:
     return 4
 
 
-def _teams(rules: object) -> tuple[tuple[int, ...], ...]:
-    _rules(rules)
+def _teams(rules: Rules) -> tuple[tuple[int, ...], ...]:
     return TEAMS
 
 
-def _idle_seats(rules: object, dealer: int) -> tuple[int, ...]:
-    _rules(rules)
+def _idle_seats(rules: Rules, dealer: int) -> tuple[int, ...]:
     return ()
 
 
 _ENCODER = encode.ENCODER
 
-GAME = register(
+
+def _encoder(rules: Rules) -> encode.MinchiateEncoder:
+    return _ENCODER
+
+
+GAME: Game[Rules, State, InfoView] = register(
     Game(
-        info=GameInfo(
+        GameInfo(
             name="minchiate",
             title="Minchiate",
             deck=MINCHIATE_97,
@@ -65,20 +64,22 @@ GAME = register(
             score_unit="resti",
             flag_help=FLAG_HELP,
         ),
-        seats=_seats,
-        teams=_teams,
-        idle_seats=_idle_seats,
-        payoff_bound=_rules.on_rules(payoff_bound),
-        new_state=_rules.on_deal(State.new),
-        read_record=_rules.on_record(record.read_record),
-        write_record=record.write_record,
-        replay=_rules.on_record(record.replay),
-        encoder=lambda rules: _ENCODER,
-        render_state=render_state,
-        render_view=render_view,
-        action_is_visible=action_is_visible,
-        view_json=view_json,
-        vocabulary=record.VOCABULARY,
+        GameOps(
+            seats=_seats,
+            teams=_teams,
+            idle_seats=_idle_seats,
+            payoff_bound=payoff_bound,
+            new_state=State.new,
+            read_record=record.read_record,
+            write_record=record.write_record,
+            replay=record.replay,
+            encoder=_encoder,
+            render_state=render_state,
+            render_view=render_view,
+            action_is_visible=action_is_visible,
+            view_json=view_json,
+            vocabulary=record.VOCABULARY,
+        ),
     )
 )
 

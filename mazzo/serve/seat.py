@@ -21,7 +21,7 @@ import numpy as np
 from agents.trackers import tracker_for
 from agents.tracking import ImpossibleInput, SeatTracker
 from envs.protocols import RulesLike
-from envs.registry import Game, all_games
+from envs.registry import AnyGame, all_games
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import Field, ProtocolError, register_message
 from mazzo.serve.sessions import all_flags, game_of, register_mode, rules_of
@@ -73,7 +73,7 @@ class SeatSession:
     """
 
     id: str
-    game: Game
+    game: AnyGame
     rules: RulesLike
     seat: int
     bot: Bot

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from envs.protocols import RulesLike
-from envs.registry import Game, game_names, get_game
+from envs.registry import AnyGame, game_names, get_game
 from mazzo.serve.bots import Bots
 from mazzo.serve.protocol import ProtocolError
 
@@ -63,7 +63,7 @@ def register_mode(mode: str, opener: Opener) -> None:
     MODES[mode] = opener
 
 
-def game_of(message: dict[str, Any]) -> Game:
+def game_of(message: dict[str, Any]) -> AnyGame:
     """The registered game an ``open`` message names. Raises ProtocolError ``unknown_game``."""
     name = message["game"]
     try:
@@ -74,11 +74,12 @@ def game_of(message: dict[str, Any]) -> Game:
         ) from None
 
 
-def rules_of(game: Game, flags: dict[str, Any] | None) -> RulesLike:
+def rules_of(game: AnyGame, flags: dict[str, Any] | None) -> RulesLike:
     """The game's rules from an ``open`` message's ``flags``. Raises ProtocolError ``bad_flags``
     (the rules' own message: the flag as given and what is allowed)."""
     try:
-        return game.rules(flags or {})
+        rules: RulesLike = game.rules(flags or {})
+        return rules
     except (ValueError, TypeError) as e:
         raise ProtocolError("bad_flags", f"{game.name} flags {flags!r}: {e}") from None
 

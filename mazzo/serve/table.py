@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.protocols import GameState, RulesLike
-from envs.registry import Game
+from envs.protocols import AnyState, RulesLike
+from envs.registry import AnyGame
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import ProtocolError
 from mazzo.serve.sessions import all_flags, game_of, register_mode, rules_of
@@ -47,11 +47,11 @@ class TableSession:
     """
 
     id: str
-    game: Game
+    game: AnyGame
     rules: RulesLike
     seats: list[str]
     bots: list[Bot | None]
-    state: GameState
+    state: AnyState
     rngs: list[np.random.Generator]
     step: int = 0
     finished: bool = False
@@ -217,7 +217,7 @@ def open_table(
     return session, [opened, *session.advance()]
 
 
-def _seats(message: dict[str, Any], game: Game, rules: RulesLike, bots: Bots) -> list[str]:
+def _seats(message: dict[str, Any], game: AnyGame, rules: RulesLike, bots: Bots) -> list[str]:
     n = game.seats(rules)
     seats = message.get("seats")
     names = bots.names(game.name)
@@ -237,7 +237,7 @@ def _seats(message: dict[str, Any], game: Game, rules: RulesLike, bots: Bots) ->
     return list(seats)
 
 
-def _deal(message: dict[str, Any], game: Game, rules: RulesLike) -> tuple[GameState, RulesLike]:
+def _deal(message: dict[str, Any], game: AnyGame, rules: RulesLike) -> tuple[AnyState, RulesLike]:
     record, seed = message.get("deal"), message.get("seed")
     if seed is not None and seed < 0:
         raise ProtocolError("bad_field", f"open: 'seed' must be an integer >= 0, got {seed!r}")

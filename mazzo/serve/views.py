@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from envs.cards.bits import bit_list
-from envs.registry import Game
+from envs.registry import AnyGame
 
 __all__ = ["legal_labels", "view_json"]
 
@@ -19,7 +19,7 @@ def legal_labels(view: Any, label: Callable[[int], str]) -> list[str]:
     return [label(a) for a in bit_list(view.legal_mask)]
 
 
-def view_json(game: Game, view: Any, label: Callable[[int], str]) -> dict[str, Any]:
+def view_json(game: AnyGame, view: Any, label: Callable[[int], str]) -> dict[str, Any]:
     """``view`` (seat ``view.seat``'s ``InfoView``) as a VIEW object; ``label`` names an action
     id in the current phase (``state.action_label``)."""
     own = game.view_json(view)

@@ -16,7 +16,7 @@ from agents.arena.seating import (
     seat_counts,
     units_for,
 )
-from envs.registry import get_game
+from envs.registry import Game, get_game
 
 X, Y = 0, 1
 
@@ -94,6 +94,6 @@ def test_errors():
     with pytest.raises(ValueError, match="at least 2 agents"):
         lineups_for("pairs", 1, _units("calabresella", 3))
     minchiate = get_game("minchiate")
-    three_seats = dataclasses.replace(minchiate, seats=lambda rules: 3)
+    three_seats = Game(minchiate.info, dataclasses.replace(minchiate._ops, seats=lambda rules: 3))
     with pytest.raises(ValueError, match="do not fit"):
         units_for(three_seats, minchiate.rules())

@@ -23,7 +23,7 @@ import torch
 from agents.nets import PolicyValueNet
 from envs.common.arrays import bits_to_array
 from envs.deals import DealStream
-from envs.registry import Game
+from envs.registry import AnyGame
 from envs.vector import VectorRunner
 from training.rl.opponents import LEARNER, OpponentPool
 
@@ -86,7 +86,7 @@ class Collector:
     """
 
     def __init__(
-        self, game: Game, rules: Any, n_envs: int, seed: np.random.SeedSequence,
+        self, game: AnyGame, rules: Any, n_envs: int, seed: np.random.SeedSequence,
         pool: OpponentPool, reward_scale: float, gamma: float = 1.0, lam: float = 0.95,
     ) -> None:  # fmt: skip
         deal_seed, rng_seed = seed.spawn(2)

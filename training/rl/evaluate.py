@@ -16,7 +16,7 @@ from agents.arena.summary import summarize
 from agents.nets import PolicyValueNet
 from agents.neural import NeuralAgent
 from envs.deal_sets import DealSet
-from envs.protocols import Encoder
+from envs.protocols import AnyEncoder
 
 __all__ = ["Margin", "evaluate_policy"]
 
@@ -35,7 +35,7 @@ class Margin:
 class _Frozen:
     """A picklable zero-argument factory of the policy agent (for the arena's entrants)."""
 
-    def __init__(self, net: PolicyValueNet, encoder: Encoder) -> None:
+    def __init__(self, net: PolicyValueNet, encoder: AnyEncoder) -> None:
         self.net, self.encoder = net, encoder
 
     def __call__(self) -> NeuralAgent:
@@ -43,7 +43,7 @@ class _Frozen:
 
 
 def evaluate_policy(
-    net: PolicyValueNet, encoder: Encoder, deals: DealSet, opponent: str, seed: int = 0,
+    net: PolicyValueNet, encoder: AnyEncoder, deals: DealSet, opponent: str, seed: int = 0,
     workers: int = 1,
 ) -> Margin:  # fmt: skip
     """Play ``deals`` (both directions of every lineup) between the policy and ``opponent``."""

@@ -19,7 +19,7 @@ import torch
 from agents.base import act_batch
 from agents.nets import PolicyValueNet
 from agents.registry import make_agent
-from envs.registry import Game
+from envs.registry import AnyGame
 from envs.vector import VectorRunner
 
 __all__ = ["Demonstrations", "behaviour_clone", "expert_decisions"]
@@ -39,7 +39,7 @@ class Demonstrations:
 
 
 def expert_decisions(
-    game: Game, rules: object, experts: tuple[str, ...], n_decisions: int, n_envs: int,
+    game: AnyGame, rules: object, experts: tuple[str, ...], n_decisions: int, n_envs: int,
     seed: np.random.SeedSequence, reward_scale: float,
 ) -> Demonstrations:  # fmt: skip
     """At least ``n_decisions`` decisions of complete deals played by ``experts``."""

@@ -21,7 +21,7 @@ from torch.utils.tensorboard import SummaryWriter
 from agents.arena.progress import format_duration
 from agents.nets import PolicyValueNet
 from envs.deal_sets import generate_deals
-from envs.registry import Game, get_game
+from envs.registry import AnyGame, get_game
 from training.rl.actors import Actors, ActorSpec
 from training.rl.collect import Rollout
 from training.rl.evaluate import Margin
@@ -226,7 +226,7 @@ def _show(progress: TrainProgress | None, margins: list[Margin]) -> None:
 
 def _log_update(
     writer: SummaryWriter, run: RunState, roll: Rollout, stats: dict[str, float],
-    net: PolicyValueNet, times: tuple[float, float, float], game: Game, eta: float,
+    net: PolicyValueNet, times: tuple[float, float, float], game: AnyGame, eta: float,
     log: Callable[[str], None], progress: TrainProgress | None = None,
 ) -> None:  # fmt: skip
     t0, t1, t2 = times
@@ -255,7 +255,7 @@ def _log_update(
 
 
 def _imitate(
-    cfg: RunConfig, game: Game, rules: Any, net: PolicyValueNet, seed: np.random.SeedSequence,
+    cfg: RunConfig, game: AnyGame, rules: Any, net: PolicyValueNet, seed: np.random.SeedSequence,
     gen: torch.Generator, writer: SummaryWriter, log: Callable[[str], None],
 ) -> None:  # fmt: skip
     """Behaviour cloning of ``cfg.bc_experts`` before self-play (``training.rl.imitation``)."""
@@ -273,7 +273,7 @@ def _imitate(
     )
 
 
-def make_actors(cfg: RunConfig, game: Game, seed: np.random.SeedSequence) -> Actors:
+def make_actors(cfg: RunConfig, game: AnyGame, seed: np.random.SeedSequence) -> Actors:
     """The run's actors: ``n_actors`` processes on seeds spawned from ``seed`` (or, for 0,
     one collector in this process on ``seed`` itself)."""
     rules = game.rules(cfg.flags)
@@ -290,12 +290,12 @@ def make_actors(cfg: RunConfig, game: Game, seed: np.random.SeedSequence) -> Act
     return Actors(specs, local=cfg.n_actors == 0)
 
 
-def critic_extra(cfg: RunConfig, game: Game, rules: Any) -> int:
+def critic_extra(cfg: RunConfig, game: AnyGame, rules: Any) -> int:
     """Length of the hidden-card input of the critic (0 unless ``critic_sees_hidden``)."""
     return (game.seats(rules) - 1) * game.info.deck.size if cfg.critic_sees_hidden else 0
 
 
-def phase_names(game: Game) -> dict[int, str]:
+def phase_names(game: AnyGame) -> dict[int, str]:
     """Phase index -> lower-case name, from a fresh deal's view (``Phase`` enums)."""
     rules = game.rules()
     state = game.new_state(game.deal_random(np.random.default_rng(0), rules), rules)

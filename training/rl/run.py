@@ -20,7 +20,7 @@ from torch.utils.tensorboard import SummaryWriter
 
 from agents.nets import PolicyValueNet
 from envs.deal_sets import DealSet
-from envs.protocols import Encoder
+from envs.protocols import AnyEncoder
 from training.rl.actors import Actors
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
 from training.rl.config import config_dict
@@ -63,7 +63,7 @@ class RunState:
             csv.writer(f).writerow(METRICS)
 
     def evaluate(
-        self, writer: SummaryWriter, net: PolicyValueNet, encoder: Encoder, deals: DealSet,
+        self, writer: SummaryWriter, net: PolicyValueNet, encoder: AnyEncoder, deals: DealSet,
         cfg: Any, log: Any,
     ) -> list[Margin]:  # fmt: skip
         """Margins against each evaluation opponent: TensorBoard, metrics.csv and the log;
