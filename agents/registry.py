@@ -25,7 +25,7 @@ from pathlib import Path
 
 from agents.base import AnyAgent, RandomAgent
 from agents.params import Param, describe_params, parse_params
-from envs.registry import game_names
+from envs.registry import AnyGame, Game, game_names
 
 __all__ = [
     "AgentInfo",
@@ -174,21 +174,23 @@ def register(
     return deco
 
 
-def agents_of(game: str) -> list[AgentInfo]:
-    """The agents registered for ``game``, by name. Raises ValueError for an unknown game."""
-    _check_game(game)
+def agents_of(game: AnyGame | str) -> list[AgentInfo]:
+    """The agents registered for ``game`` (the game or its registry name), by name. Raises
+    ValueError for an unknown game."""
+    game = _game_name(game)
     _load_builtin()
     return [_REGISTRY[k] for k in sorted(_REGISTRY) if k[0] == game]
 
 
-def known_agents(game: str) -> list[str]:
+def known_agents(game: AnyGame | str) -> list[str]:
     """Names of the agents registered for ``game``."""
     return [a.name for a in agents_of(game)]
 
 
-def agent_info(name: str, game: str) -> AgentInfo:
-    """The registration of agent ``name`` for ``game``. Raises ValueError naming both."""
-    _check_game(game)
+def agent_info(name: str, game: AnyGame | str) -> AgentInfo:
+    """The registration of agent ``name`` for ``game`` (the game or its registry name). Raises
+    ValueError naming both."""
+    game = _game_name(game)
     _load_builtin()
     info = _REGISTRY.get((game, name))
     if info is None:
@@ -198,8 +200,9 @@ def agent_info(name: str, game: str) -> AgentInfo:
     return info
 
 
-def make_agent(spec: str | AgentSpec, game: str) -> AnyAgent:
-    """Build the agent named by ``spec`` for ``game``, its parameters checked first.
+def make_agent(spec: str | AgentSpec, game: AnyGame | str) -> AnyAgent:
+    """Build the agent named by ``spec`` for ``game`` (the game or its registry name), its
+    parameters checked first.
 
     Raises:
         ValueError: unknown game, agent, version or parameter; a value not of its declared type
@@ -227,9 +230,13 @@ def make_agent(spec: str | AgentSpec, game: str) -> AnyAgent:
     return info.factory(version=version, **values)
 
 
-def _check_game(game: str) -> None:
+def _game_name(game: AnyGame | str) -> str:
+    """The registry name of ``game``; an unknown name is a ValueError listing the known."""
+    if isinstance(game, Game):
+        return game.name
     if game not in game_names():
         raise ValueError(f"unknown game {game!r}; known: {', '.join(game_names())}")
+    return game
 
 
 def _plain(value: object) -> str:

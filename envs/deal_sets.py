@@ -27,14 +27,14 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from envs.cards.deal import Deal
 from envs.deals import check_seed, deal_rng
-from envs.registry import AnyGame, game_for_format, get_game
+from envs.protocols import RulesLike
+from envs.registry import AnyGame, game_for_format
 
 __all__ = [
     "JSON_LINES",
@@ -42,12 +42,12 @@ __all__ = [
     "SINGLE",
     "DealSet",
     "RecordFile",
+    "game_of_file",
     "game_of_record",
     "generate_deals",
     "read_deal_set",
     "read_records",
     "records_to_jsonl",
-    "rules_from_flags",
     "write_deal_set",
     "write_text_atomic",
 ]
@@ -57,38 +57,28 @@ JSON_LINES = "a JSON Lines deal set"
 JSON_LIST = "a JSON list of records"
 
 
-def rules_from_flags(game: str, flags: Mapping[str, Any]) -> Any:
-    """``game``'s ``Rules`` from a flags mapping. Raises ValueError naming a bad flag."""
-    return get_game(game).rules(flags)
-
-
 @dataclass(frozen=True)
 class DealSet:
     """Deals of one game under one set of rules.
 
     Attributes:
-        game: the game's name (registered in ``envs.registry``).
+        game: the game (``envs.registry``).
         rules: the game's frozen ``Rules``.
         deals: the deals, in order (their index is their identity in results and seeds).
         source: where they came from, for reports (``seed=1`` or the file path).
     """
 
-    game: str
-    rules: Any
+    game: AnyGame
+    rules: RulesLike
     deals: tuple[Deal, ...]
     source: str
 
-    @property
-    def spec(self) -> AnyGame:
-        """The game's entry points."""
-        return get_game(self.game)
-
     def records(self) -> list[dict[str, Any]]:
         """The D.3 records of the deals (no actions), JSON-ready."""
-        spec = self.spec
+        game = self.game
         out = []
         for deal in self.deals:
-            rec = spec.write_record(spec.new_state(deal, self.rules))
+            rec = game.write_record(game.new_state(deal, self.rules))
             rec.pop("result", None)
             if not rec.get("actions"):
                 rec.pop("actions", None)
@@ -110,17 +100,17 @@ class DealSet:
         return DealSet(self.game, self.rules, self.deals[:n], self.source)
 
 
-def generate_deals(game: str, rules: Any, n: int, seed: int) -> DealSet:
+def generate_deals(game: AnyGame, rules: RulesLike, n: int, seed: int) -> DealSet:
     """``n`` uniformly shuffled deals of ``game`` from ``seed`` (see the module docstring).
 
     Raises:
-        ValueError: an unknown game, ``n < 1`` or a bad seed.
+        ValueError: ``n < 1`` or a bad seed.
+        TypeError: ``rules`` are not ``game``'s.
     """
-    spec = get_game(game)
     _check_count(n)
     check_seed(seed)
-    players = spec.seats(rules)
-    deals = tuple(spec.deal_random(deal_rng(seed, i), rules, i % players) for i in range(n))
+    players = game.seats(rules)
+    deals = tuple(game.deal_random(deal_rng(seed, i), rules, i % players) for i in range(n))
     return DealSet(game, rules, deals, f"seed={seed}")
 
 
@@ -164,16 +154,16 @@ def _umask() -> int:
 
 
 def read_deal_set(
-    path: str | Path, game: str | None = None, flags: Mapping[str, Any] | None = None
+    path: str | Path, game: AnyGame | None = None, rules: RulesLike | None = None
 ) -> DealSet:
     """Read the deals of a deal file (see the module docstring), to be dealt afresh.
 
     Args:
         path: the file.
         game: the expected game; by default taken from the first record's ``format``.
-        flags: the rule flags in force (from ``--flag``); every record that names flags must
-            name the same. By default the first record's flags (or the defaults) are used and
-            every other record must carry the same.
+        rules: the rules in force (from ``--flag``); every record that names flags must name
+            the same. By default the first record's flags (or the defaults) are used and every
+            other record must carry the same.
 
     Raises:
         ValueError: an unreadable or missing file, unreadable JSON, a record that is not a
@@ -182,18 +172,21 @@ def read_deal_set(
     """
     file = read_records(path)
     if game is None:
-        game = game_of_record(file.entries[0][1], file.where(0))
-    spec = get_game(game)
-    rules = rules_from_flags(game, flags) if flags is not None else None
+        game = game_of_file(file)
     deals = []
     for i, (_, record) in enumerate(file.entries):
         try:
-            rec_rules, deal = spec.read_deal(record, rules)
+            rules, deal = game.read_deal(record, rules)
         except ValueError as e:
             raise ValueError(f"{file.where(i)}: {e}") from None
-        rules = rec_rules
         deals.append(deal)
+    assert rules is not None  # a deal file holds at least one record
     return DealSet(game, rules, tuple(deals), str(path))
+
+
+def game_of_file(file: RecordFile) -> AnyGame:
+    """The game of a deal file's records (its first record's ``format``). Raises ValueError."""
+    return game_of_record(file.entries[0][1], file.where(0))
 
 
 @dataclass(frozen=True)
@@ -299,11 +292,11 @@ def _line_entries(path: Path, text: str) -> tuple[tuple[str, Any], ...]:
     return tuple(entries)
 
 
-def game_of_record(record: Any, where: str) -> str:
-    """The name of the game whose ``format`` ``record`` names. Raises ValueError naming
-    ``where`` and the known formats."""
+def game_of_record(record: Any, where: str) -> AnyGame:
+    """The game whose ``format`` ``record`` names. Raises ValueError naming ``where`` and the
+    known formats."""
     fmt = record.get("format") if isinstance(record, dict) else None
     try:
-        return game_for_format(fmt).name
+        return game_for_format(fmt)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None

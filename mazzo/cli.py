@@ -31,12 +31,10 @@ from envs.deal_sets import (
     game_of_record,
     generate_deals,
     read_records,
-    rules_from_flags,
     write_deal_set,
 )
 from envs.registry import AnyGame, game_names, get_game
 from mazzo.commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
-from mazzo.commands import parse_flags as _parse_flags
 from mazzo.export_command import add_export_command
 from mazzo.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
 from mazzo.serve_command import add_serve_command
@@ -47,7 +45,7 @@ __all__ = ["main"]
 
 def cmd_play(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
-    rules = spec.rules(_parse_flags(args.flag))
+    rules = spec.parse_flags(args.flag)
     n = spec.seats(rules)
     if not 0 <= args.seat < n:
         raise ValueError(f"--seat must be 0..{n - 1}, got {args.seat}")
@@ -104,14 +102,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _game_of_record(record: Any, where: str) -> AnyGame:
     try:
-        return get_game(game_of_record(record, where))
+        return game_of_record(record, where)
     except ValueError as e:
         raise ValueError(f"{e}; pass --game") from None
 
 
 def cmd_dealset(args: argparse.Namespace) -> int:
-    rules = rules_from_flags(args.game, _parse_flags(args.flag))
-    deal_set = generate_deals(args.game, rules, args.n, args.seed)
+    game = get_game(args.game)
+    rules = game.parse_flags(args.flag)
+    deal_set = generate_deals(game, rules, args.n, args.seed)
     if args.out == "-":
         sys.stdout.write(deal_set.to_jsonl())
         return 0

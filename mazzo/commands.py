@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -21,11 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena.evaluate import EvalConfig, EvalInterrupted, evaluate
+from agents.arena.evaluate import EvalConfig, EvalInterrupted, default_game, evaluate
 from agents.arena.progress import ProgressBar
 from agents.arena.report import format_table, write_outputs
 from agents.base import RandomAgent
 from agents.registry import agents_of
+from envs.cards.flags import parse_assignments
 from envs.registry import game_names, get_game
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "add_rules",
     "agents_text",
     "count",
-    "parse_flags",
 ]
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
@@ -60,21 +59,6 @@ def count(low: int) -> Callable[[str], int]:
     return parse
 
 
-def parse_flags(items: Sequence[str]) -> dict[str, Any]:
-    """``["players=4", "aperta=true"]`` -> ``{"players": 4, "aperta": True}`` (JSON values,
-    else the text). Raises ValueError for an item without ``=``."""
-    flags: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--flag expects key=value, got {item!r}")
-        try:
-            flags[key] = json.loads(value)
-        except json.JSONDecodeError:
-            flags[key] = value
-    return flags
-
-
 def _flag_option(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("--flag", action="append", default=[], metavar="KEY=VALUE", help=help)
 
@@ -90,7 +74,7 @@ def add_demo(sub: Any) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    flags = parse_flags(args.flag)  # rule flags and env options (render_mode among them)
+    flags = parse_assignments(args.flag, "--flag")  # rule flags and env options (render_mode)
     render_mode = flags.pop("render_mode", "ansi")
     if render_mode not in ("ansi", "human"):
         raise ValueError(
@@ -275,13 +259,18 @@ def add_eval(sub: Any) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    game = get_game(args.game) if args.game else None
+    rules = None
+    if args.flag:  # the flags are the game's: the deal file's when no --game is given
+        game = game or default_game(args.deals)
+        rules = game.parse_flags(args.flag)
     config = EvalConfig(
         agents=tuple(args.agents),
-        game=args.game,
+        game=game,
         deals=args.deals,
         n=args.n,
         seed=args.seed,
-        flags=parse_flags(args.flag),
+        rules=rules,
         seating=args.seating,
         workers=args.workers,
         confidence=args.confidence,

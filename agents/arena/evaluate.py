@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from agents.arena.plan import Entrant
@@ -20,10 +20,18 @@ from agents.arena.runner import ArenaInterrupted, ArenaRun, make_plan, run_arena
 from agents.arena.seating import SCHEMES
 from agents.arena.summary import Summary, summarize
 from agents.arena.workers import Progress
-from envs.deal_sets import DealSet, generate_deals, read_deal_set, rules_from_flags
-from envs.registry import game_names
+from envs.deal_sets import DealSet, game_of_file, generate_deals, read_deal_set, read_records
+from envs.protocols import RulesLike
+from envs.registry import AnyGame, all_games, get_game
 
-__all__ = ["DEFAULT_DEALS", "EvalConfig", "EvalInterrupted", "evaluate", "load_deals"]
+__all__ = [
+    "DEFAULT_DEALS",
+    "EvalConfig",
+    "EvalInterrupted",
+    "default_game",
+    "evaluate",
+    "load_deals",
+]
 
 DEFAULT_DEALS = 1000  # deals generated when neither a file nor a count is given
 
@@ -35,12 +43,13 @@ class EvalConfig:
     Attributes:
         agents: agent specs (``random``, ``heuristic@1``, ``label=pimc:samples=64``) or
             entrants; at least two.
-        game: the game; by default the deal file's, else ``calabresella``.
+        game: the game; by default the deal file's, else the registry's first.
         deals: a deal set file; without one, deals are generated from ``seed``.
         n: number of deals (the first ``n`` of the file; default: all of it, or
             ``DEFAULT_DEALS`` generated).
         seed: seeds the generated deals and every agent's generator.
-        flags: rule flags (with a deal file, the file's flags must agree).
+        rules: the game's rules (with a deal file, the file's flags must agree; default: the
+            file's, or the game's defaults); they need ``game``.
         seating: the seating scheme (``pairs`` or ``mixed``; see ``seating``).
         workers: worker processes (default: ``os.cpu_count()``).
         confidence: level of every interval.
@@ -49,11 +58,11 @@ class EvalConfig:
     """
 
     agents: tuple[str | Entrant, ...] = ()
-    game: str | None = None
+    game: AnyGame | None = None
     deals: str | None = None
     n: int | None = None
     seed: int = 0
-    flags: Mapping[str, Any] = field(default_factory=dict)
+    rules: RulesLike | None = None
     seating: str = "pairs"
     workers: int | None = None
     confidence: float = 0.95
@@ -62,14 +71,22 @@ class EvalConfig:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> EvalConfig:
-        """Build from a mapping (a config file). Raises ValueError naming unknown keys."""
-        known = {f.name for f in dataclasses.fields(cls)}
+        """Build from a mapping (a config file: ``game`` a registry name, ``flags`` a table of
+        rule flags, the other keys the fields'). Raises ValueError naming unknown keys, an
+        unknown game or a bad flag."""
+        known = ({f.name for f in dataclasses.fields(cls)} - {"rules"}) | {"flags"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown eval config key(s) {unknown}; known: {sorted(known)}")
         values = dict(data)
         if "agents" in values:
             values["agents"] = tuple(values["agents"])
+        flags = values.pop("flags", None)
+        if values.get("game") is not None:
+            values["game"] = get_game(values["game"])
+        if flags is not None:
+            values["game"] = game = values.get("game") or default_game(values.get("deals"))
+            values["rules"] = game.rules(flags)
         return cls(**values)
 
     def check(self) -> None:
@@ -86,6 +103,10 @@ class EvalConfig:
             raise ValueError(f"workers must be >= 1, got {self.workers}")
         if self.n is not None and self.n < 1:
             raise ValueError(f"the number of deals must be >= 1, got {self.n}")
+        if self.rules is not None:
+            if self.game is None:
+                raise ValueError("rules need their game (EvalConfig.game)")
+            self.game.check_rules(self.rules)
 
 
 class EvalInterrupted(KeyboardInterrupt):
@@ -103,14 +124,21 @@ class EvalInterrupted(KeyboardInterrupt):
         self.run, self.summary, self.planned, self.done = run, summary, planned, done
 
 
+def default_game(deals: str | None) -> AnyGame:
+    """The game of an evaluation that names none: the deal file's, else the registry's first.
+    Raises ValueError for an unreadable deal file."""
+    if deals is not None:
+        return game_of_file(read_records(deals))
+    return all_games()[0]
+
+
 def load_deals(config: EvalConfig) -> DealSet:
     """The deal set a config asks for (read from its file or generated from its seed)."""
     if config.deals is not None:
-        flags = config.flags or None  # no flags given: the file's
-        deal_set = read_deal_set(config.deals, config.game, flags)
+        deal_set = read_deal_set(config.deals, config.game, config.rules)  # None: the file's
         return deal_set.head(config.n) if config.n is not None else deal_set
-    game = config.game or game_names()[0]
-    rules = rules_from_flags(game, config.flags)
+    game = config.game or all_games()[0]
+    rules = config.rules if config.rules is not None else game.rules()
     return generate_deals(game, rules, config.n or DEFAULT_DEALS, config.seed)
 
 

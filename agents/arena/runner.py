@@ -89,7 +89,7 @@ def make_plan(
         if seen[entrant.label] > 1:
             entrant = Entrant(f"{entrant.label}#{seen[entrant.label]}", entrant.source)
         entrants.append(entrant)
-    units = units_for(deal_set.spec, deal_set.rules)
+    units = units_for(deal_set.game, deal_set.rules)
     lineups = lineups_for(scheme, len(entrants), units)
     return ArenaPlan(deal_set, tuple(entrants), scheme, lineups, seed)
 

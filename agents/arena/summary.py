@@ -195,7 +195,7 @@ def summarize(
             )
         )
     return Summary(
-        game=plan.deal_set.game,
+        game=plan.deal_set.game.name,
         flags=plan.deal_set.rules.to_flags(),
         deal_source=plan.deal_set.source,
         deal_digest=plan.deal_set.digest(),
@@ -276,7 +276,7 @@ def _contracts(run: ArenaRun) -> tuple[ContractStats, ...]:
             key = (plan.lineups[r][o.soloist], o.contract)
             bid[key] = bid.get(key, 0) + 1
             made[key] = made.get(key, 0) + bool(o.success)
-    canonical = tuple(getattr(plan.deal_set.spec.info.rules_type(), "allowed_contracts", ()))
+    canonical = tuple(getattr(plan.deal_set.game.info.rules_type(), "allowed_contracts", ()))
     names.sort(key=lambda c: (canonical.index(c) if c in canonical else len(canonical), c))
     n_deals = len(run.outcomes)
     out: list[ContractStats] = []

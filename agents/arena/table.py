@@ -22,6 +22,7 @@ from agents.arena.streams import agent_rng
 from agents.base import AnyAgent, EachAgent
 from agents.registry import make_agent
 from envs.cards.deal import Deal
+from envs.registry import AnyGame
 
 if TYPE_CHECKING:
     from agents.arena.plan import ArenaPlan, Entrant
@@ -56,7 +57,7 @@ class GameOutcome:
     seconds: tuple[float, ...]
 
 
-def build_agent(entrant: Entrant, game: str) -> AnyAgent:
+def build_agent(entrant: Entrant, game: AnyGame) -> AnyAgent:
     """The agent of ``entrant`` (from its spec or its factory). Raises ValueError."""
     if isinstance(entrant.source, str):
         return make_agent(entrant.source, game)
@@ -67,7 +68,7 @@ def build_agent(entrant: Entrant, game: str) -> AnyAgent:
 
 
 class Table:
-    """A process's game loop: the spec, the rules and one agent per (entrant, seat).
+    """A process's game loop: the game, the rules and one agent per (entrant, seat).
 
     ``play_deals`` plays every lineup of a run of deals in lockstep: each round, the games
     whose seat on turn is held by the same agent object are decided together, by one
@@ -80,7 +81,7 @@ class Table:
 
     def __init__(self, plan: ArenaPlan, should_stop: Callable[[], bool] | None = None) -> None:
         self.plan = plan
-        self.spec = plan.deal_set.spec
+        self.game = plan.deal_set.game
         self.rules = plan.deal_set.rules
         self.n_seats = len(plan.lineups[0])
         self.agents = [
@@ -107,7 +108,7 @@ class Table:
         when stopped, those finished by then.
         """
         games = [
-            _Game(start + j, r, self.spec.new_state(deal, self.rules), self.plan.lineups[r])
+            _Game(start + j, r, self.game.new_state(deal, self.rules), self.plan.lineups[r])
             for j, deal in enumerate(deals)
             for r in range(len(self.plan.lineups))
         ]

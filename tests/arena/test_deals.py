@@ -16,16 +16,16 @@ from envs.deal_sets import (
     generate_deals,
     read_deal_set,
     read_records,
-    rules_from_flags,
     write_deal_set,
 )
+from envs.registry import get_game
 
 FLAGS = {"players": 4, "aperta": True}
 
 
 def test_round_trip_keeps_deals_rules_and_digest(tmp_path):
-    rules = rules_from_flags("calabresella", FLAGS)
-    made = generate_deals("calabresella", rules, 25, seed=3)
+    rules = get_game("calabresella").rules(FLAGS)
+    made = generate_deals(get_game("calabresella"), rules, 25, seed=3)
     path = tmp_path / "sub" / "deals.jsonl"
     write_deal_set(made, path)
     lines = path.read_text().splitlines()
@@ -35,17 +35,17 @@ def test_round_trip_keeps_deals_rules_and_digest(tmp_path):
     assert first["rules"] == {"flags": FLAGS} and len(first["deck"]) == 40
     assert "actions" not in first and "result" not in first
     back = read_deal_set(path)
-    assert back.game == "calabresella" and back.rules == rules
+    assert back.game is get_game("calabresella") and back.rules == rules
     assert back.deals == made.deals and back.digest() == made.digest()
     assert back.source == str(path)
     assert not list(tmp_path.glob("sub/.*tmp"))  # the atomic write left no temporary file
 
 
 def test_generation_is_seeded_prefix_stable_and_rotates_the_dealer():
-    rules = rules_from_flags("calabresella", {})
-    long = generate_deals("calabresella", rules, 12, seed=5)
-    assert generate_deals("calabresella", rules, 4, seed=5).deals == long.deals[:4]
-    assert generate_deals("calabresella", rules, 12, seed=6).deals != long.deals
+    rules = get_game("calabresella").rules({})
+    long = generate_deals(get_game("calabresella"), rules, 12, seed=5)
+    assert generate_deals(get_game("calabresella"), rules, 4, seed=5).deals == long.deals[:4]
+    assert generate_deals(get_game("calabresella"), rules, 12, seed=6).deals != long.deals
     assert [d.dealer for d in long.deals] == [i % 3 for i in range(12)]
     assert len({d.order for d in long.deals}) == 12
     assert long.head(3).deals == long.deals[:3]
@@ -54,23 +54,28 @@ def test_generation_is_seeded_prefix_stable_and_rotates_the_dealer():
 
 
 def test_json_list_files_are_read_too(tmp_path):
-    made = generate_deals("calabresella", rules_from_flags("calabresella", {}), 3, seed=0)
+    made = generate_deals(get_game("calabresella"), get_game("calabresella").rules({}), 3, seed=0)
     path = tmp_path / "deals.json"
     path.write_text(json.dumps(made.records(), indent=1))
     assert read_deal_set(path).deals == made.deals
 
 
 def test_flags_given_on_read_must_agree(tmp_path):
-    made = generate_deals("calabresella", rules_from_flags("calabresella", FLAGS), 2, seed=0)
+    made = generate_deals(
+        get_game("calabresella"), get_game("calabresella").rules(FLAGS), 2, seed=0
+    )
     path = tmp_path / "d.jsonl"
     write_deal_set(made, path)
-    assert read_deal_set(path, "calabresella", FLAGS).deals == made.deals
+    game = get_game("calabresella")
+    assert read_deal_set(path, game, game.rules(FLAGS)).deals == made.deals
     with pytest.raises(ValueError, match=r"line 1: the deal's flags differ"):
-        read_deal_set(path, "calabresella", {"players": 4})
+        read_deal_set(path, game, game.rules({"players": 4}))
 
 
 def _records(n=3):
-    return generate_deals("calabresella", rules_from_flags("calabresella", {}), n, 0).records()
+    return generate_deals(
+        get_game("calabresella"), get_game("calabresella").rules({}), n, 0
+    ).records()
 
 
 def _write_lines(path, items):
@@ -114,18 +119,16 @@ def test_malformed_json_list(tmp_path):
         read_deal_set(path)
     path.write_text("[1]")
     with pytest.raises(ValueError, match="record 1: "):
-        read_deal_set(path, "calabresella")
-    with pytest.raises(ValueError, match="unknown game 'whist'"):
-        read_deal_set(_write_lines(tmp_path / "ok.jsonl", _records(1)), "whist")
+        read_deal_set(path, get_game("calabresella"))
 
 
 def test_generation_rejects_bad_counts_and_seeds():
-    rules = rules_from_flags("calabresella", {})
+    rules = get_game("calabresella").rules({})
     with pytest.raises(ValueError, match="positive integer"):
-        generate_deals("calabresella", rules, 0, 1)
+        generate_deals(get_game("calabresella"), rules, 0, 1)
     with pytest.raises(ValueError, match="non-negative integer"):
-        generate_deals("calabresella", rules, 3, -1)
-    assert isinstance(generate_deals("calabresella", rules, 1, 0), DealSet)
+        generate_deals(get_game("calabresella"), rules, 3, -1)
+    assert isinstance(generate_deals(get_game("calabresella"), rules, 1, 0), DealSet)
 
 
 @pytest.mark.parametrize(
@@ -142,15 +145,15 @@ def test_committed_deal_sets_are_the_seed_1_sets(game, digest):
 
     path = Path(__file__).parents[2] / "configs" / "deals" / f"{game}-2000-s1.jsonl"
     on_disk = read_deal_set(path)
-    assert on_disk.game == game and len(on_disk.deals) == 2000
+    assert on_disk.game.name == game and len(on_disk.deals) == 2000
     assert on_disk.digest() == digest
     assert path.read_text() == on_disk.to_jsonl()
-    generated = generate_deals(game, on_disk.rules, 2000, seed=1)
+    generated = generate_deals(on_disk.game, on_disk.rules, 2000, seed=1)
     assert generated.digest() == digest
 
 
 def test_written_files_get_the_umask_mode(tmp_path):
-    made = generate_deals("calabresella", rules_from_flags("calabresella", {}), 2, seed=1)
+    made = generate_deals(get_game("calabresella"), get_game("calabresella").rules({}), 2, seed=1)
     old = os.umask(0o022)
     try:
         write_deal_set(made, tmp_path / "a.jsonl")

@@ -4,7 +4,8 @@ and one in-process evaluation end to end."""
 import pytest
 
 from agents.arena.evaluate import DEFAULT_DEALS, EvalConfig, evaluate, load_deals
-from envs.deal_sets import generate_deals, rules_from_flags, write_deal_set
+from envs.deal_sets import generate_deals, write_deal_set
+from envs.registry import get_game
 
 
 def test_from_mapping_rejects_unknown_keys():
@@ -35,12 +36,12 @@ def test_load_deals_from_a_seed_or_a_file(tmp_path):
     agents = ("random", "random")
     generated = load_deals(EvalConfig(agents, seed=4))
     assert len(generated.deals) == DEFAULT_DEALS and generated.source == "seed=4"
-    rules = rules_from_flags("calabresella", {"players": 2})
+    rules = get_game("calabresella").rules({"players": 2})
     path = tmp_path / "d.jsonl"
-    write_deal_set(generate_deals("calabresella", rules, 10, 4), path)
+    write_deal_set(generate_deals(get_game("calabresella"), rules, 10, 4), path)
     from_file = load_deals(EvalConfig(agents, deals=str(path), n=6))
     assert from_file.rules == rules and len(from_file.deals) == 6
-    assert from_file.deals == generate_deals("calabresella", rules, 6, 4).deals
+    assert from_file.deals == generate_deals(get_game("calabresella"), rules, 6, 4).deals
     with pytest.raises(ValueError, match="holds 10"):
         load_deals(EvalConfig(agents, deals=str(path), n=11))
 

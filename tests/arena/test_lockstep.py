@@ -21,7 +21,7 @@ from envs.registry import get_game
 
 def one_at_a_time(plan):
     """The arena before lockstep: every game alone, deal by deal, lineup by lineup."""
-    spec, rules = plan.deal_set.spec, plan.deal_set.rules
+    spec, rules = plan.deal_set.game, plan.deal_set.rules
     n = len(plan.lineups[0])
     agents = [[make_agent(e.source, plan.deal_set.game) for _ in range(n)] for e in plan.entrants]
     out = []
@@ -68,7 +68,7 @@ CASES = [  # (game, agents, deals, worker counts)
 
 @pytest.mark.parametrize(("game", "agents", "n", "workers"), CASES)
 def test_lockstep_results_are_those_of_the_one_at_a_time_loop(game, agents, n, workers):
-    deals = generate_deals(game, get_game(game).rules(), n, 7)
+    deals = generate_deals(get_game(game), get_game(game).rules(), n, 7)
     plan = make_plan(deals, agents, "pairs", seed=3)
     reference = one_at_a_time(plan)
     runs = [run_arena(plan, w) for w in workers]
@@ -96,7 +96,7 @@ class Recorder:
 
 
 def test_games_on_turn_for_one_agent_are_decided_in_one_call():
-    deals = generate_deals("calabresella", get_game("calabresella").rules(), 60, 2)
+    deals = generate_deals(get_game("calabresella"), get_game("calabresella").rules(), 60, 2)
     plan = make_plan(deals, [Entrant("rec", Recorder), "random"], seed=1)
     Recorder.sizes.clear()
     played = Table(plan).play_deals(0, plan.deal_set.deals)
@@ -133,7 +133,7 @@ def test_act_each_matches_act_with_one_generator_per_view():
 
 
 def test_every_decision_of_a_batched_call_gets_its_share_of_the_time():
-    deals = generate_deals("calabresella", get_game("calabresella").rules(), 20, 4)
+    deals = generate_deals(get_game("calabresella"), get_game("calabresella").rules(), 20, 4)
     run = run_arena(make_plan(deals, ["bot", "heuristic"]), 1)
     for deal in run.outcomes:
         for o in deal:

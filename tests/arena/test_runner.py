@@ -14,14 +14,14 @@ from agents.arena.streams import agent_rng
 from agents.arena.summary import summarize
 from agents.arena.table import ArenaError
 from agents.base import RandomAgent
-from envs.deal_sets import generate_deals, rules_from_flags
+from envs.deal_sets import generate_deals
 from envs.registry import get_game
 
 from .agents import CrashAgent, FloatAgent, IllegalAgent, NotAnAgent, PassAgent
 
 
 def _deals(n=12, seed=1, **flags):
-    return generate_deals("calabresella", rules_from_flags("calabresella", flags), n, seed)
+    return generate_deals(get_game("calabresella"), get_game("calabresella").rules(flags), n, seed)
 
 
 def _strip(run):

@@ -17,7 +17,8 @@ from agents.arena.runner import ArenaRun, make_plan
 from agents.arena.stats import ELO_PER_NATURAL
 from agents.arena.summary import summarize
 from agents.arena.table import GameOutcome
-from envs.deal_sets import generate_deals, rules_from_flags
+from envs.deal_sets import generate_deals
+from envs.registry import get_game
 
 T975_2DF = 4.302652729749464  # t(0.975, 2), table 4.303
 
@@ -36,7 +37,7 @@ def _game(payoffs, contract=None, success=None):
 
 @pytest.fixture(scope="module")
 def run():
-    deals = generate_deals("calabresella", rules_from_flags("calabresella", {}), 3, seed=0)
+    deals = generate_deals(get_game("calabresella"), get_game("calabresella").rules({}), 3, seed=0)
     plan = make_plan(deals, ["A=random", "B=random"], "pairs", seed=0)
     A = 0
     assert plan.lineups == ((0, 1, 1), (1, 1, 0), (1, 0, 1), (1, 0, 0), (0, 0, 1), (0, 1, 0))

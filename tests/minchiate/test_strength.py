@@ -6,10 +6,13 @@ docs/agents.md)."""
 import pytest
 
 from agents.arena.evaluate import EvalConfig, evaluate
+from envs.registry import get_game
 
 
 def _pair(agents: tuple[str, str], n: int, seed: int, workers: int | None = None):
-    _, summary = evaluate(EvalConfig(agents, game="minchiate", n=n, seed=seed, workers=workers))
+    _, summary = evaluate(
+        EvalConfig(agents, game=get_game("minchiate"), n=n, seed=seed, workers=workers)
+    )
     assert summary.games == 2 * n and summary.zero_sum
     (pair,) = summary.pairs
     return pair

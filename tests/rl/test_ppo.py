@@ -148,7 +148,7 @@ def test_ppo_learns_to_beat_random_on_unseen_deals(tmp_path):
     )  # fmt: skip
     net = train(cfg, tmp_path, log=quiet)
     rules = game.rules()
-    deals = generate_deals(game.name, rules, 60, seed=987_654)  # not the training stream
+    deals = generate_deals(game, rules, 60, seed=987_654)  # not the training stream
     margin = evaluate_policy(net, game.encoder(rules), deals, "random")
     assert margin.low > 0, margin
 

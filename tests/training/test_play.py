@@ -174,7 +174,7 @@ def test_two_deals_save_json_lines_that_replay_and_eval_read(tmp_path, game):
     lines = save.read_text().splitlines()
     assert [json.loads(line) for line in lines] == json.loads(json.dumps(records))
     deal_set = read_deal_set(save)
-    assert len(deal_set.deals) == 2 and deal_set.game == game
+    assert len(deal_set.deals) == 2 and deal_set.game.name == game
     file = read_records(save)
     assert file.kind == "a JSON Lines deal set" and file.where(1) == f"{save}: {file.kind}, line 2"
 

@@ -176,7 +176,7 @@ def train_loop(
         say(f"resumed {run_dir} at update {run.update} ({run.decisions:,} decisions)")
     else:
         run.start(run_dir)
-    eval_deals = generate_deals(game.name, rules, cfg.eval_deals, cfg.eval_seed)
+    eval_deals = generate_deals(game, rules, cfg.eval_deals, cfg.eval_seed)
     writer = SummaryWriter(str(run_dir))
     if not resume and cfg.bc_decisions:
         _imitate(cfg, game, rules, net, bc_seed, gen, writer, say)
