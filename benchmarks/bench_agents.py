@@ -46,14 +46,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    spec = get_game(args.game)
-    rules = spec.rules()
-    n = spec.seats(rules)
+    game = get_game(args.game)
+    rules = game.rules()
+    n = game.seats(rules)
     agent, other = make_agent(args.agent, args.game), make_agent(args.others, args.game)
     rng = np.random.default_rng(args.seed)
     times: dict[str, list[float]] = {}
     for d in range(args.deals):
-        state = spec.new_state(spec.deal_random(rng, rules, dealer=d % n), rules)
+        state = game.new_state(game.deal_random(rng, rules, dealer=d % n), rules)
         seat = d % n
         while not state.is_terminal():
             actor = state.to_play

@@ -44,14 +44,14 @@ __all__ = ["main"]
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    spec = get_game(args.game)
-    rules = spec.parse_flags(args.flag)
-    n = spec.seats(rules)
+    game = get_game(args.game)
+    rules = game.parse_flags(args.flag)
+    n = game.seats(rules)
     if not 0 <= args.seat < n:
         raise ValueError(f"--seat must be 0..{n - 1}, got {args.seat}")
     if args.deals < 1:
         raise ValueError(f"--deals must be at least 1, got {args.deals}")
-    agents = [make_agent(args.opponents, spec.name) for _ in range(n)]
+    agents = [make_agent(args.opponents, game.name) for _ in range(n)]
     save = claim_save_path(args.save, args.force)  # before dealing: a bad path loses nothing
     print(f"The deals are saved to {save} (JSON Lines, one record per deal).")
 
@@ -62,7 +62,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return line
 
     try:
-        play_session(spec, rules, args.seat, agents, args.seed, args.deals, save, read, sys.stdout)
+        play_session(game, rules, args.seat, agents, args.seed, args.deals, save, read, sys.stdout)
     except HumanQuit:
         print("\nbye")
     except KeyboardInterrupt:
@@ -84,14 +84,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for i in indices:
         where = file.where(i)
         record = file.entries[i][1]
-        spec = get_game(args.game) if args.game else _game_of_record(record, where)
+        game = get_game(args.game) if args.game else _game_of_record(record, where)
         try:
-            state = spec.replay(record, None)
+            state = game.replay(record, None)
         except ValueError as e:
             raise ValueError(f"{where}: {e}") from None
         if len(file.entries) > 1:
             print(f"=== record {i + 1} of {len(file.entries)} ({where}) ===")
-        print(spec.render_state(state))
+        print(game.render_state(state))
         if state.is_terminal():
             print(json.dumps(state.result(), indent=2))
         else:

@@ -96,14 +96,14 @@ def _claim(path: Path, mode: str, what: str) -> bool:
     return True
 
 
-def deal_summary(spec: AnyGame, rules: Any, state: Any, number: int, seat: int) -> str:
+def deal_summary(game: AnyGame, rules: Any, state: Any, number: int, seat: int) -> str:
     """One line on a finished deal: who won and every seat's score (the full result is in
     the saved record)."""
     returns = state.returns()
-    unit = spec.info.score_unit
+    unit = game.info.score_unit
     name = {s: f"S{s}" + (" (you)" if s == seat else "") for s in range(len(returns))}
     scores = ", ".join(f"{name[s]} {r:+g}" for s, r in enumerate(returns))
-    teams = spec.teams(rules)
+    teams = game.teams(rules)
     best = max(returns[t[0]] for t in teams)
     if best <= 0:
         return f"Deal {number} over: nobody wins; {scores} ({unit})"
@@ -156,7 +156,7 @@ def ask(state: Any, view_text: str, read: Callable[[], str], out: TextIO) -> int
 
 
 def play_session(
-    spec: AnyGame,
+    game: AnyGame,
     rules: Any,
     seat: int,
     agents: list[AnyAgent],
@@ -179,18 +179,18 @@ def play_session(
     state: Any = None
     try:
         for number in range(1, deals + 1):
-            state = spec.new_state(spec.deal_random(rng, rules), rules)
+            state = game.new_state(game.deal_random(rng, rules), rules)
             dealer = state.deal.dealer
             print(f"\n=== deal {number}: you are S{seat}, dealer S{dealer} ===", file=out)
-            _play_deal(spec, state, seat, agents, rng, read, out)
-            print(spec.render_state(state), file=out)
-            print(deal_summary(spec, rules, state, number, seat), file=out)
-            records.append(spec.write_record(state))
+            _play_deal(game, state, seat, agents, rng, read, out)
+            print(game.render_state(state), file=out)
+            print(deal_summary(game, rules, state, number, seat), file=out)
+            records.append(game.write_record(state))
             state = None
             _save(save, records, out)
     except (HumanQuit, KeyboardInterrupt):
         if state is not None:
-            records.append(spec.write_record(state))
+            records.append(game.write_record(state))
             _save(save, records, out, len(state.history))
         raise
     return records
@@ -212,17 +212,17 @@ def _save(save: Path, records: list[dict[str, Any]], out: TextIO, unfinished: in
 
 
 def _play_deal(
-    spec: AnyGame, state: Any, seat: int, agents: list[AnyAgent], rng: np.random.Generator,
+    game: AnyGame, state: Any, seat: int, agents: list[AnyAgent], rng: np.random.Generator,
     read: Callable[[], str], out: TextIO,
 ) -> None:  # fmt: skip
     while not state.is_terminal():
         actor = state.to_play
         if actor == seat:
-            action = ask(state, spec.render_view(state.info_view(seat)), read, out)
+            action = ask(state, game.render_view(state.info_view(seat)), read, out)
         else:
             action = agents[actor].act(state.info_view(actor), rng)
         label = state.action_label(action)
-        if not spec.action_is_visible(state, action, seat):
+        if not game.action_is_visible(state, action, seat):
             label = label.split()[0] + " a card"  # a private card: only the verb is seen
         done = len(state.tricks)
         state.apply(action)

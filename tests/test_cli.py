@@ -68,13 +68,13 @@ def _played(game: str, seed: int, stop: int | None = None) -> dict:
     from envs.cards.bits import bit_list
     from envs.registry import get_game
 
-    spec = get_game(game)
-    rules = spec.rules()
+    g = get_game(game)
+    rules = g.rules()
     rng = np.random.default_rng(seed)
-    state = spec.new_state(spec.deal_random(rng, rules), rules)
+    state = g.new_state(g.deal_random(rng, rules), rules)
     while not state.is_terminal() and (stop is None or len(state.history) < stop):
         state.apply(int(rng.choice(bit_list(state.legal_mask()))))
-    return json.loads(json.dumps(spec.write_record(state)))
+    return json.loads(json.dumps(g.write_record(state)))
 
 
 def test_replay_reads_every_format_of_the_deal_file_family(tmp_path):

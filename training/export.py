@@ -116,18 +116,18 @@ def export_bundle(
     """
     ckpt = source_checkpoint(checkpoint, game)
     agent, meta = load_policy(ckpt)
-    spec = get_game(meta["game"])
-    if game is not None and spec.name != game:
-        raise ValueError(f"{checkpoint} holds a {spec.name} policy, not a {game} one")
+    held = get_game(meta["game"])  # the game of the checkpoint's policy
+    if game is not None and held.name != game:
+        raise ValueError(f"{checkpoint} holds a {held.name} policy, not a {game} one")
     if vectors < 1:
         raise ValueError(f"the number of test vectors must be at least 1, got {vectors}")
     out = _prepare_out(Path(out), force)
     if not isinstance(agent.net, PolicyValueNet):
         raise ValueError(f"{ckpt}: not a PolicyValueNet policy ({type(agent.net).__name__})")
     graph = PolicyGraph(agent.net).eval()
-    rules = spec.rules(meta.get("flags", {}))
+    rules = held.rules(meta.get("flags", {}))
     with torch.no_grad():
-        vecs = make_vectors(spec, rules, lambda o, m: _torch_probs(graph, o, m), vectors, seed)
+        vecs = make_vectors(held, rules, lambda o, m: _torch_probs(graph, o, m), vectors, seed)
         obs = np.asarray([v["obs"] for v in vecs], np.float32)
         mask = np.asarray([v["mask"] for v in vecs], np.int8)
         _export_onnx(graph, out / ONNX_FILE, obs, mask)
@@ -137,7 +137,7 @@ def export_bundle(
     doc = ROOT / "docs" / ENCODING_DOC
     if doc.is_file():
         shutil.copyfile(doc, out / ENCODING_DOC)
-    manifest = _manifest(spec, rules, meta, ckpt, agent.net, out, vectors, seed)
+    manifest = _manifest(held, rules, meta, ckpt, agent.net, out, vectors, seed)
     (out / MANIFEST).write_text(_json(manifest))
     report = check_vectors(load_bundle(out))
     if not report.ok:

@@ -3,7 +3,7 @@
 ``GameOutcome``, what a game records.
 
 Owns building the agents of a plan (once per process and per (agent, seat)) and the game loop;
-the scheduling of deals over processes is ``pool``'s, the plan ``runner``'s. A game's result
+the scheduling of deals over processes is ``workers``', the plan ``plan``'s. A game's result
 depends only on its deal, its lineup, the agents and the generators of
 ``streams.agent_rng(seed, deal, lineup, seat)``.
 """
