@@ -1,9 +1,10 @@
 """Trainer configs: what every trainer's run depends on (``RunConfig``; each trainer's own
 dataclass adds its coefficients), read from TOML files under ``configs/``.
 
-Every key of the file (and every ``--set key=value``) must be a field of the trainer's config
-dataclass; a value must have the field's type (ints for ints, a list of ints for a tuple of
-ints, ...). An unknown key or a bad value is a ``ValueError`` that names it, the file and what
+Every key of the file (and every ``--set key=value``, read by
+``envs.cards.flags.parse_assignments`` as rule flags are) must be a field of the trainer's
+config dataclass; a value must have the field's type (ints for ints, a list of ints for a tuple
+of ints, ...). An unknown key or a bad value is a ``ValueError`` that names it, the file and what
 is allowed. A config records itself as a plain dict (``config_dict``) for checkpoints and
 TensorBoard's hyperparameters.
 """
@@ -11,7 +12,6 @@ TensorBoard's hyperparameters.
 from __future__ import annotations
 
 import dataclasses
-import json
 import tomllib
 import types
 import typing
@@ -21,9 +21,7 @@ from typing import Any, TypeVar
 
 from envs.registry import get_game
 
-__all__ = [
-    "RunConfig", "config_dict", "load_config", "make_config", "parse_overrides", "read_toml",
-]  # fmt: skip
+__all__ = ["RunConfig", "config_dict", "load_config", "make_config", "read_toml"]
 
 C = TypeVar("C")
 
@@ -191,21 +189,6 @@ def make_config(cls: type[C], values: Mapping[str, Any], where: str = "config") 
         return cls(**kwargs)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
-
-
-def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
-    """``["lr=1e-4", "hidden=[128,128]", "game=minchiate"]`` -> a dict of values (JSON where it
-    parses, else the text)."""
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--set expects key=value, got {item!r}")
-        try:
-            out[key.strip()] = json.loads(text)
-        except json.JSONDecodeError:
-            out[key.strip()] = text
-    return out
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
