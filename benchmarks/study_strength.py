@@ -44,7 +44,7 @@ except ImportError as e:
 if TYPE_CHECKING:
     from agents.nets import PolicyValueNet
     from agents.neural import NeuralAgent
-    from training.rl.run import RunState
+    from training.rl.run import Run
 
 ARMS = ("ppo", "dmc", "sb3", "ppo_hidden")
 OPPONENTS = ("heuristic", "random")
@@ -103,7 +103,7 @@ def train_mazzo(game: str, arm: str, folder: Path, budget: float, every: float, 
     cfg = load_config(cls, ROOT / "configs" / f"{game}_{algo}.toml", overrides, ("algorithm",))
     snaps = Snapshots(folder, budget, every)
 
-    def hook(net: PolicyValueNet, run: RunState) -> bool:
+    def hook(net: PolicyValueNet, run: Run) -> bool:
         if not snaps.due():
             return False
         meta = {

@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from envs.cards.flags import parse_assignments
 from envs.registry import game_names
-from training.rl.config import load_config, parse_overrides, read_toml
+from training.rl.config import load_config, read_toml
 
 __all__ = ["add_train_command", "cmd_train"]
 
@@ -33,7 +34,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         "dmc": (dmc.DMCConfig, dmc.train),
     }
 
-    overrides = parse_overrides(args.set)
+    overrides = parse_assignments(args.set, "--set")
     path = Path(args.config)
     algo = overrides.pop("algorithm", None) or read_toml(path).get("algorithm")
     if algo not in ALGORITHMS:

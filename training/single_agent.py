@@ -64,10 +64,10 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         **flags: Any,
     ) -> None:
         game = game if game is not None else game_names()[0]
-        self.spec_ = get_game(game)
-        self.rules = self.spec_.rules(flags)
-        self.n_players = self.spec_.seats(self.rules)
-        self.encoder = self.spec_.encoder(self.rules)
+        self.game = get_game(game)
+        self.rules = self.game.rules(flags)
+        self.n_players = self.game.seats(self.rules)
+        self.encoder = self.game.encoder(self.rules)
         if seat is not None and not 0 <= seat < self.n_players:
             raise ValueError(f"seat must be None or 0..{self.n_players - 1}, got {seat!r}")
         if render_mode not in (None, "ansi"):
@@ -75,14 +75,14 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         specs = [opponents] * self.n_players if isinstance(opponents, str) else list(opponents)
         if len(specs) != self.n_players:
             raise ValueError(f"opponents needs one spec per seat ({self.n_players}), got {specs}")
-        self.opponents: list[AnyAgent] = [make_agent(s, game) for s in specs]
+        self.opponents: list[AnyAgent] = [make_agent(s, self.game) for s in specs]
         self.fixed_seat, self.seat = seat, seat or 0
         self.render_mode = render_mode
         self.illegal_penalty = float(illegal_penalty)
         self.reward_scale = float(
-            reward_scale if reward_scale is not None else self.spec_.reward_scale(self.rules)
+            reward_scale if reward_scale is not None else self.game.reward_scale(self.rules)
         )
-        n = self.spec_.info.num_actions
+        n = self.game.info.num_actions
         high = self.encoder.obs_high()
         self.observation_space = spaces.Dict(
             {
@@ -103,19 +103,19 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         self._agent_rng = np.random.default_rng(int(rng.integers(2**63)))
         record = (options or {}).get("deal")
         if record is not None:
-            self.rules, deal = self.spec_.read_deal(record, self.rules)
+            self.rules, deal = self.game.read_deal(record, self.rules)
         else:
-            deal = self.spec_.deal_random(rng, self.rules)
+            deal = self.game.deal_random(rng, self.rules)
         if self.fixed_seat is None:
             self.seat = int(rng.integers(self.n_players))
         deal = self._deal_with_learner_active(deal)
-        self.state = state = self.spec_.new_state(deal, self.rules)
+        self.state = state = self.game.new_state(deal, self.rules)
         self._advance()
         while state.is_terminal() and record is None:
             # a void deal (Minchiate M-8.5: too few legal discards) ends before the learner
             # acts: the same dealer redeals
-            deal = self.spec_.deal_random(rng, self.rules, state.deal.dealer)
-            self.state = state = self.spec_.new_state(deal, self.rules)
+            deal = self.game.deal_random(rng, self.rules, state.deal.dealer)
+            self.state = state = self.game.new_state(deal, self.rules)
             self._advance()
         return self._obs(), self._info()
 
@@ -126,7 +126,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         if s is None or s.is_terminal():
             raise RuntimeError("step() after the episode ended: call reset()")
         a = int(action)
-        if not (0 <= a < self.spec_.info.num_actions and s.legal_mask() >> a & 1):
+        if not (0 <= a < self.game.info.num_actions and s.legal_mask() >> a & 1):
             info = self._info() | {"illegal_action": a, "legal": bit_list(s.legal_mask())}
             self.state = None
             return self._zero_obs(), self.illegal_penalty, True, False, info
@@ -144,12 +144,12 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             if self.state is not None and not self.state.is_terminal()
             else 0
         )
-        return mask_to_int8(mask, self.spec_.info.num_actions).astype(bool)
+        return mask_to_int8(mask, self.game.info.num_actions).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:
             return None
-        return self.spec_.render_state(self.state)
+        return self.game.render_state(self.state)
 
     # ------------------------------------------------------------------ internals
     def _deal_with_learner_active(self, deal: Deal) -> Deal:
@@ -157,7 +157,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         move the deal on until the learner is active (the cards stay; only the dealer moves)."""
         dealer = deal.dealer
         for _ in range(self.n_players):
-            if self.seat not in self.spec_.idle_seats(self.rules, dealer):
+            if self.seat not in self.game.idle_seats(self.rules, dealer):
                 break
             dealer = (dealer + 1) % self.n_players
         return deal if dealer == deal.dealer else Deal(dealer, deal.order)
@@ -181,14 +181,14 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         return {
             "observation": self.encoder.encode(s.info_view(self.seat)),
             "action_mask": mask_to_int8(
-                s.legal_mask() if on_turn else 0, self.spec_.info.num_actions
+                s.legal_mask() if on_turn else 0, self.game.info.num_actions
             ),
         }
 
     def _zero_obs(self) -> dict[str, npt.NDArray[Any]]:
         return {
-            "observation": np.zeros(self.spec_.info.obs_size, np.float32),
-            "action_mask": np.zeros(self.spec_.info.num_actions, np.int8),
+            "observation": np.zeros(self.game.info.obs_size, np.float32),
+            "action_mask": np.zeros(self.game.info.num_actions, np.int8),
         }
 
     def _info(self) -> dict[str, Any]:

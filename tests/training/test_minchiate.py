@@ -73,7 +73,7 @@ def test_render_and_void_deals_are_redealt():
     assert "Phase" in env.render()
     # a deal the learner never acts in (void: too few legal discards) is redealt at once
     env = SingleAgentEnv(game="minchiate", opponents="random")
-    env.spec_ = _VoidFirst(env.spec_)
+    env.game = _VoidFirst(env.game)
     obs, _ = env.reset(seed=0)
     assert obs["action_mask"].any() and not env.state.is_terminal()
 

@@ -4,7 +4,8 @@ An actor is the narrow unit a later scale-out (Ray) would distribute: weights (a
 snapshots when they change) in, finished rollouts out. Each actor owns a ``Collector`` on its
 own engines and its own seed (spawned from the run's root), so the run is deterministic for a
 given number of actors whatever the timing. ``n_actors = 0`` keeps one collector in the
-learner's process.
+learner's process. An actor is sent the game and its ``Rules`` as objects (the game crosses to
+the process by its registry name, looked up there once).
 
 The learner sends every actor the same request and waits for all (synchronous on-policy PPO):
 actors collect in parallel, then the learner updates with its threads while they wait.
@@ -23,7 +24,8 @@ import torch
 
 from agents.nets import PolicyValueNet
 from agents.processes import torch_safe_context
-from envs.registry import get_game
+from envs.protocols import RulesLike
+from envs.registry import AnyGame
 from training.rl.collect import Collector, Rollout
 from training.rl.opponents import OpponentPool
 
@@ -32,10 +34,10 @@ __all__ = ["ActorSpec", "Actors", "merge_rollouts"]
 
 @dataclass(frozen=True)
 class ActorSpec:
-    """What an actor needs to build its collector (picklable)."""
+    """What an actor needs to build its collector (picklable: a game pickles as its name)."""
 
-    game: str
-    flags: dict[str, Any]
+    game: AnyGame
+    rules: RulesLike
     n_envs: int
     seed: np.random.SeedSequence
     pool_agents: tuple[str, ...]
@@ -48,12 +50,11 @@ class ActorSpec:
     critic_extra: int = 0
 
     def build(self) -> tuple[Collector, PolicyValueNet, OpponentPool]:
-        game = get_game(self.game)
-        rules = game.rules(self.flags)
-        pool = OpponentPool(game.name, self.pool_agents, self.self_play, self.max_snapshots)
+        pool = OpponentPool(self.game, self.pool_agents, self.self_play, self.max_snapshots)
         collector = Collector(
-            game, rules, self.n_envs, self.seed, pool, self.reward_scale, self.gamma, self.lam
-        )
+            self.game, self.rules, self.n_envs, self.seed, pool, self.reward_scale, self.gamma,
+            self.lam,
+        )  # fmt: skip
         enc = collector.encoder
         net = PolicyValueNet(enc.obs_size, enc.num_actions, self.hidden, self.critic_extra)
         return collector, net, pool

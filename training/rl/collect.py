@@ -1,6 +1,6 @@
 """Self-play collection on the vector runner: every seat of N engines is played by the learning
 policy or by an opponent of the pool, and the learner's decisions come back as one rollout with
-its advantages.
+its advantages, which the trainers' updates read in shuffled minibatches (``Rollout.minibatches``).
 
 Each (engine, seat) the learner holds is its own decision sequence: a deal's zero-sum return
 (times the reward scale; partners share their team's return) is the reward of that seat's last
@@ -13,6 +13,7 @@ the generators) can be saved and restored exactly (``state`` / ``restore``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,11 +24,12 @@ import torch
 from agents.nets import PolicyValueNet
 from envs.common.arrays import bits_to_array
 from envs.deals import DealStream
+from envs.protocols import RulesLike
 from envs.registry import AnyGame
 from envs.vector import VectorRunner
 from training.rl.opponents import LEARNER, OpponentPool
 
-__all__ = ["Collector", "Rollout", "gae"]
+__all__ = ["Batch", "Collector", "Rollout", "gae"]
 
 
 @dataclass
@@ -48,6 +50,42 @@ class Rollout:
 
     def __len__(self) -> int:
         return len(self.action)
+
+    def minibatches(
+        self, epochs: int, size: int, gen: torch.Generator, extra: bool
+    ) -> Iterator[Batch]:
+        """``epochs`` passes over the rollout in shuffled minibatches of ``size`` rows (a fresh
+        order from ``gen`` each pass); ``extra``: with the hidden cards a critic reads."""
+        obs, mask = torch.from_numpy(self.obs), torch.from_numpy(self.mask)
+        act, logp = torch.from_numpy(self.action), torch.from_numpy(self.logp)
+        adv, ret = torch.from_numpy(self.advantage), torch.from_numpy(self.ret)
+        hidden = torch.from_numpy(self.extra) if extra else None
+        n = len(self)
+        for _ in range(epochs):
+            order = torch.randperm(n, generator=gen)
+            for start in range(0, n, size):
+                i = order[start : start + size]
+                x = None if hidden is None else hidden[i]
+                yield Batch(obs[i], mask[i], act[i], logp[i], adv[i], ret[i], x)
+
+    def explained_variance(self) -> float:
+        """How much of the returns' variance the values explain (NaN for constant returns)."""
+        var = float(np.var(self.ret))
+        return 1 - float(np.var(self.ret - self.value)) / var if var > 0 else float("nan")
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One minibatch of a rollout's rows, as tensors (``extra`` None unless the critic reads
+    the hidden cards)."""
+
+    obs: torch.Tensor
+    mask: torch.Tensor
+    action: torch.Tensor
+    logp: torch.Tensor
+    advantage: torch.Tensor
+    ret: torch.Tensor
+    extra: torch.Tensor | None
 
 
 def gae(
@@ -86,7 +124,7 @@ class Collector:
     """
 
     def __init__(
-        self, game: AnyGame, rules: Any, n_envs: int, seed: np.random.SeedSequence,
+        self, game: AnyGame, rules: RulesLike, n_envs: int, seed: np.random.SeedSequence,
         pool: OpponentPool, reward_scale: float, gamma: float = 1.0, lam: float = 0.95,
     ) -> None:  # fmt: skip
         deal_seed, rng_seed = seed.spawn(2)

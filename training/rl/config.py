@@ -1,8 +1,10 @@
-"""Trainer configs: TOML files under ``configs/`` validated against a dataclass.
+"""Trainer configs: what every trainer's run depends on (``RunConfig``; each trainer's own
+dataclass adds its coefficients), read from TOML files under ``configs/``.
 
-Every key of the file (and every ``--set key=value``) must be a field of the trainer's config
-dataclass; a value must have the field's type (ints for ints, a list of ints for a tuple of
-ints, ...). An unknown key or a bad value is a ``ValueError`` that names it, the file and what
+Every key of the file (and every ``--set key=value``, read by
+``envs.cards.flags.parse_assignments`` as rule flags are) must be a field of the trainer's
+config dataclass; a value must have the field's type (ints for ints, a list of ints for a tuple
+of ints, ...). An unknown key or a bad value is a ``ValueError`` that names it, the file and what
 is allowed. A config records itself as a plain dict (``config_dict``) for checkpoints and
 TensorBoard's hyperparameters.
 """
@@ -10,7 +12,6 @@ TensorBoard's hyperparameters.
 from __future__ import annotations
 
 import dataclasses
-import json
 import tomllib
 import types
 import typing
@@ -18,9 +19,94 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["config_dict", "load_config", "make_config", "parse_overrides", "read_toml"]
+from envs.registry import get_game
+
+__all__ = ["RunConfig", "config_dict", "load_config", "make_config", "read_toml"]
 
 C = TypeVar("C")
+
+
+@dataclasses.dataclass(frozen=True)
+class RunConfig:
+    """What every trainer's run depends on (a file under ``configs/``)."""
+
+    game: str
+    """registered game name"""
+    flags: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """the game's rule flags"""
+    seed: int = 1
+    """root seed, spawned into the deal, sampling and torch streams"""
+    total_decisions: int = 1_000_000
+    """learner decisions to train on (all learner seats together)"""
+    n_envs: int = 128
+    """engines stepped together"""
+    rollout_decisions: int = 8192
+    """learner decisions per update"""
+    hidden: tuple[int, ...] = (256, 256)
+    """MLP widths"""
+    lr: float = 3e-4
+    epochs: int = 3
+    minibatch: int = 1024
+    reward_scale: float = 0.0
+    """multiplies the engine's returns; 0: the game's default, 1 / payoff_bound (rewards in
+    [-1, 1]; for games whose typical deal pays far less, a larger scale trains the value
+    faster)"""
+    gamma: float = 1.0
+    lam: float = 0.95
+    max_grad_norm: float = 0.5
+    self_play: float = 0.8
+    """probability that a deal is latest against latest"""
+    pool_agents: tuple[str, ...] = ("heuristic",)
+    """fixed opponents of the pool (agent specs)"""
+    snapshot_every: int = 10
+    """updates between snapshots added to the pool"""
+    max_snapshots: int = 10
+    threads: int = 2
+    """torch threads of the learner"""
+    n_actors: int = 0
+    """actor processes collecting self-play (0: collect in the learner's process); each
+    steps n_envs / n_actors engines"""
+    eval_every: int = 10
+    """updates between evaluations (0: none)"""
+    eval_deals: int = 100
+    """deals of the fixed evaluation set (each played in both seatings)"""
+    eval_seed: int = 1000
+    """seed of the evaluation deals (never the training deals' stream)"""
+    eval_opponents: tuple[str, ...] = ("random", "heuristic")
+    checkpoint_minutes: float = 5.0
+    """minutes between checkpoints (one is also written at the end and on a signal)"""
+    bc_decisions: int = 0
+    """expert decisions to imitate before self-play (0: start from random weights)"""
+    bc_experts: tuple[str, ...] = ("heuristic",)
+    """agent specs whose games are imitated (one per deal, in turn)"""
+    bc_epochs: int = 5
+    bc_lr: float = 1e-3
+    critic_sees_hidden: bool = False
+    """the value head also reads the other seats' hands during training (PerfectDou's idea;
+    the policy never does, so the trained bot plays on its own view)"""
+
+    def __post_init__(self) -> None:
+        get_game(self.game)
+        positive = ("total_decisions", "n_envs", "rollout_decisions", "epochs", "minibatch")
+        for name in (*positive, "snapshot_every", "max_snapshots", "threads", "eval_deals"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        for name in ("lr", "max_grad_norm"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+        for name in ("gamma", "lam", "self_play"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.n_actors < 0 or self.n_envs < max(self.n_actors, 1):
+            raise ValueError(f"n_actors must be 0..n_envs, got {self.n_actors}")
+        if self.reward_scale < 0:
+            raise ValueError(f"reward_scale must be >= 0 (0: the game's), got {self.reward_scale}")
+        if self.eval_every < 0 or self.checkpoint_minutes <= 0:
+            raise ValueError("eval_every must be >= 0 and checkpoint_minutes > 0")
+        if self.bc_decisions < 0 or self.bc_epochs < 1 or not self.bc_lr > 0:
+            raise ValueError("bc_decisions must be >= 0, bc_epochs >= 1 and bc_lr > 0")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden must list positive widths, got {list(self.hidden)}")
 
 
 def _fields(cls: type[Any]) -> dict[str, dataclasses.Field[Any]]:
@@ -103,21 +189,6 @@ def make_config(cls: type[C], values: Mapping[str, Any], where: str = "config") 
         return cls(**kwargs)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
-
-
-def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
-    """``["lr=1e-4", "hidden=[128,128]", "game=minchiate"]`` -> a dict of values (JSON where it
-    parses, else the text)."""
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--set expects key=value, got {item!r}")
-        try:
-            out[key.strip()] = json.loads(text)
-        except json.JSONDecodeError:
-            out[key.strip()] = text
-    return out
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:

@@ -1,19 +1,21 @@
-"""Deep Monte-Carlo (DouZero's method) on the shared loop: Q(observation, action) learned from
-Monte-Carlo returns, acting epsilon-greedily over the legal actions.
+"""Deep Monte-Carlo (DouZero's method), one story from the config to the logged update:
+Q(observation, action) learned from Monte-Carlo returns, acting epsilon-greedily over the legal
+actions.
 
 The network's policy head is read as Q-values over the flat action space (masked like logits:
-illegal actions are never chosen). Each update collects ``rollout_decisions`` learner decisions
+illegal actions are never chosen). ``train`` reads top to bottom: the seeding; the run
+(``training.rl.run.Run``, as PPO's: the same runner, configs, imitation, logging and
+checkpoints); then each update collects ``rollout_decisions`` learner decisions
 with epsilon-greedy actors (``epsilon`` decays linearly from ``epsilon_start`` to
-``epsilon_end`` over ``epsilon_decay`` decisions), then fits Q(s, a) of the actions taken, and
-the value head V(s), to the seat's Monte-Carlo return (``gamma = lam = 1``: the deal's return;
-a sequence cut at a rollout's end is bootstrapped with V). The same runner, configs, logging
-and checkpoints as PPO (``training.rl.loop``).
+``epsilon_end`` over ``epsilon_decay`` decisions), fits Q(s, a) of the actions taken, and the
+value head V(s), to the seat's Monte-Carlo return (``gamma = lam = 1``: the deal's return; a
+sequence cut at a rollout's end is bootstrapped with V; ``dmc_update``) and logs it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -21,10 +23,11 @@ import torch
 
 from agents.nets import PolicyValueNet
 from training.rl.collect import Rollout
-from training.rl.loop import Hook, RunConfig, train_loop
+from training.rl.config import RunConfig
 from training.rl.progress import TrainProgress
+from training.rl.run import Hook, Log, Run
 
-__all__ = ["DMC", "DMCConfig", "dmc_update", "train"]
+__all__ = ["DMCConfig", "dmc_update", "epsilon", "train"]
 
 
 @dataclass(frozen=True)
@@ -48,66 +51,50 @@ class DMCConfig(RunConfig):
             raise ValueError(f"epsilon_decay must be >= 1, got {self.epsilon_decay}")
 
 
+def train(
+    cfg: DMCConfig, run_dir: Path, resume: bool = False, log: Log = print,
+    hook: Hook | None = None, progress: TrainProgress | None = None,
+) -> PolicyValueNet:  # fmt: skip
+    """Train ``cfg`` into ``run_dir`` by DMC's update, as ``training.rl.ppo.train`` does by
+    PPO's (the same arguments, the same errors)."""
+    # ---- seeding: one root, spawned into the collection, torch and imitation streams
+    collect_seed, torch_seed, bc_seed = np.random.SeedSequence(cfg.seed).spawn(3)
+    torch.manual_seed(int(torch_seed.generate_state(1)[0]))  # the network's initial weights
+    gen = torch.Generator().manual_seed(int(torch_seed.generate_state(2)[1]))  # minibatches
+    # ---- the run: opened or resumed; Ctrl-C stops it after an update, with a checkpoint
+    with Run(cfg, "dmc", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress) as run:
+        # ---- collection: epsilon-greedy on the Q-values, with epsilon decaying
+        for roll in run.rollouts(explore=partial(epsilon, cfg)):
+            losses = dmc_update(run.net, run.opt, roll, cfg, gen)  # ---- the update
+            run.log_update(roll, losses)  # ---- logging: losses/, perf/, charts/ (eval/ when due)
+    return run.net
+
+
+def epsilon(cfg: DMCConfig, decisions: int) -> float:
+    """The exploration rate after ``decisions`` learner decisions (linear decay)."""
+    frac = min(1.0, decisions / cfg.epsilon_decay)
+    return cfg.epsilon_start + frac * (cfg.epsilon_end - cfg.epsilon_start)
+
+
 def dmc_update(
     net: PolicyValueNet, opt: torch.optim.Optimizer, roll: Rollout, cfg: DMCConfig,
     gen: torch.Generator,
 ) -> dict[str, float]:  # fmt: skip
     """``cfg.epochs`` passes of minibatch regression of Q(s, a) and V(s) on the returns."""
-    obs, mask = torch.from_numpy(roll.obs), torch.from_numpy(roll.mask)
-    act, ret = torch.from_numpy(roll.action), torch.from_numpy(roll.ret)
-    extra = torch.from_numpy(roll.extra) if net.critic_extra else None
-    n = len(roll)
     q_losses, v_losses = [], []
-    for _ in range(cfg.epochs):
-        order = torch.randperm(n, generator=gen)
-        for start in range(0, n, cfg.minibatch):
-            idx = order[start : start + cfg.minibatch]
-            q_all, value = net(obs[idx], mask[idx], None if extra is None else extra[idx])
-            q = q_all.gather(1, act[idx, None]).squeeze(1)
-            q_loss = ((q - ret[idx]) ** 2).mean()
-            v_loss = ((value - ret[idx]) ** 2).mean()
-            opt.zero_grad()
-            (q_loss + v_loss).backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
-            opt.step()
-            q_losses.append(q_loss.item())
-            v_losses.append(v_loss.item())
-    var = float(np.var(roll.ret))
-    explained = 1 - float(np.var(roll.ret - roll.value)) / var if var > 0 else float("nan")
+    for batch in roll.minibatches(cfg.epochs, cfg.minibatch, gen, net.critic_extra > 0):
+        q_all, value = net(batch.obs, batch.mask, batch.extra)
+        q = q_all.gather(1, batch.action[:, None]).squeeze(1)
+        q_loss = ((q - batch.ret) ** 2).mean()
+        v_loss = ((value - batch.ret) ** 2).mean()
+        opt.zero_grad()
+        (q_loss + v_loss).backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+        opt.step()
+        q_losses.append(q_loss.item())
+        v_losses.append(v_loss.item())
     return {
         "q": float(np.mean(q_losses)),
         "value": float(np.mean(v_losses)),
-        "explained_variance": explained,
+        "explained_variance": roll.explained_variance(),
     }
-
-
-class DMC:
-    """The DMC algorithm for the shared loop."""
-
-    name = "dmc"
-
-    def __init__(self, cfg: DMCConfig) -> None:
-        self.cfg = cfg
-
-    def epsilon(self, decisions: int) -> float | None:
-        c = self.cfg
-        frac = min(1.0, decisions / c.epsilon_decay)
-        return c.epsilon_start + frac * (c.epsilon_end - c.epsilon_start)
-
-    def update(
-        self, net: PolicyValueNet, opt: torch.optim.Optimizer, roll: Rollout,
-        gen: torch.Generator,
-    ) -> dict[str, float]:  # fmt: skip
-        return dmc_update(net, opt, roll, self.cfg, gen)
-
-
-def train(
-    cfg: DMCConfig,
-    run_dir: Path,
-    resume: bool = False,
-    log: Callable[[str], None] = print,
-    hook: Hook | None = None,
-    progress: TrainProgress | None = None,
-) -> PolicyValueNet:
-    """Train ``cfg`` into ``run_dir`` (see ``training.rl.loop.train_loop``)."""
-    return train_loop(cfg, DMC(cfg), run_dir, resume, log, hook, progress)

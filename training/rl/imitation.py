@@ -6,11 +6,15 @@ seat's observation, its legal mask, the expert's action and the deal's return fo
 (scaled), the same rows the self-play collector records. ``behaviour_clone`` fits the policy
 head to the actions (cross-entropy over the masked logits) and the value head to the returns.
 Passed-out deals count as real outcomes: their decisions and returns are kept like any other.
+``imitate`` does both for a fresh run before self-play (``bc_decisions > 0``), logging
+``imitation/`` scalars, then evaluates.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -19,10 +23,35 @@ import torch
 from agents.base import act_batch
 from agents.nets import PolicyValueNet
 from agents.registry import make_agent
+from envs.protocols import RulesLike
 from envs.registry import AnyGame
 from envs.vector import VectorRunner
 
-__all__ = ["Demonstrations", "behaviour_clone", "expert_decisions"]
+if TYPE_CHECKING:
+    from training.rl.run import Run
+
+__all__ = ["Demonstrations", "behaviour_clone", "expert_decisions", "imitate"]
+
+
+def imitate(run: Run, seed: np.random.SeedSequence, gen: torch.Generator) -> None:
+    """Behaviour cloning of ``bc_experts`` into ``run``'s network (``bc_decisions`` of their
+    decisions, ``bc_epochs`` passes at ``bc_lr``), then an evaluation (with ``eval_every``)."""
+    t0 = time.perf_counter()
+    cfg, net = run.cfg, run.net
+    demos = expert_decisions(
+        run.game, run.rules, cfg.bc_experts, cfg.bc_decisions, cfg.n_envs, seed, run.reward_scale
+    )
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.bc_lr)
+    stats = behaviour_clone(net, opt, demos, cfg.bc_epochs, cfg.minibatch, gen)
+    for key, value in stats.items():
+        run.writer.add_scalar(f"imitation/{key}", value, 0)
+    run.say(
+        f"imitation of {', '.join(cfg.bc_experts)}: {len(demos):,} decisions, accuracy "
+        f"{stats['accuracy']:.1%}, value loss {stats['value']:.4f} "
+        f"({time.perf_counter() - t0:.0f}s)"
+    )
+    if cfg.eval_every:
+        run.evaluate()
 
 
 @dataclass
@@ -39,14 +68,14 @@ class Demonstrations:
 
 
 def expert_decisions(
-    game: AnyGame, rules: object, experts: tuple[str, ...], n_decisions: int, n_envs: int,
+    game: AnyGame, rules: RulesLike, experts: tuple[str, ...], n_decisions: int, n_envs: int,
     seed: np.random.SeedSequence, reward_scale: float,
 ) -> Demonstrations:  # fmt: skip
     """At least ``n_decisions`` decisions of complete deals played by ``experts``."""
     deal_seed, agent_seed = seed.spawn(2)
     runner = VectorRunner(game, n_envs, rules, seed=deal_seed)
     rng = np.random.default_rng(agent_seed)
-    agents = [make_agent(spec, game.name) for spec in experts]
+    agents = [make_agent(spec, game) for spec in experts]
     expert_of = [i % len(agents) for i in range(n_envs)]
     deals_started = n_envs
     obs, mask, action, engine, seat = [], [], [], [], []

@@ -18,6 +18,7 @@ import torch
 
 from agents.base import AnyAgent
 from agents.registry import make_agent
+from envs.registry import AnyGame
 
 __all__ = ["LEARNER", "Member", "OpponentPool"]
 
@@ -38,17 +39,17 @@ class OpponentPool:
     """Snapshots and fixed agents to play against.
 
     Args:
-        game: the game's registry name (for agent specs).
+        game: the game (of the agent specs).
         agents: specs of the fixed members (``heuristic``...).
         self_play: probability that a deal is latest against latest.
         max_snapshots: how many past snapshots are kept.
     """
 
     def __init__(
-        self, game: str, agents: tuple[str, ...], self_play: float, max_snapshots: int
+        self, game: AnyGame, agents: tuple[str, ...], self_play: float, max_snapshots: int
     ) -> None:
         self.game, self.self_play, self.max_snapshots = game, self_play, max_snapshots
-        self.fixed = [Member(spec, spec=spec, agent=make_agent(spec, game)) for spec in agents]
+        self.fixed = [Member(s, spec=s, agent=make_agent(s, game)) for s in agents]
         self.snapshots: list[Member] = []
 
     @property

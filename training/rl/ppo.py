@@ -1,17 +1,18 @@
-"""Masked PPO self-play, CleanRL-shaped: the config a dataclass, the update one function, the
-loop shared (``training.rl.loop``: seeding, actors, TensorBoard, evaluation, checkpoints).
+"""Masked PPO self-play, CleanRL-shaped: one story from the config to the logged update.
 
 One network plays every seat of every deal over the seat-relative observation (all seats in
 latest-against-latest deals, the rest from the opponent pool), its logits masked with a finite
-fill. Each update collects ``rollout_decisions`` learner decisions on the vector runner
-(``training.rl.collect``: GAE along each seat's own decisions, terminal zero-sum rewards), then
-runs ``epochs`` passes of clipped-surrogate minibatch updates. Every game of ``envs.registry``
-trains with this file; nothing here names a game.
+fill. ``train`` reads top to bottom: the seeding; the run (``training.rl.run.Run``: the game
+and its rules, the network, optimizer, opponent pool and actors; opened, from imitating the
+experts if asked, or resumed exactly); then each update collects ``rollout_decisions``
+learner decisions on the vector runner (``training.rl.collect``: GAE along each seat's own
+decisions, terminal zero-sum rewards), runs ``epochs`` passes of clipped-surrogate minibatch
+updates (``ppo_update``) and logs them (``losses/`` scalars, with the run's ``perf/`` and
+``charts/``). Every game of ``envs.registry`` trains with this file; nothing here names a game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,11 +20,12 @@ import numpy as np
 import torch
 
 from agents.nets import PolicyValueNet
-from training.rl.collect import Rollout
-from training.rl.loop import Hook, RunConfig, train_loop
+from training.rl.collect import Batch, Rollout
+from training.rl.config import RunConfig
 from training.rl.progress import TrainProgress
+from training.rl.run import Hook, Log, Run
 
-__all__ = ["PPO", "PPOConfig", "ppo_update", "train"]
+__all__ = ["PPOConfig", "ppo_loss", "ppo_update", "train"]
 
 
 @dataclass(frozen=True)
@@ -40,80 +42,68 @@ class PPOConfig(RunConfig):
             raise ValueError("clip must be > 0, ent_coef and vf_coef >= 0")
 
 
+def train(
+    cfg: PPOConfig, run_dir: Path, resume: bool = False, log: Log = print,
+    hook: Hook | None = None, progress: TrainProgress | None = None,
+) -> PolicyValueNet:  # fmt: skip
+    """Train ``cfg`` for ``total_decisions`` learner decisions into ``run_dir`` (TensorBoard
+    events, ``metrics.csv``, checkpoints); with ``resume``, continue exactly from its latest
+    checkpoint (ValueError for one of another game, rules, encoding or config). Returns the
+    network. ``log`` gets a line per update (or ``progress`` a redraw) and the run's messages;
+    ``hook`` may watch the run and stop it (``training.rl.run.Hook``)."""
+    # ---- seeding: one root, spawned into the collection, torch and imitation streams
+    collect_seed, torch_seed, bc_seed = np.random.SeedSequence(cfg.seed).spawn(3)
+    torch.manual_seed(int(torch_seed.generate_state(1)[0]))  # the network's initial weights
+    gen = torch.Generator().manual_seed(int(torch_seed.generate_state(2)[1]))  # minibatches
+    # ---- the run: opened or resumed; Ctrl-C stops it after an update, with a checkpoint
+    with Run(cfg, "ppo", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress) as run:
+        for roll in run.rollouts():  # ---- collection: sampled from the policy, GAE advantages
+            losses = ppo_update(run.net, run.opt, roll, cfg, gen)  # ---- the update
+            run.log_update(roll, losses)  # ---- logging: losses/, perf/, charts/ (eval/ when due)
+    return run.net
+
+
 def ppo_update(
     net: PolicyValueNet, opt: torch.optim.Optimizer, roll: Rollout, cfg: PPOConfig,
     gen: torch.Generator,
 ) -> dict[str, float]:  # fmt: skip
-    """``cfg.epochs`` passes of minibatch PPO over ``roll``; returns the update's statistics."""
-    obs, mask = torch.from_numpy(roll.obs), torch.from_numpy(roll.mask)
-    act, old_logp = torch.from_numpy(roll.action), torch.from_numpy(roll.logp)
-    adv_all, ret = torch.from_numpy(roll.advantage), torch.from_numpy(roll.ret)
-    extra = torch.from_numpy(roll.extra) if net.critic_extra else None
-    n = len(roll)
-    stats: dict[str, list[float]] = {k: [] for k in ("pg", "vf", "ent", "kl", "clipfrac")}
-    for _ in range(cfg.epochs):
-        order = torch.randperm(n, generator=gen)
-        for start in range(0, n, cfg.minibatch):
-            idx = order[start : start + cfg.minibatch]
-            logits, value = net(obs[idx], mask[idx], None if extra is None else extra[idx])
-            logp_all = torch.log_softmax(logits, dim=-1)
-            logp = logp_all.gather(1, act[idx, None]).squeeze(1)
-            ratio_log = logp - old_logp[idx]
-            ratio = ratio_log.exp()
-            adv = adv_all[idx]
-            adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
-            pg = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
-            vf = 0.5 * ((value - ret[idx]) ** 2).mean()
-            probs = logp_all.exp()
-            ent = -(probs * torch.where(mask[idx] == 1, logp_all, 0.0)).sum(-1).mean()
-            loss = pg + cfg.vf_coef * vf - cfg.ent_coef * ent
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
-            opt.step()
-            with torch.no_grad():
-                stats["pg"].append(pg.item())
-                stats["vf"].append(vf.item())
-                stats["ent"].append(ent.item())
-                stats["kl"].append(((ratio - 1) - ratio_log).mean().item())
-                stats["clipfrac"].append(((ratio - 1).abs() > cfg.clip).float().mean().item())
-    var = float(np.var(roll.ret))
-    explained = 1 - float(np.var(roll.ret - roll.value)) / var if var > 0 else float("nan")
-    out = {
-        "policy": "pg",
-        "value": "vf",
-        "entropy": "ent",
-        "approx_kl": "kl",
-        "clipfrac": "clipfrac",
-    }
-    return {k: float(np.mean(stats[v])) for k, v in out.items()} | {"explained_variance": explained}
+    """``cfg.epochs`` passes of minibatch PPO over ``roll``; returns the update's statistics
+    (``losses/`` in TensorBoard)."""
+    stats: dict[str, list[float]] = {}
+    for batch in roll.minibatches(cfg.epochs, cfg.minibatch, gen, net.critic_extra > 0):
+        loss, batch_stats = ppo_loss(net, batch, cfg)
+        opt.zero_grad()
+        torch.autograd.backward([loss])
+        torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+        opt.step()
+        for key, value in batch_stats.items():
+            stats.setdefault(key, []).append(value)
+    mean = {key: float(np.mean(values)) for key, values in stats.items()}
+    return mean | {"explained_variance": roll.explained_variance()}
 
 
-class PPO:
-    """The PPO algorithm for the shared loop."""
-
-    name = "ppo"
-
-    def __init__(self, cfg: PPOConfig) -> None:
-        self.cfg = cfg
-
-    def epsilon(self, decisions: int) -> float | None:
-        return None
-
-    def update(
-        self, net: PolicyValueNet, opt: torch.optim.Optimizer, roll: Rollout,
-        gen: torch.Generator,
-    ) -> dict[str, float]:  # fmt: skip
-        return ppo_update(net, opt, roll, self.cfg, gen)
-
-
-def train(
-    cfg: PPOConfig,
-    run_dir: Path,
-    resume: bool = False,
-    log: Callable[[str], None] = print,
-    hook: Hook | None = None,
-    progress: TrainProgress | None = None,
-) -> PolicyValueNet:
-    """Train ``cfg`` into ``run_dir`` (see ``training.rl.loop.train_loop``)."""
-    return train_loop(cfg, PPO(cfg), run_dir, resume, log, hook, progress)
+def ppo_loss(
+    net: PolicyValueNet, batch: Batch, cfg: PPOConfig
+) -> tuple[torch.Tensor, dict[str, float]]:
+    """The clipped-surrogate loss of one minibatch (advantages normalized within it), with its
+    policy, value and entropy terms, approximate KL and clip fraction."""
+    logits, value = net(batch.obs, batch.mask, batch.extra)
+    logp_all = torch.log_softmax(logits, dim=-1)
+    logp = logp_all.gather(1, batch.action[:, None]).squeeze(1)
+    ratio_log = logp - batch.logp
+    ratio = ratio_log.exp()
+    adv = batch.advantage
+    adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(adv) > 1 else adv
+    pg = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
+    vf = 0.5 * ((value - batch.ret) ** 2).mean()
+    probs = logp_all.exp()
+    ent = -(probs * torch.where(batch.mask == 1, logp_all, 0.0)).sum(-1).mean()
+    with torch.no_grad():
+        stats = {
+            "policy": pg.item(),
+            "value": vf.item(),
+            "entropy": ent.item(),
+            "approx_kl": ((ratio - 1) - ratio_log).mean().item(),
+            "clipfrac": ((ratio - 1).abs() > cfg.clip).float().mean().item(),
+        }
+    return pg + cfg.vf_coef * vf - cfg.ent_coef * ent, stats

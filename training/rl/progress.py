@@ -2,9 +2,9 @@
 decisions done, decisions per second, the latest margin against the heuristic with its 95%
 interval, the time left), with the run's other messages (imitation, evaluations, the end)
 printed above it. Off a terminal the trainer logs one line per update instead
-(``training.rl.loop``).
+(``training.rl.run``).
 
-Owns drawing only: the loop tells it what happened. The clock is injectable so tests can
+Owns drawing only: the run tells it what happened. The clock is injectable so tests can
 drive it; no dependency beyond the standard library.
 """
 

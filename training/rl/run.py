@@ -1,8 +1,13 @@
-"""A training run's directory and bookkeeping, shared by the trainers: the config written at
-the start, counters, evaluations (TensorBoard ``eval/`` scalars and ``metrics.csv``), the
-checkpoints (``training.rl.checkpoint``) with every state an exact resume needs, the
-compatibility check of a resumed checkpoint (game, rules, encoding version, config), and the
-signal handler that turns Ctrl-C / SIGTERM into a clean stop with a checkpoint.
+"""One training run, the object both trainers' stories stand on (``training.rl.ppo``,
+``training.rl.dmc``). It opens the run: the game and its ``Rules`` made once, from the config;
+the network, its optimizer, the opponent pool and the actors; the run directory with
+``config.json`` and ``metrics.csv``. Or it resumes one exactly from its latest checkpoint, after
+checking that the checkpoint's game, rules, encoding version and config are this run's. Then,
+update by update, it collects a rollout, logs the update (TensorBoard ``losses/``, ``perf/``,
+``charts/``; one log line, or the progress bar), snapshots the policy into the opponent pool,
+evaluates through the arena (``eval/`` scalars, ``metrics.csv``), writes checkpoints
+(``training.rl.checkpoint``: every state an exact resume needs) and, as a ``with`` block, stops
+cleanly on Ctrl-C / SIGTERM or when the hook says so, with a last checkpoint.
 """
 
 from __future__ import annotations
@@ -11,87 +16,256 @@ import contextlib
 import csv
 import json
 import signal
+import time
 import types
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 from torch.utils.tensorboard import SummaryWriter
 
+from agents.arena.progress import format_duration
 from agents.nets import PolicyValueNet
-from envs.deal_sets import DealSet
-from envs.protocols import AnyEncoder
-from training.rl.actors import Actors
+from envs.deal_sets import generate_deals
+from envs.protocols import RulesLike
+from envs.registry import AnyGame, get_game
+from training.rl.actors import Actors, ActorSpec
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
-from training.rl.config import config_dict
-from training.rl.evaluate import Margin, evaluate_policy
+from training.rl.collect import Rollout
+from training.rl.config import RunConfig, config_dict
+from training.rl.evaluate import evaluate_policy
+from training.rl.imitation import imitate
 from training.rl.opponents import OpponentPool
+from training.rl.progress import TrainProgress
 
-__all__ = ["RunState"]
+__all__ = ["RESUMABLE_CHANGES", "Hook", "Log", "Run", "phase_entropy", "phase_names"]
+
+Log = Callable[[str], None]
+
+Hook = Callable[[PolicyValueNet, "Run"], bool]
+"""Called with the network and the run once before self-play (after any imitation) and after
+every update; returning True stops the run as a signal would (the last checkpoint is written).
+Benchmarks use it to snapshot the policy on a wall-clock schedule (``run.decisions``)."""
 
 METRICS = ("update", "decisions", "opponent", "margin", "low", "high", "deals")
 
+RESUMABLE_CHANGES = frozenset({"total_decisions", "checkpoint_minutes", "eval_every"})
+"""Config keys a resumed run may change: they do not enter the training computation."""
 
-class RunState:
-    """Counters and files of one run (``cfg`` is the trainer's config dataclass)."""
+
+class Run:
+    """A training run of ``cfg`` by ``algorithm`` in ``run_dir``: opened (from random weights,
+    or from imitating the experts with ``bc_decisions``) or (``resume``) continued from its
+    latest checkpoint. As a ``with`` block it stops cleanly (see the module docstring).
+
+    Args:
+        seed: the collection stream's root (spawned into the actors' seeds).
+        imitation_seed: the experts' deals and sampling, for a fresh run with ``bc_decisions``.
+        gen: the trainer's torch generator (in the checkpoint).
+        log: the run's messages, and a line per update without ``progress``.
+        hook: see ``Hook``.
+        progress: a terminal's progress bar (the messages are printed above it).
+
+    Raises:
+        ValueError: resuming a checkpoint of another game, rules, encoding or config; opening
+            a directory that holds a run.
+    """
 
     def __init__(
-        self, game: str, rules: Any, encoding_version: int, cfg: Any, algorithm: str
-    ) -> None:
-        self.game, self.rules, self.encoding_version, self.cfg = game, rules, encoding_version, cfg
-        self.algorithm = algorithm
-        self.update = 0
-        self.decisions = 0
-        self.run_dir = Path(".")
+        self, cfg: RunConfig, algorithm: str, run_dir: Path, resume: bool,
+        seed: np.random.SeedSequence, imitation_seed: np.random.SeedSequence,
+        gen: torch.Generator, log: Log = print, hook: Hook | None = None,
+        progress: TrainProgress | None = None,
+    ) -> None:  # fmt: skip
+        torch.set_num_threads(cfg.threads)
+        self.cfg, self.algorithm, self.run_dir, self.gen = cfg, algorithm, run_dir, gen
+        self.log, self.hook, self.progress = log, hook, progress
+        self.say = progress.message if progress is not None else log
+        self.game: AnyGame = get_game(cfg.game)
+        self.rules: RulesLike = self.game.rules(cfg.flags)
+        self.encoder = self.game.encoder(self.rules)
+        self.critic_extra = (
+            (self.game.seats(self.rules) - 1) * self.game.info.deck.size
+            if cfg.critic_sees_hidden
+            else 0
+        )
+        self.reward_scale = cfg.reward_scale or self.game.reward_scale(self.rules)
+        enc = self.encoder
+        self.net = PolicyValueNet(enc.obs_size, enc.num_actions, cfg.hidden, self.critic_extra)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
+        self.pool = OpponentPool(self.game, cfg.pool_agents, cfg.self_play, cfg.max_snapshots)
+        self.actors = Actors(self._actor_specs(seed), local=cfg.n_actors == 0)
+        self.update = self.decisions = 0
+        try:
+            self._restore() if resume else self._start()
+        except BaseException:
+            self.actors.close()
+            raise
+        self.eval_deals = generate_deals(self.game, self.rules, cfg.eval_deals, cfg.eval_seed)
+        self.writer = SummaryWriter(str(run_dir))
+        self.phases = phase_names(self.game, self.rules)
+        self._stop = _StopSignal()
+        self._halted = False
+        self._times = (0.0, 0.0)
+        if not resume and cfg.bc_decisions:
+            imitate(self, imitation_seed, gen)  # start from the experts' play, not random weights
 
-    def identity(self) -> dict[str, Any]:
-        return {
-            "algorithm": self.algorithm,
-            "game": self.game,
-            "flags": self.rules.to_flags(),
-            "encoding_version": self.encoding_version,
-        }
+    def _actor_specs(self, seed: np.random.SeedSequence) -> list[ActorSpec]:
+        """``n_actors`` actors on seeds spawned from ``seed`` (or, for 0, one collector in this
+        process on ``seed`` itself), each stepping ``n_envs / n_actors`` engines."""
+        c = self.cfg
+        k = max(c.n_actors, 1)
+        return [
+            ActorSpec(
+                self.game, self.rules, c.n_envs // k, s, c.pool_agents, c.self_play,
+                c.max_snapshots, self.reward_scale, c.gamma, c.lam, c.hidden, self.critic_extra,
+            )
+            for s in ([seed] if c.n_actors == 0 else seed.spawn(k))
+        ]  # fmt: skip
 
-    def start(self, run_dir: Path) -> None:
-        """Create the run directory (refusing one that holds a run: resume it instead)."""
-        self.run_dir = run_dir
-        if (run_dir / "latest").exists():
-            raise ValueError(f"{run_dir} already holds a run; resume it or choose another dir")
-        run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / "config.json").write_text(json.dumps(config_dict(self.cfg), indent=1))
-        with (run_dir / "metrics.csv").open("w", newline="") as f:
-            csv.writer(f).writerow(METRICS)
+    # ---- the updates: collect, (the trainer's update), log; the clean stop around them
 
-    def evaluate(
-        self, writer: SummaryWriter, net: PolicyValueNet, encoder: AnyEncoder, deals: DealSet,
-        cfg: Any, log: Any,
-    ) -> list[Margin]:  # fmt: skip
-        """Margins against each evaluation opponent: TensorBoard, metrics.csv and the log;
-        returned too."""
+    def __enter__(self) -> Run:
+        self._last_ckpt = self._start_time = time.monotonic()
+        self._first = self.decisions
+        self._halted = self.hook is not None and self.hook(self.net, self)
+        self._stop.__enter__()
+        return self
+
+    def rollouts(self, explore: Callable[[int], float] | None = None) -> Iterator[Rollout]:
+        """The actors' rollouts of ``rollout_decisions`` learner decisions with their
+        advantages, one per update until ``total_decisions`` (or a stop): sampled from the
+        policy or, with ``explore`` (decisions so far -> epsilon), epsilon-greedy on its
+        values. Each is counted by ``log_update`` before the next is collected."""
+        cfg = self.cfg
+        while self.decisions < cfg.total_decisions and not (self._stop.requested or self._halted):
+            epsilon = None if explore is None else explore(self.decisions)
+            t0 = time.perf_counter()
+            version = self.update // cfg.snapshot_every  # the pool changes with each snapshot
+            roll = self.actors.collect(self.net, self.pool, version, cfg.rollout_decisions, epsilon)
+            self._times = (t0, time.perf_counter())
+            yield roll
+
+    def log_update(self, roll: Rollout, losses: dict[str, float]) -> None:
+        """Count the update of ``roll`` and log it with the trainer's ``losses``, then do what
+        falls due: a snapshot into the pool, an evaluation, a checkpoint, the hook."""
+        t2 = time.perf_counter()
+        self.decisions += len(roll)
+        self.update += 1
+        cfg, u = self.cfg, self.update
+        if u % cfg.snapshot_every == 0:
+            self.pool.add_snapshot(f"u{u}", self.net.state_dict())
+        eta = (time.monotonic() - self._start_time) / max(self.decisions - self._first, 1)
+        eta *= max(cfg.total_decisions - self.decisions, 0)
+        self._write_update(roll, losses, (*self._times, t2), eta)
+        if cfg.eval_every and u % cfg.eval_every == 0:
+            self.evaluate()
+        if time.monotonic() - self._last_ckpt >= 60 * cfg.checkpoint_minutes:
+            self.save()
+            self._last_ckpt = time.monotonic()
+        self._halted = self.hook is not None and self.hook(self.net, self)
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        try:
+            if exc_type is None:
+                self.save()
+        finally:
+            self.actors.close()
+            self._stop.__exit__()
+        if exc_type is not None:
+            return
+        self.writer.close()
+        why = "stopped by a signal" if self._stop.requested else "done"
+        why = "stopped by the hook" if self._halted and not self._stop.requested else why
+        self.say(
+            f"{why}: update {self.update}, {self.decisions:,} decisions; checkpoint in "
+            f"{self.run_dir}"
+        )
+        if self.progress is not None:
+            self.progress.close()
+
+    def _write_update(
+        self, roll: Rollout, losses: dict[str, float], times: tuple[float, float, float],
+        eta: float,
+    ) -> None:  # fmt: skip
+        """TensorBoard's scalars of one update, then the log line or the bar's redraw."""
+        t0, t1, t2 = times
+        step, w = self.decisions, self.writer
+        for key, value in losses.items():
+            w.add_scalar(f"losses/{key}", value, step)
+        dps, sps = len(roll) / (t2 - t0), len(roll) * self.cfg.epochs / max(t2 - t1, 1e-9)
+        w.add_scalar("perf/decisions_per_s", dps, step)
+        w.add_scalar("perf/learner_samples_per_s", sps, step)
+        w.add_scalar("perf/deals_per_s", roll.deals / (t2 - t0), step)
+        if roll.deals:
+            w.add_scalar("charts/learner_return", float(roll.deal_returns.mean()), step)
+        for phase, ent in phase_entropy(self.net, roll).items():
+            w.add_scalar(f"charts/entropy_{self.phases.get(phase, str(phase))}", ent, step)
+        if self.progress is not None:
+            self.progress.update(self.update, step, self.cfg.total_decisions, dps, eta)
+            return
+        done = min(1.0, step / self.cfg.total_decisions)
+        self.log(
+            f"update {self.update} [{done:4.0%}] {step:,} decisions, {dps:,.0f}/s, learner "
+            f"{sps:,.0f} samples/s, entropy {losses.get('entropy', float('nan')):.3f}, "
+            f"explained variance {losses.get('explained_variance', float('nan')):.3f}, "
+            f"ETA {format_duration(eta)}"
+        )
+
+    # ---- evaluation
+
+    def evaluate(self) -> None:
+        """The policy's margin over each evaluation opponent on the fixed deals: TensorBoard
+        (``eval/``), ``metrics.csv``, the log and the progress bar."""
         margins = []
-        for opponent in cfg.eval_opponents:
-            m = evaluate_policy(net, encoder, deals, opponent, seed=cfg.eval_seed)
-            tag = opponent.replace(":", "_")
-            writer.add_scalar(f"eval/margin_vs_{tag}", m.mean, self.decisions)
-            writer.add_scalar(f"eval/margin_vs_{tag}_low", m.low, self.decisions)
-            writer.add_scalar(f"eval/margin_vs_{tag}_high", m.high, self.decisions)
+        for opponent in self.cfg.eval_opponents:
+            m = evaluate_policy(
+                self.net, self.encoder, self.eval_deals, opponent, seed=self.cfg.eval_seed
+            )
+            tag, step = opponent.replace(":", "_"), self.decisions
+            self.writer.add_scalar(f"eval/margin_vs_{tag}", m.mean, step)
+            self.writer.add_scalar(f"eval/margin_vs_{tag}_low", m.low, step)
+            self.writer.add_scalar(f"eval/margin_vs_{tag}_high", m.high, step)
             row = (self.update, self.decisions, opponent, m.mean, m.low, m.high, m.deals)
             with (self.run_dir / "metrics.csv").open("a", newline="") as f:
                 csv.writer(f).writerow(row)
-            log(f"  eval vs {opponent}: {m.mean:+.3f} [{m.low:+.3f}, {m.high:+.3f}] per deal")
+            self.say(f"  eval vs {opponent}: {m.mean:+.3f} [{m.low:+.3f}, {m.high:+.3f}] per deal")
             margins.append(m)
-        return margins
+        if self.progress is not None:
+            for m in margins:
+                self.progress.margin(m.opponent, m.mean, m.low, m.high)
 
-    def save(
-        self, run_dir: Path, net: PolicyValueNet, opt: torch.optim.Optimizer,
-        gen: torch.Generator, pool: OpponentPool, actors: Actors,
-    ) -> Path:  # fmt: skip
+    # ---- the run directory and its checkpoints
+
+    def _start(self) -> None:
+        """Create the run directory (refusing one that holds a run: resume it instead)."""
+        if (self.run_dir / "latest").exists():
+            where = self.run_dir
+            raise ValueError(f"{where} already holds a run; resume it or choose another dir")
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        (self.run_dir / "config.json").write_text(json.dumps(config_dict(self.cfg), indent=1))
+        with (self.run_dir / "metrics.csv").open("w", newline="") as f:
+            csv.writer(f).writerow(METRICS)
+
+    def identity(self) -> dict[str, Any]:
+        """What a checkpoint must share with the run that resumes it (and the config)."""
+        return {
+            "algorithm": self.algorithm,
+            "game": self.game.name,
+            "flags": self.rules.to_flags(),
+            "encoding_version": self.encoder.version,
+        }
+
+    def save(self) -> Path:
         """Write a checkpoint of everything the run needs to continue exactly."""
+        net, pool = self.net, self.pool.state()
         trainer = {
-            "optimizer": opt.state_dict(),
+            "optimizer": self.opt.state_dict(),
             "torch_rng": torch.get_rng_state(),
-            "generator": gen.get_state(),
-            "pool": pool.state()["weights"],
+            "generator": self.gen.get_state(),
+            "pool": pool["weights"],
         }
         meta = self.identity() | {
             "config": config_dict(self.cfg),
@@ -99,28 +273,26 @@ class RunState:
             "decisions": self.decisions,
             "network": {"obs_size": net.obs_size, "num_actions": net.num_actions,
                         "hidden": list(self.cfg.hidden), "critic_extra": net.critic_extra},
-            "pool": pool.state()["snapshots"],
-            "actors": actors.state(),
+            "pool": pool["snapshots"],
+            "actors": self.actors.state(),
         }  # fmt: skip
-        return save_checkpoint(run_dir, f"ckpt-{self.update:07d}", net.state_dict(), trainer, meta)
+        name = f"ckpt-{self.update:07d}"
+        return save_checkpoint(self.run_dir, name, net.state_dict(), trainer, meta)
 
-    def restore(
-        self, run_dir: Path, net: PolicyValueNet, opt: torch.optim.Optimizer,
-        gen: torch.Generator, pool: OpponentPool, actors: Actors,
-    ) -> None:  # fmt: skip
-        """Load the run's latest checkpoint into the given objects (after checking it fits)."""
-        self.run_dir = run_dir
-        model, trainer, meta = load_checkpoint(run_dir)
-        self.check(meta)
-        net.load_state_dict(model)
-        opt.load_state_dict(trainer["optimizer"])
+    def _restore(self) -> None:
+        """Load the run's latest checkpoint (after checking it fits) and say so."""
+        model, trainer, meta = load_checkpoint(self.run_dir)
+        self._check(meta)
+        self.net.load_state_dict(model)
+        self.opt.load_state_dict(trainer["optimizer"])
         torch.set_rng_state(trainer["torch_rng"])
-        gen.set_state(trainer["generator"])
-        pool.restore({"snapshots": meta["pool"], "weights": trainer["pool"]})
-        actors.restore(meta["actors"])
+        self.gen.set_state(trainer["generator"])
+        self.pool.restore({"snapshots": meta["pool"], "weights": trainer["pool"]})
+        self.actors.restore(meta["actors"])
         self.update, self.decisions = int(meta["update"]), int(meta["decisions"])
+        self.say(f"resumed {self.run_dir} at update {self.update} ({self.decisions:,} decisions)")
 
-    def check(self, meta: dict[str, Any]) -> None:
+    def _check(self, meta: dict[str, Any]) -> None:
         """Raise ValueError naming what differs between a checkpoint and this run."""
         mine = self.identity() | {"config": _fixed(config_dict(self.cfg))}
         theirs = meta | {"config": _fixed(meta.get("config", {}))}
@@ -132,8 +304,23 @@ class RunState:
                 )
 
 
-# Config keys a resumed run may change: they do not enter the training computation.
-RESUMABLE_CHANGES = frozenset({"total_decisions", "checkpoint_minutes", "eval_every"})
+def phase_names(game: AnyGame, rules: RulesLike) -> dict[int, str]:
+    """Phase index -> lower-case name, from a fresh deal's view (``Phase`` enums)."""
+    state = game.new_state(game.deal_random(np.random.default_rng(0), rules), rules)
+    phase = state.info_view(state.to_play).phase
+    return {int(p): p.name.lower() for p in type(phase)}
+
+
+def phase_entropy(net: PolicyValueNet, roll: Rollout) -> dict[int, float]:
+    """The policy's mean entropy over the rollout's decisions of each phase."""
+    out: dict[int, float] = {}
+    with torch.no_grad():
+        logits = net.logits(torch.from_numpy(roll.obs), torch.from_numpy(roll.mask))
+        logp = torch.log_softmax(logits, dim=-1)
+        ent = -(logp.exp() * torch.where(torch.from_numpy(roll.mask) == 1, logp, 0.0)).sum(-1)
+    for p in np.unique(roll.phase).tolist():
+        out[int(p)] = float(ent[torch.from_numpy(roll.phase == p)].mean())
+    return out
 
 
 def _fixed(config: dict[str, Any]) -> dict[str, Any]:
