@@ -20,7 +20,6 @@ Imports numpy and onnxruntime; must not import torch or training/.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import sys
@@ -32,6 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from envs.cards.flags import flag_differences, resolved_flags
 from envs.protocols import AnyEncoder, RulesLike
 from envs.registry import AnyGame, get_game
 
@@ -42,7 +42,6 @@ __all__ = [
     "BundleAgent",
     "action_labels",
     "load_bundle",
-    "resolved_flags",
     "sample_rows",
 ]
 
@@ -53,15 +52,6 @@ REQUIRED = {
     "flags": dict, "onnx": dict, "files": dict,
 }  # fmt: skip
 KINDS = {str: "a string", int: "an integer", dict: "a JSON object"}
-
-
-def resolved_flags(rules: RulesLike) -> dict[str, Any]:
-    """Every rule flag of ``rules`` (defaults included), JSON-ready (tuples as lists)."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(rules):  # type: ignore[arg-type]
-        value = getattr(rules, f.name)
-        out[f.name] = list(value) if isinstance(value, tuple) else value
-    return out
 
 
 def action_labels(game: AnyGame, rules: RulesLike) -> list[str]:
@@ -141,8 +131,7 @@ class Bundle:
             here = resolved_flags(rules)
             diffs += [
                 f"flag {k!r} {m['flags'].get(k, 'absent')!r} (here {here.get(k, 'absent')!r})"
-                for k in sorted(set(here) | set(m["flags"]))
-                if m["flags"].get(k) != here.get(k)
+                for k, _, _ in flag_differences(m["flags"], here)
             ]
         if diffs:
             raise ValueError(f"{self.path} does not fit this {game.name}: " + "; ".join(diffs))
@@ -256,12 +245,14 @@ class BundleAgent:
     """
 
     name = "onnx"
+    foreign_rules = False  # set by the ``foreign_rules=true`` spec parameter
 
     def __init__(self, bundle: Bundle, sample: bool = False) -> None:
         game, rules = bundle.game(), bundle.rules()
         bundle.check(game, rules)
         self.bundle, self.sample = bundle, sample
         self.encoder: AnyEncoder = game.encoder(rules)
+        self.trained_rules = rules  # the manifest's: agents.trained_rules refuses others
 
     def act(self, view: Any, rng: np.random.Generator) -> int:
         return self.act_batch([view], rng)[0]

@@ -23,7 +23,7 @@ import numpy.typing as npt
 import torch
 
 from agents.nets import PolicyValueNet
-from envs.protocols import AnyEncoder
+from envs.protocols import AnyEncoder, RulesLike
 from envs.registry import get_game
 
 __all__ = [
@@ -55,14 +55,19 @@ class NeuralAgent:
             process's setting. One by default: a batch of decisions is small, callers run
             processes in parallel, and on a busy machine extra OpenMP threads spin (the arena
             measured 30x slower with two threads under load).
+        trained_rules: the rules the net was trained for (from its checkpoint), or None for a
+            net in training; ``agents.trained_rules`` refuses other rules.
     """
 
     name = "nn"
+    foreign_rules = False  # set by the ``foreign_rules=true`` spec parameter
 
     def __init__(
-        self, net: PolicyNet, encoder: AnyEncoder, sample: bool = False, threads: int | None = 1
-    ) -> None:
+        self, net: PolicyNet, encoder: AnyEncoder, sample: bool = False, threads: int | None = 1,
+        trained_rules: RulesLike | None = None,
+    ) -> None:  # fmt: skip
         self.net, self.encoder, self.sample, self.threads = net, encoder, sample, threads
+        self.trained_rules = trained_rules
 
     def act(self, view: Any, rng: np.random.Generator) -> int:
         return self.act_batch([view], rng)[0]
@@ -179,4 +184,4 @@ def load_policy(path: str | Path, sample: bool = False) -> tuple[NeuralAgent, di
         net.load_state_dict(model)
     except RuntimeError as e:
         raise ValueError(f"{path}: the weights do not fit the network ({e})") from None
-    return NeuralAgent(net.eval(), encoder, sample=sample), meta
+    return NeuralAgent(net.eval(), encoder, sample=sample, trained_rules=rules), meta

@@ -286,19 +286,27 @@ def _random_factory(version: int) -> AnyAgent:
 
 
 SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints"
+FOREIGN_RULES = Param(
+    "foreign_rules", bool, False,
+    help="play under rules other than those it was trained for (refused otherwise)",
+)  # fmt: skip
 NN_PARAMS = (
     Param("path", Path, required=True, help="a mazzo train run directory or checkpoint folder"),
     Param("sample", bool, False, help="sample from the policy instead of its best action"),
+    FOREIGN_RULES,
 )
 
 
 def _nn_factory(game: str) -> Factory:
-    def make(version: int, path: Path, sample: bool = False) -> AnyAgent:
+    def make(
+        version: int, path: Path, sample: bool = False, foreign_rules: bool = False
+    ) -> AnyAgent:
         from agents.neural import load_policy  # torch is imported only when a network is used
 
         agent, meta = load_policy(path, sample=sample)
         if meta.get("game") != game:
             raise ValueError(f"{path} holds a {meta.get('game')} policy, not a {game} one")
+        agent.foreign_rules = foreign_rules
         return agent
 
     return make
@@ -307,17 +315,22 @@ def _nn_factory(game: str) -> Factory:
 ONNX_PARAMS = (
     Param("path", Path, required=True, help="a bundle folder written by mazzo export"),
     Param("sample", bool, False, help="sample from the policy instead of its best action"),
+    FOREIGN_RULES,
 )
 
 
 def _onnx_factory(game: str) -> Factory:
-    def make(version: int, path: Path, sample: bool = False) -> AnyAgent:
+    def make(
+        version: int, path: Path, sample: bool = False, foreign_rules: bool = False
+    ) -> AnyAgent:
         from agents.bundle import BundleAgent, load_bundle  # onnxruntime only when used
 
         bundle = load_bundle(path)
         if bundle.game_name != game:
             raise ValueError(f"{path} is a bundle for {bundle.game_name}, not for {game}")
-        return BundleAgent(bundle, sample=sample)
+        agent = BundleAgent(bundle, sample=sample)
+        agent.foreign_rules = foreign_rules
+        return agent
 
     return make
 
@@ -325,7 +338,7 @@ def _onnx_factory(game: str) -> Factory:
 def _bot_factory(game: str, path: Path) -> Factory:
     nn = _nn_factory(game)
 
-    def make(version: int, sample: bool = False) -> AnyAgent:
-        return nn(version, path, sample)
+    def make(version: int, sample: bool = False, foreign_rules: bool = False) -> AnyAgent:
+        return nn(version, path, sample, foreign_rules)
 
     return make

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.registry import make_agent
+from agents.trained_rules import check_rules_fit
 from envs.deal_sets import (
     game_of_record,
     generate_deals,
@@ -34,7 +35,14 @@ from envs.deal_sets import (
     write_deal_set,
 )
 from envs.registry import AnyGame, game_names, get_game
-from mazzo.commands import EXIT_INTERRUPTED, add_agents, add_demo, add_eval, add_rules
+from mazzo.commands import (
+    EXIT_INTERRUPTED,
+    add_agents,
+    add_demo,
+    add_eval,
+    add_foreign_rules_option,
+    add_rules,
+)
 from mazzo.export_command import add_export_command
 from mazzo.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
 from mazzo.serve_command import add_serve_command
@@ -51,7 +59,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise ValueError(f"--seat must be 0..{n - 1}, got {args.seat}")
     if args.deals < 1:
         raise ValueError(f"--deals must be at least 1, got {args.deals}")
-    agents = [make_agent(args.opponents, game.name) for _ in range(n)]
+    agents = [make_agent(args.opponents, game) for _ in range(n)]
+    note = check_rules_fit(agents[0], args.opponents, game, rules, args.foreign_rules)
+    if note is not None:
+        print(note)
     save = claim_save_path(args.save, args.force)  # before dealing: a bad path loses nothing
     print(f"The deals are saved to {save} (JSON Lines, one record per deal).")
 
@@ -148,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--force", action="store_true", help="overwrite the --save file if it exists")
     play.add_argument("--flag", action="append", default=[], metavar="KEY=VALUE",
                       help="a rule flag (repeatable)")  # fmt: skip
+    add_foreign_rules_option(play)
     play.set_defaults(func=cmd_play)
     replay = sub.add_parser(
         "replay",

@@ -25,6 +25,7 @@ from agents.arena.progress import ProgressBar
 from agents.arena.report import format_table, write_outputs
 from agents.base import RandomAgent
 from agents.registry import agents_of
+from agents.trained_rules import SWITCH
 from envs.cards.flags import parse_assignments
 from envs.registry import game_names, get_game
 
@@ -33,6 +34,7 @@ __all__ = [
     "add_agents",
     "add_demo",
     "add_eval",
+    "add_foreign_rules_option",
     "add_rules",
     "agents_text",
     "count",
@@ -57,6 +59,17 @@ def count(low: int) -> Callable[[str], int]:
 
     parse.__name__ = f"integer >= {low}"
     return parse
+
+
+def add_foreign_rules_option(p: argparse.ArgumentParser) -> None:
+    """``--foreign-rules``: the one switch that lets trained bots play rules they were not
+    trained for (``agents.trained_rules``)."""
+    p.add_argument(
+        SWITCH,
+        action="store_true",
+        help="let trained bots (nn:, bot, onnx:) play rules other than the flags they were "
+        "trained for (refused otherwise, naming each differing flag); the output says so",
+    )
 
 
 def _flag_option(p: argparse.ArgumentParser, help: str) -> None:
@@ -248,6 +261,7 @@ def add_eval(sub: Any) -> None:
         help="also give percentile bootstrap intervals from B resamples",
     )
     p.add_argument("--anchor", metavar="LABEL", help="agent rated 0 Elo (default: mean 0)")
+    add_foreign_rules_option(p)
     p.add_argument("--out", metavar="DIR", help="write summary.json and CSV files here")
     p.add_argument(
         "--progress",
@@ -276,6 +290,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         confidence=args.confidence,
         bootstrap=args.bootstrap,
         anchor=args.anchor,
+        foreign_rules=args.foreign_rules,
     )
     config.check()
     show = sys.stderr.isatty() if args.progress is None else args.progress
@@ -289,6 +304,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    for note in run.plan.notes:
+        print(note)
     print(format_table(summary), end="")
     if args.out:
         paths = write_outputs(summary, run, args.out)

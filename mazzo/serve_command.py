@@ -10,6 +10,8 @@ import logging
 import sys
 from typing import Any
 
+from mazzo.commands import add_foreign_rules_option
+
 __all__ = ["add_serve_command", "cmd_serve"]
 
 DEFAULT_PORT = 8765
@@ -38,7 +40,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
     )  # fmt: skip
     given = args.bot or list(DEFAULT_BOTS)
-    bots = Bots([parse_bot_option(b) for b in given], skip_missing=not args.bot)
+    bots = Bots(
+        [parse_bot_option(b) for b in given], skip_missing=not args.bot,
+        foreign_rules=args.foreign_rules,
+    )  # fmt: skip
     server = Server(bots, limits)
     if args.port is None and not args.web:
         from mazzo.serve.stdio import run_stdio
@@ -90,6 +95,7 @@ def add_serve_command(sub: Any) -> None:
     p.add_argument(
         "--idle-timeout", type=float, default=300.0, help="seconds a client may stay silent"
     )
+    add_foreign_rules_option(p)
     p.add_argument("--workers", type=int, default=8, help="threads that run the bots")
     p.add_argument(
         "--log-level", default="info", choices=["debug", "info", "warning", "error"],

@@ -39,13 +39,13 @@ from agents.bundle import (
     MANIFEST,
     action_labels,
     load_bundle,
-    resolved_flags,
     sha256,
 )
 from agents.bundle_check import TOLERANCE, check_vectors
 from agents.nets import PolicyValueNet
 from agents.neural import checkpoint_dir, load_policy
 from agents.registry import SHIPPED
+from envs.cards.flags import resolved_flags
 from envs.registry import AnyGame, game_names, get_game
 from training.export_vectors import make_vectors, vectors_jsonl
 from training.rl.ship import SHIPPED_KEYS

@@ -55,6 +55,8 @@ class EvalConfig:
         confidence: level of every interval.
         bootstrap: bootstrap resamples for additional percentile intervals (0: none).
         anchor: the agent label rated 0 Elo (default: ratings centred on their mean).
+        foreign_rules: let trained agents play rules they were not trained for (refused
+            otherwise, naming each differing flag); the run's ``plan.notes`` then say so.
     """
 
     agents: tuple[str | Entrant, ...] = ()
@@ -68,6 +70,7 @@ class EvalConfig:
     confidence: float = 0.95
     bootstrap: int = 0
     anchor: str | None = None
+    foreign_rules: bool = False
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> EvalConfig:
@@ -153,7 +156,7 @@ def evaluate(config: EvalConfig, progress: Progress | None = None) -> tuple[Aren
     """
     config.check()
     deal_set = load_deals(config)
-    plan = make_plan(deal_set, config.agents, config.seating, config.seed)
+    plan = make_plan(deal_set, config.agents, config.seating, config.seed, config.foreign_rules)
     if config.anchor is not None and config.anchor not in plan.labels:
         raise ValueError(f"unknown rating anchor {config.anchor!r}; agents: {plan.labels}")
     workers = config.workers or os.cpu_count() or 1

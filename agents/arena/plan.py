@@ -61,6 +61,8 @@ class ArenaPlan:
         scheme: the seating scheme's name (``seating.SCHEMES``).
         lineups: the agent index of every seat, per lineup; each deal is played once per lineup.
         seed: base seed of the agents' generators.
+        notes: what the user must be told about the entrants (a trained agent allowed to play
+            rules it was not trained for, ``agents.trained_rules``).
     """
 
     deal_set: DealSet
@@ -68,6 +70,7 @@ class ArenaPlan:
     scheme: str
     lineups: tuple[Lineup, ...]
     seed: int
+    notes: tuple[str, ...] = ()
 
     @property
     def labels(self) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from agents.arena.plan import ArenaPlan, Entrant, parse_entrant
 from agents.arena.seating import lineups_for, units_for
 from agents.arena.table import GameOutcome, build_agent
 from agents.arena.workers import Done, Progress, play_parallel, play_serial
+from agents.trained_rules import check_rules_fit
 from envs.deal_sets import DealSet
 from envs.deals import check_seed
 
@@ -70,28 +71,35 @@ def make_plan(
     agents: Sequence[str | Entrant],
     scheme: str = "pairs",
     seed: int = 0,
+    foreign_rules: bool = False,
 ) -> ArenaPlan:
-    """Check the agents (each is built once here) and lay out the lineups.
+    """Check the agents (each is built once here, and a trained one must have been trained for
+    the deal set's rules, unless ``foreign_rules``) and lay out the lineups.
 
     Repeated labels get ``#2``, ``#3`` ... so that an agent may play a copy of itself.
 
     Raises:
         ValueError: an unknown or malformed agent spec, fewer than two agents, an unknown
-            scheme or a bad seed.
+            scheme or a bad seed; ``ForeignRules``: a trained agent under other rules than its
+            own (each differing flag named).
     """
     check_seed(seed)
     entrants: list[Entrant] = []
+    notes: list[str] = []
     seen: dict[str, int] = {}
     for item in agents:
         entrant = parse_entrant(item) if isinstance(item, str) else item
-        build_agent(entrant, deal_set.game)
+        agent = build_agent(entrant, deal_set.game)
+        note = check_rules_fit(agent, entrant.label, deal_set.game, deal_set.rules, foreign_rules)
+        if note is not None:
+            notes.append(note)
         seen[entrant.label] = seen.get(entrant.label, 0) + 1
         if seen[entrant.label] > 1:
             entrant = Entrant(f"{entrant.label}#{seen[entrant.label]}", entrant.source)
         entrants.append(entrant)
     units = units_for(deal_set.game, deal_set.rules)
     lineups = lineups_for(scheme, len(entrants), units)
-    return ArenaPlan(deal_set, tuple(entrants), scheme, lineups, seed)
+    return ArenaPlan(deal_set, tuple(entrants), scheme, lineups, seed, tuple(notes))
 
 
 def run_arena(plan: ArenaPlan, workers: int = 1, progress: Progress | None = None) -> ArenaRun:

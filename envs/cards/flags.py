@@ -18,8 +18,10 @@ from typing import Any, TypeVar
 
 __all__ = [
     "check_fields",
+    "flag_differences",
     "parse_assignments",
     "require_same_rules",
+    "resolved_flags",
     "rules_from_flags",
     "rules_to_flags",
 ]
@@ -138,3 +140,26 @@ def parse_assignments(items: Sequence[str], option: str) -> dict[str, Any]:
         except json.JSONDecodeError:
             out[key.strip()] = text
     return out
+
+
+def resolved_flags(rules: Any) -> dict[str, Any]:
+    """Every rule flag of the frozen dataclass ``rules`` (defaults included), JSON-ready (tuples
+    as lists): what a checkpoint or a bundle records of the rules a policy was trained for."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def flag_differences(
+    first: Mapping[str, Any], second: Mapping[str, Any], ignore: Sequence[str] = ()
+) -> list[tuple[str, Any, Any]]:
+    """``(flag, first's value, second's value)`` for every flag, in name order, whose values in
+    the two resolved flag tables differ (``None`` where a table lacks the flag); the flags
+    named in ``ignore`` are left out."""
+    return [
+        (k, first.get(k), second.get(k))
+        for k in sorted(set(first) | set(second))
+        if k not in ignore and first.get(k) != second.get(k)
+    ]

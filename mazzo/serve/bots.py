@@ -20,7 +20,10 @@ import numpy as np
 
 from agents.base import AnyAgent
 from agents.registry import agent_info, agents_of, make_agent, parse_spec
-from envs.registry import game_names
+from agents.trained_rules import check_rules_fit, trained_rules
+from envs.cards.flags import resolved_flags
+from envs.protocols import RulesLike
+from envs.registry import AnyGame, game_names
 
 __all__ = ["DEFAULT_BOTS", "Bot", "BotOption", "Bots", "parse_bot_option"]
 
@@ -89,7 +92,10 @@ class Bots:
     """The server's bots per game: game -> name -> ``Bot``."""
 
     def __init__(
-        self, options: Sequence[tuple[str, str] | BotOption], skip_missing: bool = False
+        self,
+        options: Sequence[tuple[str, str] | BotOption],
+        skip_missing: bool = False,
+        foreign_rules: bool = False,
     ) -> None:
         """Build every bot for every game that has its agent (or for its one game).
 
@@ -97,12 +103,15 @@ class Bots:
             options: ``BotOption``s or (name, spec) pairs, in the order they are listed.
             skip_missing: drop a bot no game can build (the defaults: ``bot`` needs a shipped
                 checkpoint) instead of raising.
+            foreign_rules: let trained bots play rules they were not trained for
+                (``mazzo serve --foreign-rules``; refused otherwise, see ``fit``).
 
         Raises:
             ValueError: a name given twice for one game, a spec that no game can build (unless
                 skipped), a game-bound bot whose game lacks its agent, or parameters its agent
                 rejects (a bundle of another game's policy).
         """
+        self.foreign_rules = foreign_rules
         self._by_game: dict[str, dict[str, Bot]] = {g: {} for g in game_names()}
         for option in options:
             name, spec, game = BotOption(*option)
@@ -147,9 +156,29 @@ class Bots:
         """Bot ``name`` of ``game``. Raises KeyError (the server reports ``unknown_bot``)."""
         return self._by_game[game][name]
 
-    def describe(self) -> dict[str, list[dict[str, str]]]:
-        """``{game: [{"name", "spec", "help"}]}`` (the ``bots`` reply)."""
+    def fit(self, game: AnyGame, name: str, rules: RulesLike) -> str | None:
+        """Check that bot ``name`` of ``game`` may play ``rules`` (``agents.trained_rules``):
+        None, or the note to log when the server lets it play rules it was not trained for.
+
+        Raises:
+            ForeignRules: a trained bot under other rules (each differing flag named).
+        """
+        agent = self._by_game[game.name][name].agent
+        return check_rules_fit(agent, f"bot {name!r}", game, rules, self.foreign_rules)
+
+    def describe(self) -> dict[str, list[dict[str, Any]]]:
+        """``{game: [{"name", "spec", "help", "rules"}]}`` (the ``bots`` reply): ``rules`` the
+        flags a trained bot was trained for (every flag, resolved), null for a bot that plays
+        any rules."""
         return {
-            game: [{"name": b.name, "spec": b.spec, "help": b.help} for b in bots.values()]
+            game: [
+                {"name": b.name, "spec": b.spec, "help": b.help, "rules": _rules_of(b.agent)}
+                for b in bots.values()
+            ]
             for game, bots in self._by_game.items()
         }
+
+
+def _rules_of(agent: AnyAgent) -> dict[str, Any] | None:
+    rules = trained_rules(agent)
+    return None if rules is None else resolved_flags(rules)

@@ -39,6 +39,7 @@ CODES = (
     "unknown_game",
     "unknown_bot",
     "bad_flags",
+    "foreign_rules",
     "unknown_session",
     "not_your_turn",
     "illegal",

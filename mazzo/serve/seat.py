@@ -20,11 +20,12 @@ import numpy as np
 
 from agents.trackers import tracker_for
 from agents.tracking import ImpossibleInput, SeatTracker
+from envs.cards.flags import resolved_flags
 from envs.protocols import RulesLike
 from envs.registry import AnyGame, all_games
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import Field, ProtocolError, register_message
-from mazzo.serve.sessions import all_flags, game_of, register_mode, rules_of
+from mazzo.serve.sessions import check_bots_fit, game_of, register_mode, rules_of
 from mazzo.serve.views import view_json
 
 __all__ = ["SeatSession", "open_seat"]
@@ -226,7 +227,8 @@ def open_seat(
 
     Raises:
         ProtocolError: ``bad_field`` (a field a seat session does not take, a missing or bad
-            ``seat``, ``bot`` or ``seed``), ``unknown_game``, ``bad_flags``, ``unknown_bot``.
+            ``seat``, ``bot`` or ``seed``), ``unknown_game``, ``bad_flags``, ``unknown_bot``,
+            ``foreign_rules``.
     """
     extra = sorted(set(message) - _SEAT_FIELDS)
     if extra:
@@ -256,12 +258,13 @@ def open_seat(
         )
     if seed is not None and seed < 0:
         raise ProtocolError("bad_field", f"open: 'seed' must be an integer >= 0, got {seed!r}")
+    check_bots_fit(bots, game, [name], rules)
     session = SeatSession(
         gid, game, rules, seat, bots.get(game.name, name), np.random.default_rng(seed)
     )
     opened = {
         "type": "opened", "game": gid, "mode": "seat", "name": game.name,
-        "flags": all_flags(rules), "seat": seat, "bot": name,
+        "flags": resolved_flags(rules), "seat": seat, "bot": name,
     }  # fmt: skip
     return session, [opened]
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import mazzo.serve.seat
 import mazzo.serve.table  # noqa: F401  (registers the table mode)
+from envs.cards.flags import resolved_flags
 from envs.registry import all_games
 from mazzo.serve.bots import Bots
 from mazzo.serve.protocol import (
@@ -33,7 +34,7 @@ from mazzo.serve.protocol import (
     error,
     parse_line,
 )
-from mazzo.serve.sessions import MODES, Session, all_flags
+from mazzo.serve.sessions import MODES, Session
 
 __all__ = ["Connection", "Server", "server_version"]
 
@@ -180,7 +181,7 @@ class Server:
             games[game.name] = {
                 "title": game.info.title,
                 "seats": game.seats(rules),
-                "flags": all_flags(rules),
+                "flags": resolved_flags(rules),
                 "num_actions": game.info.num_actions,
                 "encoding_version": game.info.encoding_version,
                 "record_format": game.info.record_format,

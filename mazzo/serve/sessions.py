@@ -9,21 +9,23 @@ knows no mode.
 
 from __future__ import annotations
 
-import dataclasses
-import json
+import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from agents.trained_rules import ForeignRules, describe
 from envs.protocols import RulesLike
 from envs.registry import AnyGame, game_names, get_game
 from mazzo.serve.bots import Bots
 from mazzo.serve.protocol import ProtocolError
 
+_log = logging.getLogger("mazzo.serve")
+
 __all__ = [
     "MODES",
     "Opener",
     "Session",
-    "all_flags",
+    "check_bots_fit",
     "game_of",
     "register_mode",
     "rules_of",
@@ -84,8 +86,22 @@ def rules_of(game: AnyGame, flags: dict[str, Any] | None) -> RulesLike:
         raise ProtocolError("bad_flags", f"{game.name} flags {flags!r}: {e}") from None
 
 
-def all_flags(rules: RulesLike) -> dict[str, Any]:
-    """Every flag of ``rules`` with its value (defaults included), JSON-ready."""
-    values = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}  # type: ignore[arg-type]
-    out: dict[str, Any] = json.loads(json.dumps(values))
-    return out
+def check_bots_fit(bots: Bots, game: AnyGame, names: list[str], rules: RulesLike) -> None:
+    """Refuse to open a game whose rules a chosen trained bot was not trained for (unless the
+    server was started with ``--foreign-rules``; the note is then logged).
+
+    Raises:
+        ProtocolError: ``foreign_rules``, naming the bot and each differing flag.
+    """
+    for name in dict.fromkeys(names):
+        try:
+            note = bots.fit(game, name, rules)
+        except ForeignRules as e:
+            raise ProtocolError(
+                "foreign_rules",
+                f"open: bot {name!r} was trained for other {game.name} rules: "
+                f"{describe(e.differences)} (a server started with --foreign-rules lets it "
+                "play them)",
+            ) from None
+        if note is not None:
+            _log.warning("%s", note)

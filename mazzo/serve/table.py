@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from envs.cards.flags import resolved_flags
 from envs.protocols import AnyState, RulesLike
 from envs.registry import AnyGame
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import ProtocolError
-from mazzo.serve.sessions import all_flags, game_of, register_mode, rules_of
+from mazzo.serve.sessions import check_bots_fit, game_of, register_mode, rules_of
 from mazzo.serve.views import legal_labels, view_json
 
 __all__ = ["CLIENT", "TableSession", "open_table"]
@@ -186,7 +187,7 @@ def open_table(
 
     Raises:
         ProtocolError: ``bad_field`` (a field a table does not take, bad ``seats`` or ``deal``),
-            ``unknown_game``, ``bad_flags``, ``unknown_bot``.
+            ``unknown_game``, ``bad_flags``, ``unknown_bot``, ``foreign_rules``.
     """
     extra = sorted(set(message) - _TABLE_FIELDS)
     if extra:
@@ -199,6 +200,7 @@ def open_table(
     rules = rules_of(game, message.get("flags"))
     seats = _seats(message, game, rules, bots)
     state, rules = _deal(message, game, rules)
+    check_bots_fit(bots, game, [s for s in seats if s != CLIENT], rules)
     seed = message.get("seed")
     rngs = [np.random.default_rng(None if seed is None else [seed, s]) for s in range(len(seats))]
     session = TableSession(
@@ -210,7 +212,7 @@ def open_table(
         "game": gid,
         "mode": "table",
         "name": game.name,
-        "flags": all_flags(rules),
+        "flags": resolved_flags(rules),
         "seats": seats,
         "dealer": state.deal.dealer,
     }

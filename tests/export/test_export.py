@@ -12,10 +12,11 @@ import onnxruntime as ort
 import pytest
 import torch
 
-from agents.bundle import BUNDLE_FORMAT, action_labels, load_bundle, resolved_flags, sha256
+from agents.bundle import BUNDLE_FORMAT, action_labels, load_bundle, sha256
 from agents.bundle_check import check_vectors, read_vectors
 from agents.neural import load_policy, read_policy
 from agents.registry import SHIPPED
+from envs.cards.flags import resolved_flags
 from envs.registry import get_game
 from tests.export.conftest import SHIPPED_GAMES, TINY
 from tests.export.helpers import tiny_checkpoint
