@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from agents.registry import make_agent
 from agents.trained_rules import check_rules_fit
 from envs.deal_sets import (
@@ -43,6 +45,7 @@ from mazzo.commands import (
     add_foreign_rules_option,
     add_rules,
 )
+from mazzo.commands import count as at_least
 from mazzo.export_command import add_export_command
 from mazzo.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
 from mazzo.serve_command import add_serve_command
@@ -65,6 +68,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(note)
     save = claim_save_path(args.save, args.force)  # before dealing: a bad path loses nothing
     print(f"The deals are saved to {save} (JSON Lines, one record per deal).")
+    seed = args.seed
+    if seed is None:
+        seed = int(np.random.default_rng().integers(2**31))  # a fresh game, printed to replay
+        print(f"Seed {seed} (mazzo play --seed {seed} deals these cards again).")
 
     def read() -> str:
         line = sys.stdin.readline()
@@ -73,7 +80,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return line
 
     try:
-        play_session(game, rules, args.seat, agents, args.seed, args.deals, save, read, sys.stdout)
+        play_session(game, rules, args.seat, agents, seed, args.deals, save, read, sys.stdout)
     except HumanQuit:
         print("\nbye")
     except KeyboardInterrupt:
@@ -148,7 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--opponents", default="heuristic", help="agent spec for the other seats")
     play.add_argument("--deals", type=int, default=1, help="number of deals (default 1)")
-    play.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
+    play.add_argument(
+        "--seed", type=at_least(0), default=None,
+        help="seed of the deals and agents (default: a fresh one each time, printed so the "
+        "game can be played again)",
+    )  # fmt: skip
     play.add_argument(
         "--save",
         metavar="FILE",

@@ -6,7 +6,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
+import socket
 import sys
 from typing import Any
 
@@ -55,16 +57,47 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _serve_web(server: Any, args: argparse.Namespace) -> int:
     import uvicorn
 
+    from mazzo.serve.origins import check_origin_option, is_loopback
     from mazzo.serve.web import STATIC, make_app, ws_max_size
 
-    app = make_app(server, args.workers, STATIC if args.web else None)
+    origins = [check_origin_option(o) for o in args.allow_origin]
+    app = make_app(
+        server, args.workers, STATIC if args.web else None, origins, is_loopback(args.host)
+    )
     port = DEFAULT_PORT if args.port is None else args.port
+    sock = _listen(args.host, port)  # before the announcement: a port in use is said at once
     print(f"mazzo serve: ws://{args.host}:{port}/ws (http://{args.host}:{port}/)", file=sys.stderr)
-    uvicorn.run(
-        app, host=args.host, port=port, log_level=args.log_level.lower(),
-        ws_max_size=ws_max_size(server),
-    )  # fmt: skip
+    config = uvicorn.Config(app, log_level=args.log_level.lower(), ws_max_size=ws_max_size(server))
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port``. Raises ValueError naming both and the reason."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+    except (OSError, UnicodeError) as e:
+        raise ValueError(f"--host {host!r}: cannot listen there ({e})") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        why = "it is in use" if e.errno == errno.EADDRINUSE else e.strerror or str(e)
+        raise ValueError(f"--port {port}: cannot listen on {host}:{port}: {why}") from None
+    return sock
+
+
+def _port(text: str) -> int:
+    """``--port``: a TCP port 1..65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: not a port number (1..65535)") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: a port is 1..65535")
+    return port
 
 
 def add_serve_command(sub: Any) -> None:
@@ -77,7 +110,9 @@ def add_serve_command(sub: Any) -> None:
     )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--stdio", action="store_true", help="one client on stdin/stdout (default)")
-    where.add_argument("--port", type=int, help="WebSocket /ws and HTTP /api on this port")
+    where.add_argument(
+        "--port", type=_port, help="WebSocket /ws and HTTP /api on this port (1..65535)"
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument(
         "--web", action="store_true",
@@ -96,6 +131,11 @@ def add_serve_command(sub: Any) -> None:
         "--idle-timeout", type=float, default=300.0, help="seconds a client may stay silent"
     )
     add_foreign_rules_option(p)
+    p.add_argument(
+        "--allow-origin", action="append", default=[], metavar="ORIGIN",
+        help="a web origin (scheme://host[:port], or *) whose pages may use the WebSocket and "
+        "the API (default: programs and this server's own page only; see docs/protocol.md)",
+    )  # fmt: skip
     p.add_argument("--workers", type=int, default=8, help="threads that run the bots")
     p.add_argument(
         "--log-level", default="info", choices=["debug", "info", "warning", "error"],

@@ -40,6 +40,7 @@ CODES = (
     "unknown_bot",
     "bad_flags",
     "foreign_rules",
+    "bad_origin",
     "unknown_session",
     "not_your_turn",
     "illegal",

@@ -17,12 +17,13 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -30,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from mazzo.serve.advice import advise
+from mazzo.serve.origins import OriginGuard
 from mazzo.serve.protocol import ProtocolError, error
 from mazzo.serve.server import Server
 
@@ -49,8 +51,15 @@ def ws_max_size(server: Server) -> int:
     return max(4 * server.limits.max_bytes, 1 << 20)
 
 
-def make_app(server: Server, workers: int = 8, static: Path | None = None) -> Starlette:
-    """The app serving ``server``; ``static``: a folder of web files served at ``/``."""
+def make_app(
+    server: Server, workers: int = 8, static: Path | None = None,
+    allow_origins: Sequence[str] = (), loopback_only: bool = True,
+) -> Starlette:  # fmt: skip
+    """The app serving ``server``; ``static``: a folder of web files served at ``/``.
+
+    The WebSocket and the API let in programs (no ``Origin``), the same origin and
+    ``allow_origins``; with ``loopback_only`` (a server on a loopback address) the ``Host``
+    must be a loopback name too (``mazzo.serve.origins``)."""
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mazzo-serve")
 
     async def run(fn: Any, *args: Any) -> Any:
@@ -135,7 +144,8 @@ def make_app(server: Server, workers: int = 8, static: Path | None = None) -> St
         yield
         pool.shutdown(wait=False, cancel_futures=True)
 
-    return Starlette(routes=routes, lifespan=lifespan)
+    guard = Middleware(OriginGuard, allowed=allow_origins, loopback_only=loopback_only)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
 
 
 async def _send(ws: WebSocket, messages: list[dict[str, Any]]) -> None:

@@ -81,11 +81,15 @@ def free_port() -> int:
 class Uvicorn:
     """``server`` behind uvicorn on a free loopback port, in a thread (a context manager)."""
 
-    def __init__(self, server: Server, workers: int = 4, static: Any = None) -> None:
+    def __init__(
+        self, server: Server, workers: int = 4, static: Any = None,
+        allow_origins: tuple[str, ...] | list[str] = (),
+    ) -> None:  # fmt: skip
         self.server = server
         self.port = free_port()
         config = uvicorn.Config(
-            make_app(server, workers, static), host="127.0.0.1", port=self.port, log_level="warning",
+            make_app(server, workers, static, allow_origins), host="127.0.0.1", port=self.port,
+            log_level="warning",
             ws_max_size=ws_max_size(server), lifespan="on",
         )  # fmt: skip
         self.uvicorn = uvicorn.Server(config)
