@@ -10,6 +10,7 @@ otherwise it logs a line per update.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 from envs.cards.flags import parse_assignments
 from envs.registry import game_names
-from training.rl.config import load_config, read_toml
+from training.rl.config import config_dict, load_config, read_toml, resumed_config, stored_run
 
 __all__ = ["add_train_command", "cmd_train"]
 
@@ -26,6 +27,15 @@ ALGORITHMS = ("ppo", "dmc")
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Run the trainer the config names; returns the exit status."""
+    overrides = parse_assignments(args.set, "--set")
+    path = Path(args.config)
+    file = read_toml(path)
+    stored = stored_run(args.resume) if args.resume else None  # at once: before torch loads
+    algo = stored.get("algorithm") if stored else overrides.pop("algorithm", None)
+    algo = algo or file.get("algorithm")
+    if algo not in ALGORITHMS:
+        raise ValueError(f"{path}: algorithm must be one of {', '.join(ALGORITHMS)}, got {algo!r}")
+
     from training.rl import dmc, ppo  # torch is imported only by this command
     from training.rl.progress import TrainProgress
 
@@ -33,14 +43,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         "ppo": (ppo.PPOConfig, ppo.train),
         "dmc": (dmc.DMCConfig, dmc.train),
     }
-
-    overrides = parse_assignments(args.set, "--set")
-    path = Path(args.config)
-    algo = overrides.pop("algorithm", None) or read_toml(path).get("algorithm")
-    if algo not in ALGORITHMS:
-        raise ValueError(f"{path}: algorithm must be one of {', '.join(ALGORITHMS)}, got {algo!r}")
     config_type, train = trainers[algo]
-    cfg = load_config(config_type, path, overrides, ignore=("algorithm",))
+    if stored is None:
+        cfg = load_config(config_type, path, overrides, ignore=("algorithm",))
+    else:
+        cfg = _resumed(config_type, stored, overrides, file, path, Path(args.resume))
     if args.resume:
         run_dir = Path(args.resume)
     elif args.run_dir:
@@ -52,6 +59,42 @@ def cmd_train(args: argparse.Namespace) -> int:
     progress = TrainProgress(sys.stdout) if show else None
     train(cfg, run_dir, resume=bool(args.resume), progress=progress)
     return 0
+
+
+def _resumed(
+    config_type: type[Any], stored: dict[str, Any], overrides: dict[str, Any],
+    file: dict[str, Any], path: Path, run_dir: Path,
+) -> Any:  # fmt: skip
+    """The resumed run's own config with the ``--set`` changes (said as ``key: old -> new``
+    and recorded in the run's ``resumes.jsonl``); a config file that says otherwise is noted."""
+    overrides.pop("algorithm", None)
+    cfg, changes = resumed_config(config_type, stored["config"], overrides, ignore=("algorithm",))
+    own = config_dict(cfg)
+    differing = [
+        f"{k} {file[k]!r} (file) vs {own[k]!r} (run)"
+        for k in sorted(file)
+        if k in own and k not in changes and _plain(file[k]) != own[k]
+    ]
+    if differing:
+        print(
+            f"note: {path} differs from the run's own config ({', '.join(differing)}); the run "
+            "keeps its own (change one with --set)",
+            file=sys.stderr,
+        )
+    for key, (old, new) in changes.items():
+        print(f"{key}: {old!r} -> {new!r}", file=sys.stderr)
+    if changes:
+        record = {
+            "update": stored.get("update"),
+            "changes": {k: list(v) for k, v in changes.items()},
+        }
+        with (run_dir / "resumes.jsonl").open("a") as f:
+            f.write(json.dumps(record) + "\n")
+    return cfg
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
 
 
 def add_train_command(sub: Any) -> None:

@@ -12,6 +12,8 @@ TensorBoard's hyperparameters.
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import json
 import tomllib
 import types
 import typing
@@ -21,7 +23,20 @@ from typing import Any, TypeVar
 
 from envs.registry import get_game
 
-__all__ = ["RunConfig", "config_dict", "load_config", "make_config", "read_toml"]
+__all__ = [
+    "RESUMABLE_CHANGES",
+    "RunConfig",
+    "config_dict",
+    "load_config",
+    "make_config",
+    "read_toml",
+    "resumed_config",
+    "stored_run",
+]
+
+RESUMABLE_CHANGES = frozenset({"total_decisions", "checkpoint_minutes", "eval_every"})
+"""Config keys a resumed run may change: they do not enter the training computation, so the
+run stays exactly the run it would have been (every other key is refused on resume)."""
 
 C = TypeVar("C")
 
@@ -176,7 +191,10 @@ def make_config(cls: type[C], values: Mapping[str, Any], where: str = "config") 
     kwargs: dict[str, Any] = {}
     for key, value in values.items():
         if key not in fields:
-            raise ValueError(f"{where}: unknown key {key!r}; known: {', '.join(fields)}")
+            raise ValueError(
+                f"{where}: unknown key {key!r}{_did_you_mean(key, fields)}; "
+                f"known: {', '.join(fields)}"
+            )
         kwargs[key] = _coerce(key, value, hints[key], where)
     missing = [
         n for n, f in fields.items()
@@ -213,10 +231,79 @@ def load_config(
         ValueError: the file cannot be read or parsed, or a key or value is bad.
     """
     values = read_toml(path)
+    _check_keys(cls, overrides or {}, ignore)
     values.update(overrides or {})
     for key in ignore:
         values.pop(key, None)
     return make_config(cls, values, str(path))
+
+
+def _did_you_mean(key: str, known: typing.Iterable[str]) -> str:
+    close = difflib.get_close_matches(key, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _check_keys(cls: type[Any], overrides: Mapping[str, Any], ignore: tuple[str, ...]) -> None:
+    """Refuse a ``--set`` key that is no field of ``cls``, blaming ``--set`` (not the file)."""
+    fields = _fields(cls)
+    for key in overrides:
+        if key not in fields and key not in ignore:
+            raise ValueError(
+                f"--set: unknown key {key!r}{_did_you_mean(key, fields)}; known: "
+                f"{', '.join(fields)}"
+            )
+
+
+def stored_run(run_dir: str | Path) -> dict[str, Any]:
+    """The metadata of a run's latest checkpoint (its algorithm, update and config), read
+    without torch. Raises ValueError at once when ``run_dir`` holds no run."""
+    run_dir = Path(run_dir)
+    pointer = run_dir / "latest"
+    try:
+        name = pointer.read_text().strip()
+        meta = json.loads((run_dir / name / "meta.json").read_text())
+    except (OSError, ValueError):
+        raise ValueError(
+            f"--resume {str(run_dir)!r}: not a mazzo train run (no readable checkpoint: "
+            f"{pointer} names none)"
+        ) from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("config"), dict):
+        raise ValueError(f"--resume {str(run_dir)!r}: its checkpoint {name} has no config")
+    return meta
+
+
+def resumed_config(
+    cls: type[C],
+    stored: Mapping[str, Any],
+    overrides: Mapping[str, Any],
+    ignore: tuple[str, ...] = (),
+) -> tuple[C, dict[str, tuple[Any, Any]]]:
+    """A resumed run's config: the run's own (``stored``, its latest checkpoint's) with the
+    explicit ``overrides`` applied, and the changes as ``key -> (old, new)``.
+
+    Raises:
+        ValueError: an override of a key that enters the training computation (exact resume
+            would break: only ``RESUMABLE_CHANGES`` may change), or a bad key or value.
+    """
+    _check_keys(cls, overrides, ignore)
+    values = {k: v for k, v in stored.items() if k not in ignore}
+    changes: dict[str, tuple[Any, Any]] = {}
+    for key, value in overrides.items():
+        if key in ignore:
+            continue
+        old = values.get(key)
+        new = config_dict(make_config(cls, {**values, key: value}, "--set"))[key]
+        if new == old:
+            continue
+        if key not in RESUMABLE_CHANGES:
+            raise ValueError(
+                f"--set {key}: a resumed run cannot change {key} ({old!r} -> {new!r}): it enters "
+                "the training, and the run would no longer be the one it resumes; a resumed "
+                f"run may change {', '.join(sorted(RESUMABLE_CHANGES))}"
+            )
+        values[key] = value
+        changes[key] = (old, new)
+    return make_config(cls, values, "the run's config"), changes
 
 
 def config_dict(config: object) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from envs.registry import AnyGame, get_game
 from training.rl.actors import Actors, ActorSpec
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
 from training.rl.collect import Rollout
-from training.rl.config import RunConfig, config_dict
+from training.rl.config import RESUMABLE_CHANGES, RunConfig, config_dict
 from training.rl.evaluate import evaluate_policy
 from training.rl.imitation import imitate
 from training.rl.opponents import OpponentPool
@@ -50,9 +50,6 @@ every update; returning True stops the run as a signal would (the last checkpoin
 Benchmarks use it to snapshot the policy on a wall-clock schedule (``run.decisions``)."""
 
 METRICS = ("update", "decisions", "opponent", "margin", "low", "high", "deals")
-
-RESUMABLE_CHANGES = frozenset({"total_decisions", "checkpoint_minutes", "eval_every"})
-"""Config keys a resumed run may change: they do not enter the training computation."""
 
 
 class Run:
