@@ -38,6 +38,7 @@ __all__ = [
     "add_rules",
     "agents_text",
     "count",
+    "description",
 ]
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
@@ -59,6 +60,13 @@ def count(low: int) -> Callable[[str], int]:
 
     parse.__name__ = f"integer >= {low}"
     return parse
+
+
+def description(doc: str | None) -> str:
+    """A command module's docstring's first paragraph as ``--help`` shows it: one paragraph,
+    without the docstring's ````code```` markup."""
+    first = (doc or "").split("\n\n")[0]
+    return " ".join(first.replace("``", "").split())
 
 
 def add_foreign_rules_option(p: argparse.ArgumentParser) -> None:

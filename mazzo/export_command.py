@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from envs.registry import game_names
+from mazzo.commands import description
 
 __all__ = ["add_export_command", "cmd_export"]
 
@@ -54,7 +55,7 @@ def add_export_command(sub: Any) -> None:
     p = sub.add_parser(
         "export",
         help="export a trained bot as an ONNX bundle that runs without torch",
-        description=__doc__.split("\n\n")[0],
+        description=description(__doc__),
     )
     p.add_argument(
         "checkpoint", nargs="?", metavar="CHECKPOINT",

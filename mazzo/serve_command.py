@@ -12,7 +12,7 @@ import socket
 import sys
 from typing import Any
 
-from mazzo.commands import add_foreign_rules_option
+from mazzo.commands import add_foreign_rules_option, description
 
 __all__ = ["add_serve_command", "cmd_serve"]
 
@@ -105,7 +105,7 @@ def add_serve_command(sub: Any) -> None:
     p = sub.add_parser(
         "serve",
         help="serve bots over the bot protocol mazzo-bot/1 (stdio or WebSocket)",
-        description=__doc__.split("\n\n")[0]
+        description=description(__doc__)
         + " Bots are chosen by name; the defaults are random, heuristic and the shipped bot.",
     )
     where = p.add_mutually_exclusive_group()

@@ -18,6 +18,7 @@ from typing import Any
 
 from envs.cards.flags import parse_assignments
 from envs.registry import game_names
+from mazzo.commands import description
 from training.rl.config import config_dict, load_config, read_toml, resumed_config, stored_run
 
 __all__ = ["add_train_command", "cmd_train"]
@@ -102,7 +103,7 @@ def add_train_command(sub: Any) -> None:
     p = sub.add_parser(
         "train",
         help="train a bot by self-play from a config file (configs/*.toml)",
-        description=__doc__.split("\n\n")[0],
+        description=description(__doc__),
     )
     p.add_argument(
         "config", help=f"a trainer config file, e.g. configs/{game_names()[0]}_quick.toml"
