@@ -73,9 +73,9 @@ def test_a_run_with_a_progress_bar_redraws_one_line(tmp_path):
     draws = re.findall(r"\rtrain \[[#.]+\] +\d+%  update (\d+) [^\r\n]*\x1b\[K", text)
     assert draws and draws[-1] == "2"
     assert re.search(r"100%  update 2  5\d\d/512 decisions  [\d,]+/s  vs heuristic [-+]", text)
-    assert "\r\x1b[K  eval vs heuristic: " in text  # a message above the bar
-    assert re.search(r"\r\x1b\[Kdone: update 2, 5\d\d decisions", text)
-    assert text.endswith("\x1b[K\n") and not re.search(r"update \d+ \[ *\d+%\]", text)
+    assert "\r\x1b[K  eval at update 2 vs heuristic: " in text  # a message above the bar
+    assert re.search(r"\r\x1b\[Kdone: update 2, 5\d\d decisions[^\n]*\n$", text)  # the last line
+    assert not re.search(r"update \d+ \[ *\d+%\]", text)
 
 
 def test_a_run_without_one_logs_a_line_per_update(tmp_path):

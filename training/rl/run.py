@@ -176,12 +176,12 @@ class Run:
         self.writer.close()
         why = "stopped by a signal" if self._stop.requested else "done"
         why = "stopped by the hook" if self._halted and not self._stop.requested else why
+        if self.progress is not None:  # the bar ends first: nothing is redrawn after the end
+            self.progress.close()
         self.say(
             f"{why}: update {self.update}, {self.decisions:,} decisions; checkpoint in "
             f"{self.run_dir}"
         )
-        if self.progress is not None:
-            self.progress.close()
 
     def _write_update(
         self, roll: Rollout, losses: dict[str, float], times: tuple[float, float, float],
@@ -228,7 +228,10 @@ class Run:
             row = (self.update, self.decisions, opponent, m.mean, m.low, m.high, m.deals)
             with (self.run_dir / "metrics.csv").open("a", newline="") as f:
                 csv.writer(f).writerow(row)
-            self.say(f"  eval vs {opponent}: {m.mean:+.3f} [{m.low:+.3f}, {m.high:+.3f}] per deal")
+            self.say(
+                f"  eval at update {self.update} vs {opponent}: {m.mean:+.3f} "
+                f"[{m.low:+.3f}, {m.high:+.3f}] per deal"
+            )
             margins.append(m)
         if self.progress is not None:
             for m in margins:
