@@ -78,6 +78,8 @@ class GameInfo(Generic[R]):
         score_unit: what the game's scores count (``game points``, ``resti``).
         flag_help: rule flag -> (its meaning in one line, its RULES.md sections), for
             ``mazzo rules`` (``envs/<game>/flag_help.py``).
+        notation: the card and seat notation in words for people (RULES.md D.1/D.2): what
+            terminal play's ``help`` shows.
     """
 
     name: str
@@ -94,6 +96,7 @@ class GameInfo(Generic[R]):
     peers: Mapping[str, str] = field(default_factory=dict)
     score_unit: str = "points"
     flag_help: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    notation: str = ""
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ import numpy as np
 
 from agents.base import AnyAgent
 from envs.cards.bits import bit_list
+from envs.cards.errors import IllegalAction
 from envs.deal_sets import records_to_jsonl
 from envs.registry import AnyGame
 
@@ -131,8 +132,29 @@ def parse_choice(text: str, choices: list[tuple[int, str]]) -> int | None:
     return short[0] if len(short) == 1 else None
 
 
-def ask(state: Any, view_text: str, read: Callable[[], str], out: TextIO) -> int:
-    """Show the view and the legal actions; read until a legal choice is made."""
+def illegal_reason(state: Any, text: str, choices: list[tuple[int, str]]) -> str | None:
+    """Why the action ``text`` names (a label, or its argument with a verb of this turn) is not
+    legal now, in the engine's words (``must follow suit ...``); None if it names no action."""
+    text = " ".join(text.split())
+    verbs = dict.fromkeys(label.split()[0] for _, label in choices if " " in label)
+    for candidate in (text, *(f"{verb} {text}" for verb in verbs)):
+        try:
+            action = state.parse_action(candidate)
+        except ValueError:
+            continue
+        try:
+            state.clone().apply(action)
+        except IllegalAction as e:
+            return e.reason
+        return None  # legal after all (a choice ``parse_choice`` could not single out)
+    return None
+
+
+def ask(
+    state: Any, view_text: str, read: Callable[[], str], out: TextIO, notation: str = ""
+) -> int:
+    """Show the view and the legal actions; read until a legal choice is made (``help``
+    shows how to answer and the game's ``notation``)."""
     choices = legal_choices(state)
     print(view_text, file=out)
     print(
@@ -147,12 +169,17 @@ def ask(state: Any, view_text: str, read: Callable[[], str], out: TextIO) -> int
             raise HumanQuit
         if text.lower() in ("help", "?", "h"):
             print(HELP, file=out)
+            if notation:
+                print(notation, file=out)
             continue
         action = parse_choice(text, choices)
         if action is not None:
             return action
-        hint = f"type a number 1-{len(choices)}, a label, or 'help'"
-        print(f"'{text}' is not one of your options; {hint}.", file=out)
+        numbers = "1" if len(choices) == 1 else f"a number 1-{len(choices)}"
+        hint = f"type {numbers}, a label, or 'help'"
+        why = illegal_reason(state, text, choices)
+        said = f"not allowed now: {why}" if why else "not one of your options"
+        print(f"'{text}' is {said}; {hint}.", file=out)
 
 
 def play_session(
@@ -177,6 +204,7 @@ def play_session(
     rng = np.random.default_rng(seed)
     records: list[dict[str, Any]] = []
     state: Any = None
+    print("Type 'help' at any prompt for how to answer and what the cards' letters mean.", file=out)
     try:
         for number in range(1, deals + 1):
             state = game.new_state(game.deal_random(rng, rules), rules)
@@ -218,7 +246,8 @@ def _play_deal(
     while not state.is_terminal():
         actor = state.to_play
         if actor == seat:
-            action = ask(state, game.render_view(state.info_view(seat)), read, out)
+            view = game.render_view(state.info_view(seat))
+            action = ask(state, view, read, out, game.info.notation)
         else:
             action = agents[actor].act(state.info_view(actor), rng)
         label = state.action_label(action)

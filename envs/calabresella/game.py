@@ -37,6 +37,13 @@ def _idle_seats(rules: Rules, dealer: int) -> tuple[int, ...]:
     return (dealer,) if rules.players == 4 else ()
 
 
+NOTATION = """Cards (RULES.md D.2) are a rank and a suit: the suits are c coppe (cups), d denari
+(coins), s spade (swords), b bastoni (clubs); the ranks A 2 3 4 5 6 7 J (fante, the knave)
+N (cavallo, the knight; Q is read as N) K (re, the king). In a trick, high to low: 3 2 A K N
+J 7 6 5 4; there are no trumps and you must follow the suit led if you can. Points: an ace is
+a whole point, 2 3 J N K a third each. S0, S1, ... are the seats; A0 is the eldest (the
+dealer's next seat: he bids first and leads the first trick), then A1, A2."""
+
 _ENCODER = encode.ENCODER
 
 
@@ -61,6 +68,7 @@ GAME: Game[Rules, State, InfoView] = register(
             peers={"engine": "os:skat:raw", "encoded": "os:skat:obsbuf"},
             score_unit="game points",
             flag_help=FLAG_HELP,
+            notation=NOTATION,
         ),
         GameOps(
             seats=_seats,

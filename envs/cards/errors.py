@@ -18,12 +18,14 @@ class IllegalAction(ValueError):
     Attributes:
         action: the offending action id (or ``-1`` if it could not be parsed).
         label: its label in the D.3 vocabulary.
+        reason: why it is not legal (the rule, in words).
         legal: the labels of the legal actions.
     """
 
     def __init__(self, action: int, label: str, reason: str, legal: list[str]) -> None:
         self.action = action
         self.label = label
+        self.reason = reason
         self.legal = legal
         shown = ", ".join(legal) if len(legal) <= 40 else ", ".join(legal[:40]) + ", ..."
         super().__init__(f"illegal action {label!r} (id {action}): {reason}; legal: [{shown}]")

@@ -39,6 +39,14 @@ def _idle_seats(rules: Rules, dealer: int) -> tuple[int, ...]:
     return ()
 
 
+NOTATION = """Cards (RULES.md D.1): T1 .. T40 are the trumps (T40 highest), M the Matto (the
+fool, which excuses you from a trick); suit cards are a rank and a suit: the suits c coppe
+(cups), d denari (coins), s spade (swords), b bastoni (clubs); the ranks A 2 .. 10 and the
+courts J (fante, the knave), N (cavallo, the knight), Q (regina, the queen), K (re, the king).
+Courts beat pips: in c and d the ace is the best pip (A 2 .. 10), in s and b the ten
+(10 9 .. A). Follow the suit led; void in it, you must play a trump. S0 and S2 play together
+against S1 and S3."""
+
 _ENCODER = encode.ENCODER
 
 
@@ -63,6 +71,7 @@ GAME: Game[Rules, State, InfoView] = register(
             peers={"engine": "os:hearts:raw", "encoded": "os:hearts:obsbuf"},
             score_unit="resti",
             flag_help=FLAG_HELP,
+            notation=NOTATION,
         ),
         GameOps(
             seats=_seats,

@@ -254,3 +254,35 @@ def test_the_tables_play_prints_name_counts_and_finished_hands():
             assert "1 tricks" not in text and "0 trick " not in text
             return
     pytest.fail("no deal of 50 reached a first trick")
+
+
+def test_help_explains_the_notation_and_an_illegal_card_gets_its_reason():
+    """``help`` shows the game's card notation; a card that may not be played now is answered
+    with the rule (``must follow suit``), and a single option is asked for as ``type 1``."""
+    from envs.cards.bits import bit_list
+    from mazzo.play import ask, illegal_reason, legal_choices
+
+    game = get_game("calabresella")
+    rules = game.rules()
+    rng = np.random.default_rng(0)
+    for seed in range(50):
+        state = game.new_state(game.deal_random(np.random.default_rng(seed), rules), rules)
+        while not state.is_terminal():
+            view = state.info_view(state.to_play)
+            legal = sorted(state.legal_actions())
+            barred = [c for c in bit_list(view.hand) if c not in legal]
+            if barred and state.action_label(legal[0]).startswith("play"):
+                break
+            state.apply(int(rng.choice(legal)))
+        else:
+            continue
+        break
+    code = game.info.deck.format(barred[0])
+    assert "must follow suit" in illegal_reason(state, code, legal_choices(state))
+    answers = iter(["help", code, "1"])
+    out = io.StringIO()
+    ask(state, "(the table)", lambda: next(answers), out, game.info.notation)
+    text = out.getvalue()
+    assert "c coppe" in text and "N (cavallo" in text and "A0 is the eldest" in text
+    assert f"'{code}' is not allowed now: " in text and "must follow suit" in text
+    assert "1-1" not in text
