@@ -25,6 +25,7 @@ import pytest
 
 from envs.registry import Game, get_game
 from tests.export import encoding_spec as spec
+from tests.export.conftest import DECISION_PHASES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "encoding.md"
 GAME_NAMES = ("calabresella", "minchiate")
@@ -115,6 +116,8 @@ def _check_position(game: Game, state: Any, rng: random.Random, seen: Counter[st
         on_turn = seat == state.to_play and not state.is_terminal()
         assert set(np.flatnonzero(mask).tolist()) == (legal if on_turn else set())
         seen[f"phase {int(view.phase)}"] += 1
+        if not state.is_terminal():
+            seen[f"phase {int(view.phase)} {'on' if on_turn else 'off'} turn"] += 1
         _note(game, view, seen)
 
 
@@ -164,7 +167,37 @@ def test_spec_equals_the_encoder_on_random_deals(name: str) -> None:
     assert sum(seen[f"phase {p}"] for p in range(PHASES[name])) >= 2000
     missing = [key for key, n in seen.items() if n == 0]
     missing += [f"phase {p}" for p in range(PHASES[name]) if not seen[f"phase {p}"]]
+    missing += [
+        f"phase {p} {turn} turn"
+        for p in range(PHASES[name] - 1)  # every decision phase (DONE is the last)
+        for turn in ("on", "off")
+        if not seen[f"phase {p} {turn} turn"]
+    ]
     assert not missing, f"never met: {missing} ({dict(seen)})"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_spec_reproduces_the_bundles_test_vectors(
+    name: str, shipped_bundles: dict[str, Path], tiny_bundles: dict[str, tuple[Path, Path]]
+) -> None:
+    """What a front end does with a bundle: replay each vector's record, encode the view of its
+    seat from this document, and compare with the stored ``obs`` and ``mask``: every decision
+    phase of the game is among them, on turn and off turn (export.md)."""
+    game = get_game(name)
+    for folder in (shipped_bundles[name], tiny_bundles[name][1]):
+        lines = (folder / "test_vectors.jsonl").read_text().splitlines()
+        vectors = [json.loads(line) for line in lines]
+        met: set[tuple[str, bool]] = set()
+        for v in vectors:
+            state = game.replay(v["record"], None)
+            view = state.info_view(v["seat"])
+            obs = np.asarray(v["obs"], np.float32)
+            assert np.array_equal(_spec_obs(game)(view), obs), (folder, v["step"])
+            assert np.array_equal(_spec_mask(game)(view), np.asarray(v["mask"], np.int8))
+            assert v["phase"] == type(view.phase)(view.phase).name
+            met.add((v["phase"], state.to_play == v["seat"]))
+        assert {p for p, _ in met} == DECISION_PHASES[name], folder
+        assert {on for _, on in met} == {True, False}, folder
 
 
 def _slice_table(name: str) -> list[tuple[str, int, int]]:
