@@ -245,3 +245,23 @@ def _a_later_reveal(state: Any, seat: int, entry: Any) -> dict[str, Any]:
             owed: dict[str, Any] = entry.reveal_of(before, action, world, seat)
             if owed:
                 return owed
+
+
+def test_a_null_arg_for_a_card_the_seat_sees_is_impossible() -> None:
+    """docs/protocol.md: ``null`` only where the seat may not see the arg; a bid or a play the
+    seat sees sent as null is ``impossible`` (naming why), and the session is unchanged."""
+    game = next(g for g in GAMES if g.name == "calabresella")
+    rules = game.rules({})
+    state = game.new_state(game.deal_random(np.random.default_rng(0), rules), rules)
+    entry = tracker_for(game)
+    client = Direct(make_server())
+    seat = (state.to_play + 1) % 3
+    gid = open_seat(client, game, seat)
+    client.one({"type": "deal", "game": gid, "dealer": state.dealer,
+                "private": entry.private_of(state, seat)})  # fmt: skip
+    view = client.one({"type": "view", "game": gid})
+    bad = client.one({"type": "event", "game": gid, "seat": state.to_play, "verb": "bid",
+                      "arg": None})  # fmt: skip
+    assert bad["code"] == "impossible" and "its arg is needed" in bad["message"], bad
+    assert bad["game"] == gid
+    assert client.one({"type": "view", "game": gid}) == view
