@@ -189,11 +189,11 @@ class SeatTracker(ABC):
         """Whether the seat sees the card of the action now due in ``world``."""
         return self.registered.action_is_visible(world, 0, self.seat)
 
-    def to_label(self, verb: str, arg: str) -> str:
+    def to_label(self, verb: str, arg: str | int) -> str:
         """The action label of a D.3 triple's verb and arg (ValueError for a bad pair)."""
         return self.registered.vocabulary.to_label(verb, arg)
 
-    def to_triple(self, label: str) -> tuple[str, str]:
+    def to_triple(self, label: str) -> tuple[str, str | int]:
         """An action label -> the (verb, arg) of its D.3 triple."""
         return self.registered.vocabulary.to_triple(label)
 
@@ -259,11 +259,13 @@ class SeatTracker(ABC):
         return [self.label(a) for a in self.legal_actions()]
 
     # ------------------------------------------------------------------ input
-    def event(self, seat: int, verb: str, arg: str | None) -> None:
+    def event(self, seat: int, verb: str, arg: str | int | None) -> None:
         """One action of the deal, the seat's own included: ``arg`` is None exactly when the seat
-        may not see it. Raises ``ImpossibleInput`` (the tracker unchanged) for an action out of
-        turn, after the end, illegal, or impossible in every world consistent with the view."""
+        may not see it; an integer arg (a split mask, as D.3 writes it) is read as its digits.
+        Raises ``ImpossibleInput`` (the tracker unchanged) for an action out of turn, after the
+        end, illegal, or impossible in every world consistent with the view."""
         triple = f"[{seat_token(seat) if type(seat) is int else seat!r}, {verb!r}, {arg!r}]"
+        text = str(arg) if isinstance(arg, int) else arg  # the protocol refuses a bool
         self._require_no_pending(f"event {triple}")
         w = self._world
         if w.is_terminal():
@@ -271,7 +273,7 @@ class SeatTracker(ABC):
         if seat != w.to_play:
             who = seat_token(seat) if type(seat) is int else repr(seat)
             raise ImpossibleInput(f"event {triple}: S{w.to_play} is on turn, not {who}")
-        step = self._step(w, seat, verb, arg, triple)
+        step = self._step(w, seat, verb, text, triple)
         after = self._advance(w, step, {}) or self._search(w, step, {})
         if after is None:
             raise ImpossibleInput(

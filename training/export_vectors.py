@@ -1,11 +1,19 @@
 """The test vectors of an exported bundle: views drawn from random deals of the game (a fixed
-seed), spread across the decision phases, each stored as the D.3 record of the deal so far with
-the seat on turn, the step, the observation, the legal mask and the policy's probabilities.
+seed), covering every decision phase, each stored as the D.3 record of the deal so far with the
+seat whose view it is, the step, the observation, the legal mask and the policy's
+probabilities.
 
 The deals are played with uniformly random legal actions from ``numpy.random.default_rng(seed)``;
-every decision point is a candidate, and the vectors are taken round-robin over the phases met
-(a random candidate of each phase in turn), so that rare phases (an auction, a discard) appear
-beside the many card plays. The format is described in ``agents.bundle_check``.
+every decision point is a candidate. Deals go on until every decision phase of the game has
+been met often enough for an even share of the vectors (the phases of its ``Phase`` enum but
+the terminal one; a phase these rules never reach, such as Minchiate's MATTO_PAY under
+``matto_payment = auto``, is given up after ``PATIENCE`` deals in which no phase short of its
+share was met). The vectors are then taken round-robin over the phases
+met (a random candidate of each phase in turn), so that rare phases (Calabresella's CALL and
+RETURN, a discard, a declaration) appear beside the many card plays: with ``n`` at least the
+number of phases, each phase has one. After that first round every ``OFF_TURN_EVERY``-th vector
+is the view of a seat that is not on turn (its mask is all zero). The format is described in
+``agents.bundle_check``.
 
 Imports numpy; must not import torch (the probabilities come from the caller's function).
 """
@@ -26,33 +34,63 @@ __all__ = ["ProbsFn", "decision_points", "make_vectors", "vectors_jsonl"]
 
 ProbsFn = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], npt.NDArray[np.float32]]
 CANDIDATES_PER_VECTOR = 4
+PATIENCE = 400  # deals without a new phase before the unmet phases are given up
+MAX_DEALS = 5000
+OFF_TURN_EVERY = 4
 
 
-def decision_points(game: AnyGame, rules: RulesLike, n: int, seed: int) -> list[AnyState]:
-    """``n`` states at a decision, from random deals of ``seed``, spread across phases (in deal
-    and step order)."""
+def decision_points(
+    game: AnyGame, rules: RulesLike, n: int, seed: int
+) -> list[tuple[AnyState, int]]:
+    """``n`` (state at a decision, viewing seat) pairs from random deals of ``seed``: every
+    decision phase met once first, then round-robin over the phases, some views of a seat not
+    on turn (see the module doc); in deal and step order."""
     rng = np.random.default_rng(seed)
+    cap = CANDIDATES_PER_VECTOR * n  # candidates kept per phase
     by_phase: dict[int, list[tuple[int, int, AnyState]]] = {}
-    found, deal = 0, 0
-    while found < CANDIDATES_PER_VECTOR * n:
+    found, deal, last_growth = 0, 0, 0
+    phases: set[int] | None = None  # the decision phases (known after the first deal)
+
+    def short() -> set[int]:
+        """The decision phases with fewer candidates than an even share of the vectors."""
+        share = -(-n // len(phases)) if phases else 1
+        return set(phases or ()) - {p for p, pool in by_phase.items() if len(pool) >= share}
+
+    while deal < MAX_DEALS:
+        done = phases is not None and (not short() or deal - last_growth >= PATIENCE)
+        if found >= cap and done:
+            break
+        wanted = short() if phases is not None else None
         state = game.new_state(game.deal_random(rng, rules), rules)
         step = 0
         while not state.is_terminal():
-            phase = int(game.view(state, state.to_play).phase)
-            by_phase.setdefault(phase, []).append((deal, step, state.clone()))
-            found += 1
+            phase = int(state.phase)
+            pool = by_phase.setdefault(phase, [])
+            if len(pool) < cap:
+                pool.append((deal, step, state.clone()))
+                found += 1
+                if wanted is not None and phase in wanted:
+                    last_growth = deal
             legal = state.legal_actions()
             state.apply(legal[int(rng.integers(len(legal)))])
             step += 1
+        if phases is None:
+            phases = {int(p) for p in type(state.phase)} - {int(state.phase)}
         deal += 1
     pools = [by_phase[p] for p in sorted(by_phase)]
-    chosen: list[tuple[int, int, AnyState]] = []
+    chosen: list[tuple[int, int, AnyState, int]] = []
     while len(chosen) < n:
         for pool in pools:
             if pool and len(chosen) < n:
-                chosen.append(pool.pop(int(rng.integers(len(pool)))))
-    chosen.sort(key=lambda c: (c[0], c[1]))
-    return [state for _, _, state in chosen]
+                d, step, state = pool.pop(int(rng.integers(len(pool))))
+                i = len(chosen) - len(pools)
+                seat = state.to_play
+                if i >= 0 and i % OFF_TURN_EVERY == OFF_TURN_EVERY - 1:
+                    seats = len(state.returns())
+                    seat = (seat + 1 + int(rng.integers(seats - 1))) % seats
+                chosen.append((d, step, state, seat))
+    chosen.sort(key=lambda c: (c[0], c[1], c[3]))
+    return [(state, seat) for _, _, state, seat in chosen]
 
 
 def make_vectors(
@@ -66,20 +104,20 @@ def make_vectors(
     """
     if n < 1:
         raise ValueError(f"the number of test vectors must be at least 1, got {n}")
-    states = decision_points(game, rules, n, seed)
+    points = decision_points(game, rules, n, seed)
     encoder = game.encoder(rules)
-    views = [game.view(s, s.to_play) for s in states]
+    views = [game.view(s, seat) for s, seat in points]
     obs = np.zeros((n, encoder.obs_size), np.float32)
     mask = np.zeros((n, encoder.num_actions), np.int8)
     encoder.encode_batch(views, obs, mask)
     probs = probs_fn(obs, mask)
     out = []
-    for i, (state, view) in enumerate(zip(states, views, strict=True)):
+    for i, ((state, seat), view) in enumerate(zip(points, views, strict=True)):
         record = game.write_record(state)
         out.append(
             {
                 "record": record,
-                "seat": state.to_play,
+                "seat": seat,
                 "step": len(record.get("actions") or []),
                 "phase": getattr(view.phase, "name", str(view.phase)),
                 "obs": _compact(obs[i]),

@@ -9,7 +9,9 @@ replay must reproduce it too).
 
 The vocabulary: verbs ``bid``, ``call``, ``return``, ``discard``, ``play``, ``split``; the
 triple ``[S, "bid", "pass"]`` is the label ``pass``, any other ``[S, verb, arg]`` the label
-``verb arg``.
+``verb arg``. A split's argument is the 4-bit mask as an integer (RULES.md D.3: ``["S1",
+"split", 9]``); records written before that held it as a string (``"9"``), which reading still
+accepts.
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
@@ -42,15 +44,17 @@ VERBS = ("bid", "call", "return", "discard", "play", "split")
 EXPECT_KEYS = ("void", "contract", "soloist", "returns", "thirds")
 
 
-def _to_label(verb: str, arg: str) -> str:
+def _to_label(verb: str, arg: str | int) -> str:
     return "pass" if (verb, arg) == ("bid", "pass") else f"{verb} {arg}"
 
 
-def _to_triple(label: str) -> tuple[str, str]:
+def _to_triple(label: str) -> tuple[str, str | int]:
     label = " ".join(label.split())
     if label == "pass":
         return "bid", "pass"
     verb, _, arg = label.partition(" ")
+    if verb == "split" and arg.isdigit():
+        return verb, int(arg)  # RULES.md D.3: the mask as an integer
     return verb, arg
 
 

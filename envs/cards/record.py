@@ -75,7 +75,8 @@ class RecordVocabulary:
         new_state: ``(deal, rules, **options) -> State``.
         verbs: the verbs an action triple may use.
         to_label: (verb, arg) -> the action label; raises ValueError for a bad argument.
-        to_triple: action label -> (verb, arg), the inverse of ``to_label``.
+        to_triple: action label -> (verb, arg), the inverse of ``to_label`` (an arg is a string,
+            or an integer where D.3 writes one: a Calabresella split mask).
         expect_keys: the keys an ``expect`` block may hold, in the order they are written.
         observe: state -> the value of every ``expect`` key (JSON-ready).
         prefix_keys: ``expect`` keys whose recorded list is a prefix of the observed one (for
@@ -95,8 +96,8 @@ class RecordVocabulary:
     seats: Callable[[Any], int]
     new_state: Callable[..., Any]
     verbs: tuple[str, ...]
-    to_label: Callable[[str, str], str]
-    to_triple: Callable[[str], tuple[str, str]]
+    to_label: Callable[[str, str | int], str]
+    to_triple: Callable[[str], tuple[str, str | int]]
     expect_keys: tuple[str, ...]
     observe: Callable[[Any], dict[str, Any]]
     prefix_keys: frozenset[str] = frozenset()

@@ -47,7 +47,7 @@ EXPECT_KEYS = ("robbed", "first_events", "events", "resti", "returns", "void")
 DECLARE_CHOICES = ("declare", "skip")
 
 
-def _to_label(verb: str, arg: str) -> str:
+def _to_label(verb: str, arg: str | int) -> str:
     if verb == "declare":
         if arg not in DECLARE_CHOICES:
             raise ValueError(f"a declaration is 'declare' or 'skip', got {arg!r}")
@@ -55,7 +55,7 @@ def _to_label(verb: str, arg: str) -> str:
     return f"{verb} {arg}"
 
 
-def _to_triple(label: str) -> tuple[str, str]:
+def _to_triple(label: str) -> tuple[str, str | int]:
     label = " ".join(label.split())
     if label in DECLARE_CHOICES:
         return "declare", label

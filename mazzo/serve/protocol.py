@@ -66,6 +66,9 @@ class ProtocolError(Exception):
         game: the game id the error concerns, if any.
         extra: more fields of the error object (``legal`` for ``illegal``).
         ident: the ``id`` of the message it answers, when that could be read.
+        game_ref: the game id a malformed message names (its ``"game"``, when a string and the
+            message is not an ``open``); the server reports it as ``game`` when it is a game of
+            the connection.
     """
 
     def __init__(self, code: str, message: str, game: str | None = None, **extra: Any) -> None:
@@ -74,6 +77,7 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.code, self.message, self.game, self.extra = code, message, game, extra
         self.ident: str | int | None = None
+        self.game_ref: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The error object sent to the client (without ``id``)."""
@@ -206,8 +210,9 @@ def parse_line(line: str | bytes, limits: Limits) -> dict[str, Any]:
     try:
         _check_fields(message)
     except ProtocolError as e:
-        ident = message.get("id")
+        ident, ref = message.get("id"), message.get("game")
         e.ident = ident if _is(ident, _ID) else None
+        e.game_ref = ref if isinstance(ref, str) and message.get("type") != "open" else None
         raise
     return message
 

@@ -52,7 +52,7 @@ def _reveal_fields() -> dict[str, Field]:
 register_message("deal", {"game": _REQ_STR, "dealer": Field((int,), True),
                           "private": Field((dict,), True)})  # fmt: skip
 register_message("event", {"game": _REQ_STR, "seat": Field((int,), True), "verb": _REQ_STR,
-                           "arg": Field((str, type(None)), True)})  # fmt: skip
+                           "arg": Field((str, int, type(None)), True)})  # fmt: skip
 register_message("reveal", {"game": _REQ_STR, **_reveal_fields()})
 register_message("go", {"game": _REQ_STR, "probs": Field((bool,))})
 
@@ -172,11 +172,16 @@ class SeatSession:
     # ------------------------------------------------------------------ helpers
     def _tracked(self) -> dict[str, Any]:
         """The answer to ``deal``, ``event`` and ``reveal``: the step, who is on turn and the
-        reveal keys the seat is owed before the next event."""
+        reveal keys the seat is owed before the next event. While a reveal is due ``to_play`` is
+        null and ``over`` false: who is on turn and whether the deal has ended may hang on it (a
+        Minchiate ``declaring`` names the seat that decides next, ``void`` ends the deal), and
+        the seat does not know them until the reveal is in."""
         t = self.tracker
         assert t is not None
-        return {"type": "tracked", "game": self.id, "step": self.steps, "to_play": t.to_play(),
-                "due": sorted(t.pending), "over": t.is_over()}  # fmt: skip
+        due = sorted(t.pending)
+        return {"type": "tracked", "game": self.id, "step": self.steps,
+                "to_play": None if due else t.to_play(), "due": due,
+                "over": not due and t.is_over()}  # fmt: skip
 
     def _dealt(self, what: str) -> SeatTracker:
         if self.tracker is None:

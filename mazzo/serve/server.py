@@ -154,6 +154,9 @@ class Server:
                 log.exception("connection %d: internal error", conn.id)
                 e = ProtocolError("internal", "internal error (logged)")
             ident = ident if ident is not None else e.ident
+            ref = e.game_ref
+            if e.game is None and ref is not None and (ref in conn.sessions or ref in conn.ended):
+                e.game = ref  # a malformed message about one of the connection's games
             out = [e.to_json()]
             log.info("connection %d: %s: %s", conn.id, e.code, e.message)
             if e.code in CLOSING_CODES:

@@ -95,7 +95,7 @@ def test_record_helpers():
         (minc, "skip", ("declare", "skip")),
         (cala, "play Ac", ("play", "Ac")),
         (minc, "play Ac", ("play", "Ac")),
-        (cala, "split 6", ("split", "6")),
+        (cala, "split 6", ("split", 6)),
     ]:
         assert vocab.to_triple(label) == triple
         assert vocab.to_label(*triple) == label

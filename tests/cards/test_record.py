@@ -179,7 +179,9 @@ def _deck_key(rec: dict) -> str:
     return "deck" if "deck" in rec else "stream"
 
 
-def test_a_split_argument_may_be_a_number():
+def test_a_split_argument_is_written_as_a_number_and_read_in_either_form():
+    """RULES.md D.3: a split's argument is the 4-bit mask as an integer; records written before
+    mazzo wrote it so hold the string ("9"), which still replays."""
     flags = {"allowed_contracts": ["scegliete"], "players": 3}
     game = get_game("calabresella")
     for seed in range(200):
@@ -188,7 +190,11 @@ def test_a_split_argument_may_be_a_number():
         splits = [i for i, (_, verb, _) in enumerate(rec["actions"]) if verb == "split"]
         if splits:
             i = splits[0]
-            rec["actions"][i] = [rec["actions"][i][0], "split", int(rec["actions"][i][2])]
+            seat, _, mask = rec["actions"][i]
+            assert type(mask) is int and 0 <= mask < 16
+            assert json.loads(json.dumps(rec))["actions"][i] == [seat, "split", mask]
+            assert game.replay(rec, None).history == state.history
+            rec["actions"][i] = [seat, "split", str(mask)]  # an older record's form
             assert game.replay(rec, None).history == state.history
             return
     pytest.fail("no deal of 200 chose a split")

@@ -19,6 +19,14 @@ from tests.export.helpers import tiny_checkpoint
 from training.export import export_bundle
 
 SHIPPED_GAMES = ("calabresella", "minchiate")
+# Every phase in which a seat decides under the default rules: each appears in every bundle's
+# test vectors (Minchiate's MATTO_PAY is a decision only under matto_payment = agent).
+DECISION_PHASES = {
+    "calabresella": {
+        "BID", "CALL", "RETURN", "SOLO_DISCARD", "DIV_DISCARD", "SPLIT", "SCE_DISCARD", "PLAY",
+    },
+    "minchiate": {"DISCARD_CUTTER", "DISCARD_DEALER", "DECLARE", "PLAY"},
+}  # fmt: skip
 TINY = {
     "calabresella": ("ppo", 0),
     "minchiate": ("dmc", 40),

@@ -25,6 +25,7 @@ import pytest
 
 from envs.registry import Game, get_game
 from tests.export import encoding_spec as spec
+from tests.export.conftest import DECISION_PHASES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "encoding.md"
 GAME_NAMES = ("calabresella", "minchiate")
@@ -115,6 +116,8 @@ def _check_position(game: Game, state: Any, rng: random.Random, seen: Counter[st
         on_turn = seat == state.to_play and not state.is_terminal()
         assert set(np.flatnonzero(mask).tolist()) == (legal if on_turn else set())
         seen[f"phase {int(view.phase)}"] += 1
+        if not state.is_terminal():
+            seen[f"phase {int(view.phase)} {'on' if on_turn else 'off'} turn"] += 1
         _note(game, view, seen)
 
 
@@ -164,7 +167,37 @@ def test_spec_equals_the_encoder_on_random_deals(name: str) -> None:
     assert sum(seen[f"phase {p}"] for p in range(PHASES[name])) >= 2000
     missing = [key for key, n in seen.items() if n == 0]
     missing += [f"phase {p}" for p in range(PHASES[name]) if not seen[f"phase {p}"]]
+    missing += [
+        f"phase {p} {turn} turn"
+        for p in range(PHASES[name] - 1)  # every decision phase (DONE is the last)
+        for turn in ("on", "off")
+        if not seen[f"phase {p} {turn} turn"]
+    ]
     assert not missing, f"never met: {missing} ({dict(seen)})"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_spec_reproduces_the_bundles_test_vectors(
+    name: str, shipped_bundles: dict[str, Path], tiny_bundles: dict[str, tuple[Path, Path]]
+) -> None:
+    """What a front end does with a bundle: replay each vector's record, encode the view of its
+    seat from this document, and compare with the stored ``obs`` and ``mask``: every decision
+    phase of the game is among them, on turn and off turn (export.md)."""
+    game = get_game(name)
+    for folder in (shipped_bundles[name], tiny_bundles[name][1]):
+        lines = (folder / "test_vectors.jsonl").read_text().splitlines()
+        vectors = [json.loads(line) for line in lines]
+        met: set[tuple[str, bool]] = set()
+        for v in vectors:
+            state = game.replay(v["record"], None)
+            view = state.info_view(v["seat"])
+            obs = np.asarray(v["obs"], np.float32)
+            assert np.array_equal(_spec_obs(game)(view), obs), (folder, v["step"])
+            assert np.array_equal(_spec_mask(game)(view), np.asarray(v["mask"], np.int8))
+            assert v["phase"] == type(view.phase)(view.phase).name
+            met.add((v["phase"], state.to_play == v["seat"]))
+        assert {p for p, _ in met} == DECISION_PHASES[name], folder
+        assert {on for _, on in met} == {True, False}, folder
 
 
 def _slice_table(name: str) -> list[tuple[str, int, int]]:
@@ -272,3 +305,96 @@ def test_spec_equals_the_env_observations(name: str) -> None:
             done = env.terminations[agent] or env.truncations[agent]
             env.step(None if done else pick.choice(legal))
     assert standing > 0, "no view had a match or series standing"
+
+
+def _played(game: Game, flags: Mapping[str, Any], seed: int, stop: Callable[[Any], bool]) -> Any:
+    """A random deal under ``flags`` played until ``stop(state)`` (None if it never holds)."""
+    rules = game.rules(dict(flags))
+    rng = np.random.default_rng(seed)
+    state = game.new_state(game.deal_random(rng, rules), rules)
+    while not stop(state):
+        if state.is_terminal():
+            return None
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+def test_what_section_2_9_says_of_calabresella() -> None:
+    """encoding.md 2.9: no_chiamo from the record's key, who receives which monte cards in
+    Dividete, partner_hand a due during the auction."""
+    game = get_game("calabresella")
+    rules = game.rules()
+    deal = game.deal_random(np.random.default_rng(0), rules)
+    redeal = game.new_state(deal, rules, no_chiamo=True)
+    redeal.apply(redeal.parse_action("pass"))
+    record = game.write_record(redeal)
+    assert record["no_chiamo"] is True
+    assert game.replay(record, None).info_view(0).no_chiamo
+    plain = {k: v for k, v in record.items() if k != "no_chiamo"}
+    assert not any(game.replay(plain, None).info_view(s).no_chiamo for s in range(3))
+
+    labels = game.info.deck.labels
+    met = 0
+    for flags in ({}, {"players": 2}):
+        for seed in range(300):
+            state = _played(game, flags, seed, lambda s: s.phase.name == "DIV_DISCARD")
+            if state is None:
+                continue
+            met += 1
+            deck = game.write_record(state)["deck"]
+            d1, d2 = (state.soloist + 1) % 3, (state.soloist + 2) % 3
+            views = {p: state.info_view(state.seat_of[p]) for p in (d1, d2)}
+            if flags:  # a due the dealer decides for both defenders when A0 is the soloist
+                if state.soloist == 0:
+                    assert views[d1].known_monte == views[d2].known_monte
+                    assert {labels[c] for c in _bits(views[d1].known_monte)} == set(deck[36:])
+                continue
+            assert {labels[c] for c in _bits(views[d1].known_monte)} == set(deck[36:38])
+            assert {labels[c] for c in _bits(views[d2].known_monte)} == set(deck[38:])
+    assert met >= 10
+
+    flags = {"players": 2}
+    for seed in range(20):
+        rules = game.rules(flags)
+        state = game.new_state(game.deal_random(np.random.default_rng(seed), rules), rules)
+        dealer = state.dealer
+        while state.phase.name == "BID":
+            view = state.info_view(dealer)
+            assert view.partner_hand == 0 and view.soloist == -1
+            on_turn = state.pos if state.pos in (1, 2) else 1
+            assert view.position == on_turn and view.hand == state.hands[on_turn]
+            legal = state.legal_actions()
+            state.apply(legal[seed % len(legal)])
+
+
+def _bits(mask: int) -> list[int]:
+    """The card indices of a bitmask."""
+    return [c for c in range(mask.bit_length()) if mask >> c & 1]
+
+
+def test_what_section_3_9_says_of_minchiate() -> None:
+    """encoding.md 3.9 on the record of 3.7: D and R move after a player's last decision, and
+    the dealer's fola_known is the Fola he saw, his discards, not the cutter's."""
+    game = get_game("minchiate")
+    record, _ = _examples("minchiate")
+    labels = game.info.deck.labels
+
+    def at(k: int) -> Any:
+        return game.replay({**record, "actions": record["actions"][:k]}, None)
+
+    assert [(at(k).info_view(0).D, at(k).info_view(0).R) for k in (0, 6, 7, 8)] == [
+        (-17, 0), (-17, 0), (-17, 0), (-24, -1),
+    ]  # fmt: skip
+    seven = at(7).info_view(0)
+    assert [s for s, _ in seven.declared] == [3] and seven.phase.name == "DECLARE"
+    assert [e.cause for e in at(8).info_view(0).events] == ["cutter_rob", "declare"]
+    state = at(8)
+    known = {labels[c] for c in _bits(state.info_view(0).fola_known)}
+    assert known == {"T6", "8b", "9b", "10b", "Jb", "Nb", "Qb", "Ac"}
+    cutter = {labels[c] for c in _bits(state.info_view(3).discards)}
+    assert cutter == {"T27", "As", "2s", "3s", "4s"} and not cutter & known
+    assert {labels[c] for c in _bits(state.setup.fola)} == known - {"Ac"}
+    assert len(record["stream"]) == 97
+    robbed, taken = len(state.setup.robbed), state.setup.dealer_taken.bit_count()
+    assert robbed + len(state.setup.dealer_robbed) + taken + state.setup.fola.bit_count() == 13

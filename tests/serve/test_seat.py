@@ -38,18 +38,54 @@ def open_seat(client: Direct, game: Game, seat: int, bot: str = "heuristic", **m
     return str(opened["game"])
 
 
-def referee(client: Direct, game: Game, seed: int, seat: int, probs: bool = False) -> int:
-    """Referee one deal in which the server plays ``seat``; returns the bot's moves."""
-    rules = game.rules({})
+def referee(
+    client: Direct,
+    game: Game,
+    seed: int,
+    seat: int,
+    probs: bool = False,
+    flags: dict[str, Any] | None = None,
+    one_key_at_a_time: bool = False,
+    split_arg: Any = None,
+) -> int:
+    """Referee one deal in which the server plays ``seat``; returns the bot's moves.
+
+    Every ``tracked`` answer is checked: with nothing due, ``to_play`` is the true seat on turn
+    (-1 after the end) and ``over`` the truth; while a reveal is due, ``to_play`` is null and
+    ``over`` false. With ``one_key_at_a_time`` the client sends only the keys ``due`` lists and
+    loops until nothing is due (the keys that hang on others come one after another), else
+    one reveal carries all it owes. ``split_arg`` rewrites a split's arg (``str``: the older
+    string form)."""
+    rules = game.rules(flags or {})
     state = game.new_state(game.deal_random(np.random.default_rng(seed), rules), rules)
     entry = tracker_for(game)
-    gid = open_seat(client, game, seat, "bot" if probs else "heuristic")
+    gid = open_seat(client, game, seat, "bot" if probs else "heuristic",
+                    **({"flags": flags} if flags else {}))  # fmt: skip
+
+    def settle(ack: dict[str, Any], owed: dict[str, Any]) -> dict[str, Any]:
+        """Send the reveals owed (as the client loop does) and check every answer."""
+        assert ack["type"] == "tracked" and set(ack["due"]) <= set(owed), (ack, owed)
+        sent: set[str] = set()
+        while True:
+            if ack["due"]:
+                assert ack["to_play"] is None and ack["over"] is False, ack
+            else:
+                assert ack["to_play"] == (-1 if state.is_terminal() else state.to_play), ack
+                assert ack["over"] == state.is_terminal(), ack
+            if one_key_at_a_time:
+                keys = ack["due"]
+            else:
+                keys = [k for k in owed if k not in sent] if ack["due"] else []
+            if not keys:
+                break
+            sent |= set(keys)
+            ack = client.one({"type": "reveal", "game": gid, **{k: owed[k] for k in keys}})
+        assert sent == set(owed) and ack["due"] == [], (sent, owed, ack)
+        return ack
+
     ack = client.one({"type": "deal", "game": gid, "dealer": state.dealer,
                       "private": entry.private_of(state, seat)})  # fmt: skip
-    first = entry.reveal_of(None, None, state, seat)
-    assert ack["type"] == "tracked" and set(ack["due"]) <= set(first), ack
-    if first:
-        assert client.one({"type": "reveal", "game": gid, **first})["due"] == []
+    ack = settle(ack, entry.reveal_of(None, None, state, seat))
     rng, moves = random.Random(seed), 0
     while not state.is_terminal():
         view = client.one({"type": "view", "game": gid})
@@ -68,15 +104,13 @@ def referee(client: Direct, game: Game, seed: int, seat: int, probs: bool = Fals
             action = rng.choice(state.legal_actions())
         before = state.clone()
         verb, arg = game.vocabulary.to_triple(state.action_label(action))
+        if verb == "split" and split_arg is not None:
+            arg = split_arg(arg)
         shown = game.action_is_visible(state, action, seat)
         state.apply(action)
         ack = client.one({"type": "event", "game": gid, "seat": before.to_play, "verb": verb,
                           "arg": arg if shown else None})  # fmt: skip
-        owed = entry.reveal_of(before, action, state, seat)
-        assert ack["type"] == "tracked" and set(ack["due"]) <= set(owed), (ack, owed)
-        if owed:
-            ack = client.one({"type": "reveal", "game": gid, **owed})
-            assert ack["due"] == [], ack
+        ack = settle(ack, entry.reveal_of(before, action, state, seat))
     assert ack["over"] and ack["to_play"] == -1 and ack["due"] == []
     assert client.one({"type": "go", "game": gid})["code"] == "over"
     assert client.one({"type": "close", "game": gid})["type"] == "closed"
@@ -88,6 +122,58 @@ def test_a_seat_session_plays_whole_deals(game: Game) -> None:
     client = Direct(make_server())
     moves = sum(referee(client, game, 1, seat) for seat in range(game.seats(game.rules({}))))
     assert moves > 10
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_to_play_is_null_while_a_reveal_is_due_and_true_once_none_is(game: Game) -> None:
+    """Minchiate's ``declaring`` names who decides next: before it comes the seat cannot know
+    (the issue's wrong ``to_play``); the client loops on ``due``, one key at a time."""
+    client = Direct(make_server())
+    for seed in range(2, 6):
+        for seat in range(game.seats(game.rules({}))):
+            referee(client, game, seed, seat, one_key_at_a_time=True)
+
+
+def test_a_split_event_takes_the_mask_as_an_integer_or_a_string() -> None:
+    """RULES.md D.3 writes a split's arg as an integer (9); the string ("9") of older clients
+    is accepted too."""
+    game = next(g for g in GAMES if g.name == "calabresella")
+    flags = {"allowed_contracts": ["scegliete"]}
+    client = Direct(make_server())
+    for arg_form in (int, str):
+        for seat in range(3):
+            referee(client, game, 4, seat, flags=flags, split_arg=arg_form)
+
+
+def test_reveals_that_hang_on_each_other_come_one_after_another() -> None:
+    """Calabresella: when the soloist calls a card that lies in the monte he is owed ``giver``
+    first, and ``monte`` only once ``giver`` is in (docs/protocol.md's client loop)."""
+    game = next(g for g in GAMES if g.name == "calabresella")
+    rules = game.rules({})
+    state = game.new_state(game.deal_random(np.random.default_rng(0), rules), rules)
+    entry = tracker_for(game)
+    soloist = state.to_play
+    client = Direct(make_server())
+    gid = open_seat(client, game, soloist)
+    client.one({"type": "deal", "game": gid, "dealer": state.dealer,
+                "private": entry.private_of(state, soloist)})  # fmt: skip
+    for label in ["bid chiamo", "pass", "pass"]:
+        seat, action = state.to_play, state.parse_action(label)
+        verb, arg = game.vocabulary.to_triple(label)
+        state.apply(action)
+        ack = client.one({"type": "event", "game": gid, "seat": seat, "verb": verb, "arg": arg})
+    assert ack["due"] == [] and ack["to_play"] == soloist
+    called = game.info.deck.labels[state.monte[0]]
+    state.apply(state.parse_action(f"call {called}"))
+    ack = client.one({"type": "event", "game": gid, "seat": soloist, "verb": "call",
+                      "arg": called})  # fmt: skip
+    assert (ack["due"], ack["to_play"]) == (["giver"], None), ack
+    ack = client.one({"type": "reveal", "game": gid, "giver": "monte"})
+    assert (ack["due"], ack["to_play"]) == (["monte"], None), ack
+    monte = game.info.deck.labels
+    ack = client.one({"type": "reveal", "game": gid, "monte": [monte[c] for c in state.monte]})
+    assert (ack["due"], ack["to_play"]) == ([], soloist), ack
+    assert client.one({"type": "go", "game": gid})["action"].startswith("discard ")
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
@@ -159,3 +245,23 @@ def _a_later_reveal(state: Any, seat: int, entry: Any) -> dict[str, Any]:
             owed: dict[str, Any] = entry.reveal_of(before, action, world, seat)
             if owed:
                 return owed
+
+
+def test_a_null_arg_for_a_card_the_seat_sees_is_impossible() -> None:
+    """docs/protocol.md: ``null`` only where the seat may not see the arg; a bid or a play the
+    seat sees sent as null is ``impossible`` (naming why), and the session is unchanged."""
+    game = next(g for g in GAMES if g.name == "calabresella")
+    rules = game.rules({})
+    state = game.new_state(game.deal_random(np.random.default_rng(0), rules), rules)
+    entry = tracker_for(game)
+    client = Direct(make_server())
+    seat = (state.to_play + 1) % 3
+    gid = open_seat(client, game, seat)
+    client.one({"type": "deal", "game": gid, "dealer": state.dealer,
+                "private": entry.private_of(state, seat)})  # fmt: skip
+    view = client.one({"type": "view", "game": gid})
+    bad = client.one({"type": "event", "game": gid, "seat": state.to_play, "verb": "bid",
+                      "arg": None})  # fmt: skip
+    assert bad["code"] == "impossible" and "its arg is needed" in bad["message"], bad
+    assert bad["game"] == gid
+    assert client.one({"type": "view", "game": gid}) == view

@@ -206,6 +206,32 @@ def test_client_errors_leave_the_other_game_as_it_was(two_games, message, code, 
     finish(client, out)
 
 
+def test_an_error_about_a_malformed_message_names_the_open_game_it_concerns(two_games):
+    """docs/protocol.md: ``game`` is present when the error concerns a game, a malformed
+    message about an open (or finished) game included; an ``open``'s ``game`` is a game's name,
+    not an id, and a message naming no game of the connection gets none."""
+    client, out = two_games
+    about_g1 = [
+        {"type": "move", "game": "g1", "acton": "pass"},  # a misspelled field
+        {"type": "move", "game": "g1"},  # a missing action
+        {"type": "move", "game": "g1", "action": 3},
+        {"game": "g1", "action": "pass"},  # no type
+        {"type": "shout", "game": "g1"},
+        {"type": "view", "game": "g1", "protocol": "mazzo-bot/2"},
+    ]
+    for message in about_g1:
+        reply = client.one(message)
+        assert reply["type"] == "error" and reply["game"] == "g1", (message, reply)
+    for message in [
+        {"type": "move", "game": "g99", "acton": "pass"},
+        {"type": "open", "mode": "table", "game": "g1", "seets": []},
+        {"type": "hello", "nonsense": 1},
+    ]:
+        reply = client.one(message)
+        assert reply["type"] == "error" and "game" not in reply, (message, reply)
+    finish(client, out)
+
+
 def test_ids_come_back_on_every_answer(two_games):
     client, _ = two_games
     reply = client.send({"type": "move", "game": "g1", "action": "pass", "id": 42})
