@@ -19,6 +19,7 @@ from training.serve.server import Server
 from training.serve.views import view_json
 
 from .helpers import Direct, make_server
+from .referee import owed as owed_by_protocol
 
 GAMES = all_games()
 _SHIPPED: list[Bots] = []
@@ -39,14 +40,16 @@ def open_seat(client: Direct, game: Game, seat: int, bot: str = "heuristic", **m
 
 
 def referee(client: Direct, game: Game, seed: int, seat: int, probs: bool = False) -> int:
-    """Referee one deal in which the server plays ``seat``; returns the bot's moves."""
+    """Referee one deal in which the server plays ``seat``; returns the bot's moves. The
+    reveals follow docs/protocol.md's tables (``tests.serve.reveals``, checked against the
+    production ``reveal_of``)."""
     rules = game.rules({})
     state = game.new_state(game.deal_random(np.random.default_rng(seed), rules), rules)
     entry = tracker_for(game)
     gid = open_seat(client, game, seat, "bot" if probs else "heuristic")
     ack = client.one({"type": "deal", "game": gid, "dealer": state.dealer,
                       "private": entry.private_of(state, seat)})  # fmt: skip
-    first = entry.reveal_of(None, None, state, seat)
+    first = owed_by_protocol(game, entry.reveal_of, None, None, state, seat)
     assert ack["type"] == "tracked" and set(ack["due"]) <= set(first), ack
     if first:
         assert client.one({"type": "reveal", "game": gid, **first})["due"] == []
@@ -72,7 +75,7 @@ def referee(client: Direct, game: Game, seed: int, seat: int, probs: bool = Fals
         state.apply(action)
         ack = client.one({"type": "event", "game": gid, "seat": before.to_play, "verb": verb,
                           "arg": arg if shown else None})  # fmt: skip
-        owed = entry.reveal_of(before, action, state, seat)
+        owed = owed_by_protocol(game, entry.reveal_of, before, action, state, seat)
         assert ack["type"] == "tracked" and set(ack["due"]) <= set(owed), (ack, owed)
         if owed:
             ack = client.one({"type": "reveal", "game": gid, **owed})
