@@ -115,3 +115,11 @@ def test_count_vector_modes_step_the_runner():
         for mode in ("full", "no-obs", "no-views"):
             out = run("count_vector.py", "--child", game, "4", "5", mode)
             assert out.returncode == 0, (game, mode, out.stderr)
+
+
+def test_bench_sampler_reports_times_and_the_memo():
+    out = run("bench_sampler.py", "--positions", "3")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["samplers"] > 0 and report["max_memo"] > 0
+    assert 0 < report["median_ms"] <= report["p95_ms"] <= report["max_ms"]

@@ -196,11 +196,34 @@ def test_match_mode_pays_each_deal_and_ends_with_a_winner():
 
 
 def test_two_player_controller_sums_the_defenders():
-    env = calabresella_v0.raw_env(players=2)
-    env.reset(seed=0)
-    game = env.game
-    assert game.seat_of[1] == game.seat_of[2] != game.seat_of[0]
-    assert "pass" not in env.legal_labels()
+    """A due (RULES.md CA-19) one seat controls both defender positions and is paid the sum of
+    their C-9.5 payments: +Vm each when the soloist fails, -Vm each when he makes it; so
+    -+2Vm against the soloist's +-2Vm. Rewards at scale 1, summed over the env's steps."""
+    values = (1, 2, 4, 8, 16)  # contract_values, RULES.md C.3
+    outcomes = set()
+    for seed in range(8):
+        env = calabresella_v0.env(players=2, reward_scale=1)
+        env.reset(seed=seed)
+        raw = env.unwrapped
+        game = raw.game
+        assert game.seat_of[1] == game.seat_of[2] != game.seat_of[0]
+        assert "pass" not in raw.legal_labels()
+        rng = np.random.default_rng(seed)
+        paid = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            paid[agent] += reward
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        st = game.settlement
+        soloist_seat = game.seat_of[st.soloist]
+        defender_seat = game.seat_of[(st.soloist + 1) % 3]
+        assert defender_seat == game.seat_of[(st.soloist + 2) % 3] != soloist_seat
+        vm = values[st.contract] * st.multiplier
+        sign = 1 if st.success else -1
+        assert paid[f"player_{soloist_seat}"] == sign * 2 * vm
+        assert paid[f"player_{defender_seat}"] == -sign * 2 * vm  # -+Vm from each defender
+        outcomes.add((soloist_seat, st.success))
+    assert len(outcomes) >= 3  # both seats as soloist, made and failed contracts among them
 
 
 def random_episode(env, seed, check):
@@ -325,9 +348,10 @@ def test_env_step_wants_an_int_action(action):
     with pytest.raises(
         ActionTypeError,
         match=r"player_0: the action must be an int \(an id 0..61 of Discrete\(62\)\), given .*\(type ",
-    ):
+    ) as raised:
         env.step(action)
-    assert isinstance(ActionTypeError("x"), TypeError | ValueError)
+    # the error raised is both a TypeError and (as all bad input here) a ValueError
+    assert isinstance(raised.value, TypeError) and isinstance(raised.value, ValueError)
     assert env.agent_selection == "player_0" and not any(env.terminations.values())
     env.step(np.int64(env.unwrapped.parse_action("play 2b")))  # NumPy ints are ints
     assert env.agent_selection == "player_1"

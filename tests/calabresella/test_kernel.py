@@ -10,9 +10,8 @@ from agents.calabresella.rollout import _Search, leaf_index, leaf_table
 from envs.calabresella import kernel
 from envs.calabresella.actions import Phase
 from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import settle
-from envs.calabresella.state import State
+from envs.calabresella.state import Rules, State
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 
@@ -146,18 +145,94 @@ def test_solver_leaves_equal_the_engine_settlement(flags):
     assert checked > 20
 
 
+def reference_payments(rules: Rules, contract: int, soloist: int, thirds: int, tricks: int,
+                       last: int) -> tuple[tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+    """(raw, pairwise) per position, written out again from RULES.md B.7 to B.9 and the flags
+    of C.3 (not from the kernel): ``thirds`` and ``tricks`` are the soloist side's, ``last``
+    the side (0 soloist, 1 defenders) that won trick 12."""
+    t_def = 32 - thirds  # C-7.2: 32 thirds in all
+    p_sol = thirds // 3 + (last == 0)  # C-7.1: truncated, plus 1 for the last trick
+    p_def = t_def // 3 + (last == 1)
+    made = p_sol >= 6  # C-8.1
+    m = 1  # C-8.4
+    if tricks in (0, 12):  # C-8.2 cappotto, either side
+        m = rules.cappotto_mult
+    elif rules.stramazzo:  # C-8.3: the other side's truncated card points are 0 (CA-12)
+        loser_thirds = min(thirds, t_def)
+        if (loser_thirds // 3 == 0) if rules.stramazzo_def == "truncated" else loser_thirds == 0:
+            m = rules.stramazzo_mult
+    v = rules.contract_values[contract] * m  # C-9.1: V x m
+    if rules.payout_mode == "difference":  # C.3: times the point difference [EN-C]
+        v *= abs(p_sol - p_def)
+    defenders = [p for p in range(3) if p != soloist]
+    raw, pair = [0, 0, 0], [0, 0, 0]
+    if made:  # C-9.1 the soloist's total rises; C-9.5 he gets 2Vm, each defender -Vm
+        raw[soloist], pair[soloist] = v, 2 * v
+        for d in defenders:
+            pair[d] = -v
+    else:  # each defender's total rises; C-9.5 the soloist pays 2Vm
+        pair[soloist] = -2 * v
+        for d in defenders:
+            raw[d], pair[d] = v, v
+    return tuple(raw), tuple(pair)
+
+
 @pytest.mark.parametrize("flags", FLAGS, ids=str)
-def test_payments_are_the_settlement(flags):
+def test_payments_and_the_settlement_follow_the_rules_text(flags):
+    """Every (contract, soloist, thirds, tricks, last side): the kernel's payments, the search's
+    soloist payment and ``settle()`` all equal the payments written out from RULES.md."""
     rules = Rules.from_flags(flags)
     for contract in range(5):
         for soloist in range(3):
             for thirds in range(33):
                 for tricks in range(13):
                     for last in (0, 1):
-                        raw, pair = kernel.payments(rules, contract, soloist, thirds, tricks, last)
+                        want = reference_payments(rules, contract, soloist, thirds, tricks, last)
+                        pair = want[1]
+                        got = kernel.payments(rules, contract, soloist, thirds, tricks, last)
                         st = settle(rules, contract, soloist, thirds, tricks, last)
-                        assert (st.raw, st.pairwise) == (raw, pair) and sum(pair) == 0
+                        assert got == want == (st.raw, st.pairwise), (contract, thirds, tricks)
                         assert pair[soloist] == kernel.soloist_pairwise(
                             rules, contract, thirds, tricks, last
                         )
-                        assert st.success == (sum(st.points) == 11 and st.points[0] >= 6)
+                        assert st.success == (pair[soloist] > 0)
+
+
+# Golden deals worked by hand (RULES.md CX-5 and B.7 to B.9), default flags: contract values
+# 1 2 4 8 16 (chiamo solo solissimo dividete scegliete), cappotto x2, stramazzo x3 (truncated).
+# (contract, soloist position, soloist side's thirds, its tricks, last-trick side,
+#  points, success, multiplier, raw per position, pairwise per position)
+GOLDEN = [
+    # Solo by A1 with 20 thirds and the last trick: 20 // 3 + 1 = 7 to 12 // 3 = 4, made;
+    # V = 2, m = 1: A1's total +2 (C-9.1), pairwise +4 / -2 / -2 (C-9.5)
+    (1, 1, 20, 7, 0, (7, 4), True, 1, (0, 2, 0), (-2, 4, -2)),
+    # Solo by A0 with 15 thirds, defenders take the last trick: 5 to 17 // 3 + 1 = 6, failed
+    # (CX-1): each defender +2, the soloist pays 2 x 2 = 4
+    (1, 0, 15, 5, 1, (5, 6), False, 1, (0, 2, 2), (-4, 2, 2)),
+    # Solissimo by A2, all 12 tricks, all 32 thirds: 10 + 1 = 11 to 0; cappotto (C-8.2), not
+    # stramazzo (C-8.4): V x m = 4 x 2 = 8; pairwise +16 / -8
+    (2, 2, 32, 12, 0, (11, 0), True, 2, (0, 0, 8), (-8, -8, 16)),
+    # Solissimo by A0, 30 thirds, defenders won one trick with 2 thirds (not the last):
+    # 10 + 1 = 11 to 0; stramazzo (2 thirds truncate to 0, C-8.3): 4 x 3 = 12; +24 / -12
+    (2, 0, 30, 11, 0, (11, 0), True, 3, (12, 0, 0), (24, -12, -12)),
+    # Dividete by A1, 2 thirds and 1 trick, defenders take the last: 0 to 10 + 1 = 11, failed,
+    # the defenders' stramazzo: 8 x 3 = 24 each; the soloist pays 48
+    (3, 1, 2, 1, 1, (0, 11), False, 3, (24, 0, 24), (24, -48, 24)),
+    # Chiamo by A2, no trick at all: the defenders' cappotto, 1 x 2 = 2 each; soloist -4
+    (0, 2, 0, 0, 1, (0, 11), False, 2, (2, 2, 0), (2, 2, -4)),
+    # Scegliete by A0, 17 thirds, last trick to the defenders: 5 to 15 // 3 + 1 = 6, failed,
+    # V = 16, m = 1: each defender +16, the soloist pays 32
+    (4, 0, 17, 6, 1, (5, 6), False, 1, (0, 16, 16), (-32, 16, 16)),
+    # Chiamo by A1, 18 thirds and the last trick: 6 + 1 = 7 to 14 // 3 = 4 (CX-1's s mod 3 = 0
+    # row), made: +1 to A1, pairwise +2 / -1 / -1
+    (0, 1, 18, 6, 0, (7, 4), True, 1, (0, 1, 0), (-1, 2, -1)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", GOLDEN, ids=lambda c: f"contract{c[0]}-thirds{c[2]}")
+def test_golden_settlements(case):
+    contract, soloist, thirds, tricks, last, points, made, mult, raw, pair = case
+    st = settle(Rules(), contract, soloist, thirds, tricks, last)
+    assert (st.points, st.success, st.multiplier) == (points, made, mult)
+    assert (st.raw, st.pairwise) == (raw, pair)
+    assert kernel.payments(Rules(), contract, soloist, thirds, tricks, last) == (raw, pair)

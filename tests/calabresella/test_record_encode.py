@@ -16,8 +16,7 @@ from envs.calabresella.encode import (
     encode,
 )
 from envs.calabresella.record import read_record, replay, write_record
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
+from envs.calabresella.state import Rules, State
 from envs.cards.deal import Deal
 
 
@@ -48,11 +47,29 @@ def test_replay_round_trip_over_random_deals():
             assert read_record(rec)[0] == rules
 
 
-def test_layout_is_consistent():
-    assert sum(n for _, n in BINARY_LAYOUT) == N_BINARY
-    assert N_BINARY + sum(n for _, n in SCALAR_LAYOUT) == OBS_SIZE
-    offsets = list(OFFSET.values())
-    assert offsets == sorted(offsets) and offsets[0] == 0
+# docs/encoding.md 2.5 (the Calabresella vector layout), written out: (block, offset, size).
+# "obs_size = 720 (711 binary elements, then 9 scalars)" (2, version 1).
+DOC_LAYOUT = [
+    ("phase", 0, 9), ("my_position", 9, 4), ("to_play", 13, 3), ("role", 16, 3),
+    ("hand", 19, 40), ("partner_hand", 59, 40), ("bids", 99, 18), ("high_bid", 117, 5),
+    ("no_chiamo", 122, 1), ("contract", 123, 5), ("soloist", 128, 3), ("called", 131, 40),
+    ("giver", 171, 5), ("returned", 176, 40), ("known_monte", 216, 40), ("discards", 256, 40),
+    ("split_d1", 296, 40), ("split_d2", 336, 40), ("trick", 376, 120), ("trick_leader", 496, 3),
+    ("played_by", 499, 120), ("void", 619, 12), ("pile_soloist", 631, 40),
+    ("pile_defenders", 671, 40),
+    # the scalars
+    ("n_tricks", 711, 1), ("thirds", 712, 2), ("tricks_won", 714, 2), ("totals", 716, 4),
+]  # fmt: skip
+
+
+def test_layout_is_the_documented_one():
+    """Every block's name, offset and size as docs/encoding.md 2.5 lists them, 711 binary
+    elements then 9 scalars, 720 in all (values copied from the spec, not summed from the
+    encoder's own tables)."""
+    layout = [(name, OFFSET[name], n) for name, n in BINARY_LAYOUT + SCALAR_LAYOUT]
+    assert layout == DOC_LAYOUT
+    assert (N_BINARY, OBS_SIZE, ENCODER.obs_size) == (711, 720, 720)
+    assert [name for name, _ in SCALAR_LAYOUT] == ["n_tricks", "thirds", "tricks_won", "totals"]
 
 
 def test_env_observation_equals_direct_encoding():

@@ -30,13 +30,14 @@ VARIANTS = {
 EPISODES = 4
 
 
-def algorithm_for(env: PettingZooEnv) -> MultiAgentOffPolicyAlgorithm:
+def algorithm_for(env: PettingZooEnv) -> tuple[MultiAgentOffPolicyAlgorithm, DQN]:
+    """The multi-agent algorithm (the DQN learner in the first seat) and that learner."""
     net = Net(state_shape=env.observation_space["observation"].shape, action_shape=env.action_space.n,
               hidden_sizes=[32])  # fmt: skip
     policy = DiscreteQLearningPolicy(model=net, action_space=env.action_space, eps_training=0.1)
     learner = DQN(policy=policy, optim=AdamOptimizerFactory(lr=1e-3))
     others = [MARLRandomDiscreteMaskedOffPolicyAlgorithm(env.action_space) for _ in env.agents[1:]]
-    return MultiAgentOffPolicyAlgorithm(algorithms=[learner, *others], env=env)
+    return MultiAgentOffPolicyAlgorithm(algorithms=[learner, *others], env=env), learner
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -49,7 +50,7 @@ def test_collector_fills_a_replay_buffer_and_the_learner_updates(variant):
         return PettingZooEnv(module.env(**kwargs))
 
     env = make()
-    algorithm = algorithm_for(env)
+    algorithm, learner = algorithm_for(env)
     venv = DummyVectorEnv([make, make])
     venv.seed([1, 2])
     buffer = VectorReplayBuffer(20_000, buffer_num=2)
@@ -67,7 +68,11 @@ def test_collector_fills_a_replay_buffer_and_the_learner_updates(variant):
     done = batch.done.astype(bool)
     assert done.sum() == EPISODES
     assert (info.deal_over[done] == 1).all() and (info.deals[done] >= 1).all()
-    # the learner's update reads the buffer back
+    # the learner's update reads the buffer back and moves the learner's weights (only its)
+    before = [p.detach().clone() for p in learner.policy.model.parameters()]
     with policy_within_training_step(algorithm.policy):
         stats = algorithm.update(buffer=buffer, sample_size=32)
-    assert np.isfinite(stats.train_time)
+    loss = stats._agent_id_to_stats[env.agents[0]].loss  # the learner's TD loss on the batch
+    assert np.isfinite(loss) and loss > 0
+    after = list(learner.policy.model.parameters())
+    assert any(not torch.equal(a, b) for a, b in zip(after, before, strict=True))

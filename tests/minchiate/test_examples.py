@@ -13,7 +13,8 @@ from envs.minchiate.combos import (
     find_combos,
 )
 from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.kernel import end_rounding, ratchet
+from envs.minchiate.kernel import end_rounding, ratchet, settle
+from envs.minchiate.rules import Rules
 from envs.minchiate.tables import COUNTERS, QUALIFYING, VALUE, card_points
 
 from .helpers import labels, mask, play_position, play_script
@@ -183,16 +184,23 @@ MX6 = [  # (team, points, D after, R after)
 
 
 def test_mx6_resti_sequence():
+    """Every row's D and R after (the table's own columns) by the engine's ratchet, then the
+    final net event T_A = 120, T_B = 150 through the kernel's settlement (empty piles: T_X is
+    then the declared points kept for the end, plus 10 for trick 21, M-13.2): D = -26, the end
+    rounding -1, R = 0: a draw."""
     d = r = 0
     for team, points, d_after, r_after in MX6:
         d, r = ratchet(d + (points if team == A else -points), r, 60)
         assert (d, r) == (d_after, r_after)
-    d += 120 - 150  # final net event T_A - T_B, no 60-conversion
-    assert d == -26 and end_rounding(d, 60) == -1
-    assert r + end_rounding(d, 60) == 0  # a draw although the plain totals favour A by 34
-    total_a = sum(p for t, p, _, _ in MX6 if t == A) + 120
-    total_b = sum(p for t, p, _, _ in MX6 if t == B) + 150
-    assert (total_a, total_b) == (329, 295)
+    assert (d, r) == (4, 1)  # the last row of RULES.md MX-6 before the final event
+    # T_A = 120 declared; T_B = 140 declared + 10 for trick 21 (won by S1, team B)
+    _pa, _pb, _d, _r, d_final, resti = settle((0, 0), 0, -1, 1, (120, 140), d, r, Rules())
+    assert (d_final, resti) == (-26, 0)
+    assert end_rounding(d_final, 60) == -1
+    # RULES.md MX-6: "Naively netting all points (A 329, B 295, so +34) would give A +1":
+    # the same points as one event give another result, so the ratchet matters
+    naive_d, naive_r = ratchet(329 - 295, 0, 60)
+    assert naive_r + end_rounding(naive_d, 60) == 1 != resti
 
 
 def test_mx6_order_sensitivity():

@@ -359,19 +359,20 @@ def test_slot_sampler_merging_and_closed_form_are_exact(capacities, groups):
     assert chi_square_ok(counts, dict.fromkeys(range(len(worlds)), n / len(worlds)))
 
 
-def test_sampler_cost_stays_small():
-    """Building a sampler for a decision costs little in the default rules (the recursion's
-    memo stays small); the worst case over many positions is bounded."""
-    import time
-
+def test_sampler_memo_stays_small():
+    """Building a sampler for a decision does little work in the default rules: the counting
+    recursion's memo (``SlotSampler._ways``, one entry per group and remaining capacities) stays
+    small over many positions, because the groups allowed in fewest slots come first. The
+    positions are seeded, so the figure is exact: at most 118 entries over these 544 samplers;
+    with the groups in the opposite order it reaches 219. The build time is a benchmark:
+    ``benchmarks/bench_sampler.py``."""
     rng = random.Random(3)
-    worst = 0.0
+    sizes = []
     for _ in range(150):
         s = random_state(rng, Rules())
         if s.is_terminal():
             continue
         for seat in range(4):
-            t = time.perf_counter()
-            WorldSampler(s.info_view(seat))
-            worst = max(worst, time.perf_counter() - t)
-    assert worst < 0.1
+            sampler = WorldSampler(s.info_view(seat))
+            sizes.append(sampler._sampler._ways.cache_info().currsize)
+    assert len(sizes) > 500 and max(sizes) <= 150, (len(sizes), max(sizes))

@@ -1,7 +1,11 @@
 """A referee for the tracker tests: it holds the full State of a random deal, feeds one seat's
 tracker only what that seat sees (its ``deal.private``, every action triple with the hidden
 args as None, the reveals the game owes it) and checks after every step that the tracker's view
-is the seat's true view and, on the seat's turns, that its legal labels are the true ones."""
+is the seat's true view and, on the seat's turns, that its legal labels are the true ones.
+
+The reveals it sends are scheduled by ``tests.serve.reveals`` (derived from docs/protocol.md,
+not from the trackers' ``due_reveals``); at every step it also checks that the production
+``reveal_of`` owes exactly the same, and that the tracker expects no other key."""
 
 from __future__ import annotations
 
@@ -14,6 +18,24 @@ import pytest
 
 from agents.tracking import ImpossibleInput, SeatTracker
 from envs.registry import Game
+
+from .reveals import REVEALS
+
+
+def owed(
+    game: Game,
+    reveal_of: Callable[[Any, Any, Any, int], dict[str, Any]],
+    before: Any,
+    action: int | None,
+    after: Any,
+    seat: int,
+) -> dict[str, Any]:
+    """The reveal owed to ``seat`` by the protocol's tables (``tests.serve.reveals``), checked
+    against the production ``reveal_of``."""
+    want = REVEALS[game.name](before, action, after, seat)
+    got = reveal_of(before, action, after, seat)
+    assert got == want, (got, want, game.write_record(after))
+    return want
 
 
 def triple(
@@ -41,7 +63,8 @@ def play_through(
     tracker = tracker_cls(
         state.rules, seat, state.dealer, private_of(state, seat), rng.randrange(1 << 30)
     )
-    first = reveal_of(None, None, state, seat)
+    first = owed(game, reveal_of, None, None, state, seat)
+    assert tracker.pending <= set(first), (tracker.pending, first)
     if first:
         tracker.reveal(first)
     assert not tracker.pending, tracker.pending
@@ -62,7 +85,8 @@ def play_through(
         event = triple(game, tracker, state, action, seat)
         state.apply(action)
         tracker.event(*event)
-        shown = reveal_of(before, action, state, seat)
+        shown = owed(game, reveal_of, before, action, state, seat)
+        assert tracker.pending <= set(shown), (tracker.pending, shown, game.write_record(state))
         if shown:
             tracker.reveal(shown)
         assert not tracker.pending, (tracker.pending, game.write_record(state))
@@ -86,7 +110,7 @@ class Driver:
         self.tracker = self.entry.tracker(
             state.rules, seat, state.dealer, self.entry.private_of(state, seat), seed
         )
-        first = self.entry.reveal_of(None, None, state, seat)
+        first = owed(game, self.entry.reveal_of, None, None, state, seat)
         if first:
             self.tracker.reveal(first)
 
@@ -99,7 +123,7 @@ class Driver:
         event = triple(self.game, self.tracker, state, action, self.seat)
         state.apply(action)
         self.tracker.event(*event)
-        shown = self.entry.reveal_of(before, action, state, self.seat)
+        shown = owed(self.game, self.entry.reveal_of, before, action, state, self.seat)
         if shown and reveal:
             self.tracker.reveal(shown)
         return shown

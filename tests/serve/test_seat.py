@@ -19,6 +19,7 @@ from mazzo.serve.server import Server
 from mazzo.serve.views import view_json
 
 from .helpers import Direct, make_server
+from .referee import owed as owed_by_protocol
 
 GAMES = all_games()
 _SHIPPED: list[Bots] = []
@@ -55,7 +56,8 @@ def referee(
     ``over`` false. With ``one_key_at_a_time`` the client sends only the keys ``due`` lists and
     loops until nothing is due (the keys that hang on others come one after another), else
     one reveal carries all it owes. ``split_arg`` rewrites a split's arg (``str``: the older
-    string form)."""
+    string form). The reveals follow docs/protocol.md's tables (``tests.serve.reveals``, checked
+    against the production ``reveal_of``)."""
     rules = game.rules(flags or {})
     state = game.new_state(game.deal_random(np.random.default_rng(seed), rules), rules)
     entry = tracker_for(game)
@@ -85,7 +87,7 @@ def referee(
 
     ack = client.one({"type": "deal", "game": gid, "dealer": state.dealer,
                       "private": entry.private_of(state, seat)})  # fmt: skip
-    ack = settle(ack, entry.reveal_of(None, None, state, seat))
+    ack = settle(ack, owed_by_protocol(game, entry.reveal_of, None, None, state, seat))
     rng, moves = random.Random(seed), 0
     while not state.is_terminal():
         view = client.one({"type": "view", "game": gid})
@@ -110,7 +112,7 @@ def referee(
         state.apply(action)
         ack = client.one({"type": "event", "game": gid, "seat": before.to_play, "verb": verb,
                           "arg": arg if shown else None})  # fmt: skip
-        ack = settle(ack, entry.reveal_of(before, action, state, seat))
+        ack = settle(ack, owed_by_protocol(game, entry.reveal_of, before, action, state, seat))
     assert ack["over"] and ack["to_play"] == -1 and ack["due"] == []
     assert client.one({"type": "go", "game": gid})["code"] == "over"
     assert client.one({"type": "close", "game": gid})["type"] == "closed"
