@@ -8,9 +8,9 @@ only its last three; copy them aside during the run to study the curve), on fixe
   per phase, the decisions per deal, the policy's mean entropy (nats, over the legal actions),
   the value head's error against the deal's final return (reward-scaled, as trained: mean
   squared error, the return's variance and the explained variance ``1 - Var(G - V) / Var(G)``),
-  and for phases of few distinct actions (the auction, declarations) how often each action is
-  taken (phases whose legal actions seen number 12 at most); per deal, how often it is passed out (every seat passes: ``void``) and the contracts
-  bid;
+  and for phases of few distinct actions (the auction, declarations: 12 legal actions seen at
+  most) how often each action is taken; per deal, how often it is passed out (every seat
+  passes: ``void``) and the contracts bid;
 - **against the heuristic** (the arena, ``pairs`` seating, the greedy policy as ``nn:CKPT``
   plays): the paired margin per deal with its 95% interval, the deals passed out and the share
   of games where a seat of the policy is the soloist, by contract.
@@ -91,7 +91,8 @@ def selfplay(agent: Any, meta: dict[str, Any], n_deals: int, seed: int) -> dict[
             encoder.encode_batch(views, obs, mask)
             x = None
             if net.critic_extra:
-                x = torch.zeros((len(views), net.critic_extra))  # a hidden-card critic: not measured
+                # a critic that sees the hidden cards: its value is not measured here
+                x = torch.zeros((len(views), net.critic_extra))
             logits, value = net(torch.from_numpy(obs), torch.from_numpy(mask), x)
             logp = torch.log_softmax(logits, -1)
             p = logp.exp()
