@@ -21,7 +21,9 @@ share of deals played against each member over the updates, from the config (no 
 
     python benchmarks/study_selfplay.py measure RUN_KEEP_DIR --deals 200 --arena 100 --out f.csv
     python benchmarks/study_selfplay.py pool RUN_DIR
+    python benchmarks/study_selfplay.py curves RUN_DIR
     python benchmarks/study_selfplay.py rollout CKPT --decisions 8192
+    python benchmarks/study_selfplay.py train CONFIG --phase-ent bid=0.2 --run-dir DIR
     python benchmarks/study_selfplay.py baseline --game G --agent heuristic --deals 200
 """
 
@@ -289,6 +291,102 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_curves(args: argparse.Namespace) -> int:
+    """A run's own curves: its evaluations (``metrics.csv``) and, from its TensorBoard events,
+    the policy entropy per phase and the value's explained variance of the training rollouts
+    (the mean over the updates between two evaluations)."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    run = Path(args.run)
+    evals: dict[int, dict[str, str]] = {}
+    with (run / "metrics.csv").open() as f:
+        for row in csv.DictReader(f):
+            m, lo, hi = (float(row[k]) for k in ("margin", "low", "high"))
+            evals.setdefault(int(row["decisions"]), {})[row["opponent"]] = (
+                f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+            )
+    ea = EventAccumulator(str(run), size_guidance={"scalars": 0})
+    ea.Reload()
+    tags = [t for t in ea.Tags()["scalars"] if t.startswith("charts/entropy_")]
+    tags.append("losses/explained_variance")
+    series = {t: [(e.step, e.value) for e in ea.Scalars(t)] for t in tags}
+    names = [t.removeprefix("charts/entropy_").removeprefix("losses/") for t in tags]
+    opponents = sorted({o for v in evals.values() for o in v})
+    print("decisions  " + "  ".join(f"vs {o:<22}" for o in opponents) + "  " + "  ".join(
+        f"{n[:12]:>12}" for n in names))  # fmt: skip
+    prev = 0
+    for step in sorted(evals):
+        cells = []
+        for t in tags:
+            vals = [v for s_, v in series[t] if prev < s_ <= step]
+            cells.append(f"{np.mean(vals):12.3f}" if vals else f"{'-':>12}")
+        print(f"{step:9,}  " + "  ".join(f"{evals[step].get(o, '-'):<25}" for o in opponents)
+              + "  " + "  ".join(cells))  # fmt: skip
+        prev = step
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """PPO from a config with an extra entropy bonus per phase (``training.rl.phase_entropy``),
+    through the shared loop: the measurement harness of that candidate fix. The update is
+    ``training.rl.ppo.ppo_update``'s, plus the bonus."""
+    import torch
+
+    from envs.registry import get_game
+    from training.rl.config import load_config, parse_overrides
+    from training.rl.loop import phase_names, train_loop
+    from training.rl.phase_entropy import phase_coefs, phase_entropy_bonus
+    from training.rl.ppo import PPOConfig
+
+    cfg = load_config(PPOConfig, args.config, parse_overrides(args.set), ignore=("algorithm",))
+    table = {k: float(v) for k, v in (item.split("=") for item in args.phase_ent)}
+    coefs = phase_coefs(phase_names(get_game(cfg.game)), table)
+
+    class PhasePPO:
+        name = "ppo"
+
+        def epsilon(self, decisions: int) -> float | None:
+            return None
+
+        def update(self, net: Any, opt: Any, roll: Any, gen: Any) -> dict[str, float]:
+            obs, mask = torch.from_numpy(roll.obs), torch.from_numpy(roll.mask)
+            act, old_logp = torch.from_numpy(roll.action), torch.from_numpy(roll.logp)
+            adv_all, ret = torch.from_numpy(roll.advantage), torch.from_numpy(roll.ret)
+            phase = torch.from_numpy(roll.phase)
+            extra = torch.from_numpy(roll.extra) if net.critic_extra else None
+            n, ents, bonuses = len(roll), [], []
+            for _ in range(cfg.epochs):
+                order = torch.randperm(n, generator=gen)
+                for start in range(0, n, cfg.minibatch):
+                    idx = order[start : start + cfg.minibatch]
+                    logits, value = net(obs[idx], mask[idx], None if extra is None else extra[idx])
+                    logp_all = torch.log_softmax(logits, dim=-1)
+                    logp = logp_all.gather(1, act[idx, None]).squeeze(1)
+                    ratio = (logp - old_logp[idx]).exp()
+                    adv = adv_all[idx]
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
+                    clipped = ratio.clamp(1 - cfg.clip, 1 + cfg.clip)
+                    pg = torch.max(-adv * ratio, -adv * clipped).mean()
+                    vf = 0.5 * ((value - ret[idx]) ** 2).mean()
+                    probs = logp_all.exp()
+                    ent = -(probs * torch.where(mask[idx] == 1, logp_all, 0.0)).sum(-1).mean()
+                    bonus = phase_entropy_bonus(logp_all, mask[idx], phase[idx], coefs)
+                    loss = pg + cfg.vf_coef * vf - cfg.ent_coef * ent - bonus
+                    opt.zero_grad()
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+                    opt.step()
+                    ents.append(ent.item())
+                    bonuses.append(bonus.item())
+            var = float(np.var(roll.ret))
+            ev = 1 - float(np.var(roll.ret - roll.value)) / var if var > 0 else float("nan")
+            return {"entropy": float(np.mean(ents)), "phase_bonus": float(np.mean(bonuses)),
+                    "explained_variance": ev}  # fmt: skip
+
+    train_loop(cfg, PhasePPO(), Path(args.run_dir))
+    return 0
+
+
 def cmd_baseline(args: argparse.Namespace) -> int:
     """How often a fixed agent in every seat passes a deal out, and what it bids."""
     from agents.arena.streams import agent_rng
@@ -331,6 +429,21 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--decisions", type=int, default=8192)
     r.add_argument("--seed", type=int, default=7)
     r.set_defaults(func=cmd_rollout)
+    c = sub.add_parser("curves", help="a run's evaluations and per-phase entropy over time")
+    c.add_argument("run", help="a run directory (metrics.csv and TensorBoard events)")
+    c.set_defaults(func=cmd_curves)
+    t = sub.add_parser("train", help="PPO with an entropy bonus per phase (a candidate fix)")
+    t.add_argument("config", help="a PPO config file")
+    t.add_argument(
+        "--phase-ent",
+        action="append",
+        default=[],
+        metavar="PHASE=COEF",
+        help="extra entropy coefficient of a phase's decisions (repeatable)",
+    )
+    t.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    t.add_argument("--run-dir", required=True)
+    t.set_defaults(func=cmd_train)
     b = sub.add_parser("baseline", help="pass-outs and contracts of an agent in every seat")
     b.add_argument("--game", required=True)
     b.add_argument("--agent", default="heuristic")
