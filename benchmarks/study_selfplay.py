@@ -451,7 +451,11 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--seed", type=int, default=5000)
     b.set_defaults(func=cmd_baseline)
     args = p.parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except (ValueError, OSError) as e:
+        print(f"study_selfplay {args.cmd}: error: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -38,3 +38,22 @@ def test_study_selfplay_measures_a_tiny_run(tmp_path, game):
     assert out.returncode == 0 and "latest-vs-latest" in out.stdout, out.stderr
     out = _run(study, "baseline", "--game", game, "--deals", "2")
     assert out.returncode == 0 and "passed out" in out.stdout, out.stderr
+    out = _run(study, "curves", str(run))
+    assert out.returncode == 0 and "play" in out.stdout.splitlines()[0], out.stderr
+
+
+def test_study_selfplay_trains_with_a_phase_entropy_bonus(tmp_path):
+    game = game_names()[0]
+    study = str(ROOT / "benchmarks" / "study_selfplay.py")
+    run = tmp_path / "run"
+    out = _run(
+        study, "train", f"configs/{game}_quick.toml", "--phase-ent", "play=0.1",
+        "--run-dir", str(run), "--set", "total_decisions=200", "--set", "rollout_decisions=100",
+        "--set", "n_envs=4", "--set", "eval_every=0", "--set", "hidden=[8]",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert (run / "latest").exists()
+    out = _run(study, "train", f"configs/{game}_quick.toml", "--phase-ent", "nosuch=1",
+               "--run-dir", str(tmp_path / "bad"))  # fmt: skip
+    assert out.returncode == 2 and "unknown phase(s) ['nosuch']" in out.stderr
+    assert "Traceback" not in out.stderr
