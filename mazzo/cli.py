@@ -10,7 +10,8 @@ agents against each other on a fixed deal set, duplicate style (``agents.arena``
 (``mazzo.serve_command``). ``replay`` and ``eval --deals`` read the same family of deal
 files (``envs.deal_sets.read_records``). ``demo``, ``rules``, ``agents`` and ``eval``
 live in ``mazzo.commands``, ``train`` in ``mazzo.train_command``, ``export`` (a trained
-bot as an ONNX bundle) in ``mazzo.export_command``.
+bot as an ONNX bundle) in ``mazzo.export_command``, ``labels`` (a search agent's decisions on
+a deal set, for distillation) in ``mazzo.labels_command``.
 
 Bad input (an unknown agent, flag or game, a malformed or missing deal file, a save path that
 cannot be written) ends with a message on stderr naming it and exit status 2; Ctrl-C ends with
@@ -47,6 +48,7 @@ from mazzo.commands import (
 )
 from mazzo.commands import count as at_least
 from mazzo.export_command import add_export_command
+from mazzo.labels_command import add_labels_command
 from mazzo.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
 from mazzo.serve_command import add_serve_command
 from mazzo.train_command import add_train_command
@@ -192,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_train_command(sub)
     add_serve_command(sub)
     add_export_command(sub)
+    add_labels_command(sub)
     return parser
 
 

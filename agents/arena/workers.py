@@ -13,6 +13,10 @@ remote bot, a sleep, I/O: little CPU) from getting chunks that run for many seco
 progress. Chunking does not change
 results (``runner``'s guarantee).
 
+What plays a chunk is a ``Table`` by default; a caller may pass another ``TableFactory``
+(``(plan, should_stop) -> an object with Table's play_deals``, picklable: it is sent to the
+workers), as the search labels of ``training.search_labels`` do to record the decisions.
+
 Interrupts: workers ignore Ctrl-C's ``KeyboardInterrupt``; a ``SIGINT`` only sets their stop
 flag, checked before every round of decisions, so a worker abandons its current games at once
 and returns the deals of its chunk it had finished. On ``KeyboardInterrupt`` in this process,
@@ -27,18 +31,27 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import TYPE_CHECKING, Protocol
 
-from agents.arena.table import ArenaError, GameOutcome, Table
+from agents.arena.table import ArenaError, GameOutcome, Played, Table
 from agents.processes import torch_safe_context
 from envs.cards.deal import Deal
 
 if TYPE_CHECKING:
     from agents.arena.plan import ArenaPlan
 
-__all__ = ["CHUNK_SECONDS", "MAX_CHUNK", "Done", "Progress", "play_parallel", "play_serial"]
+__all__ = [
+    "CHUNK_SECONDS",
+    "MAX_CHUNK",
+    "DealPlayer",
+    "Done",
+    "Progress",
+    "TableFactory",
+    "play_parallel",
+    "play_serial",
+]
 
 CHUNK_SECONDS = 1.0  # aimed time of one chunk of deals (see the module on how it is timed)
 WALL_SHARE = 0.5  # a chunk's time is at least this share of its wall time
@@ -55,14 +68,26 @@ class Progress(Protocol):
     def advance(self, n: int) -> None: ...
 
 
-def play_serial(plan: ArenaPlan, done: Done, progress: Progress | None) -> None:
+class DealPlayer(Protocol):
+    """What plays a chunk of deals (``Table`` is one)."""
+
+    def play_deals(self, start: int, deals: Sequence[Deal]) -> Played: ...
+
+
+TableFactory = Callable[["ArenaPlan", Callable[[], bool] | None], DealPlayer]
+"""``(plan, should_stop) -> DealPlayer``; ``Table`` itself is the default."""
+
+
+def play_serial(
+    plan: ArenaPlan, done: Done, progress: Progress | None, table_type: TableFactory = Table
+) -> None:
     """Play every deal in this process, in order, into ``done``, in chunks of deals played
-    together (sized like the workers' chunks).
+    together (sized like the workers' chunks), with a ``table_type(plan, None)``.
 
     Raises:
         ArenaError: the first failing deal (``done`` holds the deals before it).
     """
-    table = Table(plan)
+    table = table_type(plan, None)
     deals = plan.deal_set.deals
     sizer = _Sizer(len(deals))
     while nxt := sizer.take():
@@ -79,7 +104,7 @@ def play_serial(plan: ArenaPlan, done: Done, progress: Progress | None) -> None:
 
 
 # ---------------------------------------------------------------- worker side
-_WORKER: Table | None = None
+_WORKER: DealPlayer | None = None
 _STOP = False
 
 
@@ -88,14 +113,14 @@ def _on_sigint(signum: int, frame: object) -> None:
     _STOP = True
 
 
-def _init_worker(plan: ArenaPlan) -> None:
+def _init_worker(plan: ArenaPlan, table_type: TableFactory = Table) -> None:
     global _WORKER, _STOP
     _STOP = False
     signal.signal(signal.SIGINT, _on_sigint)
-    _WORKER = Table(plan, should_stop=lambda: _STOP)
+    _WORKER = table_type(plan, lambda: _STOP)
 
 
-def _play_chunk_with(table: Table, chunk: _Chunk) -> _Played:
+def _play_chunk_with(table: DealPlayer, chunk: _Chunk) -> _Played:
     """Play a chunk's deals in order; stop at the first failure (and return its message) or
     when asked to stop."""
     start, deals = chunk
@@ -134,8 +159,12 @@ class _Sizer:
         return start, size
 
 
-def play_parallel(plan: ArenaPlan, workers: int, done: Done, progress: Progress | None) -> None:
-    """Play every deal over ``workers`` processes into ``done``.
+def play_parallel(
+    plan: ArenaPlan, workers: int, done: Done, progress: Progress | None,
+    table_type: TableFactory = Table,
+) -> None:  # fmt: skip
+    """Play every deal over ``workers`` processes into ``done``, each with a
+    ``table_type(plan, should_stop)``.
 
     Raises:
         ArenaError: the first failing deal in deal order (chunks after it are cancelled, the
@@ -145,7 +174,7 @@ def play_parallel(plan: ArenaPlan, workers: int, done: Done, progress: Progress 
     deals = plan.deal_set.deals
     # With torch loaded (network agents) this process must not fork its workers.
     ctx = torch_safe_context(["torch", __name__]) if "torch" in sys.modules else None
-    pool = ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan,))
+    pool = ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan, table_type))
     running: dict[Future[_Played], int] = {}
     sizer = _Sizer(len(deals))
     errors: dict[int, str] = {}  # first failing deal -> message

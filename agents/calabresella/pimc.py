@@ -68,11 +68,18 @@ class PIMC:
 
     def act(self, view: InfoView, rng: np.random.Generator) -> int:
         """The candidate with the best mean return over the sampled worlds."""
+        return self.search(view, rng)[0]
+
+    def search(self, view: InfoView, rng: np.random.Generator) -> tuple[int, dict[int, float]]:
+        """``act``'s decision (drawing from ``rng`` exactly as ``act`` does) with the values it
+        was taken on: the mean return of every searched candidate (empty when the action is
+        forced). The action is the first candidate of the highest value."""
         candidates = self.candidates(view)
         if len(candidates) == 1:
-            return candidates[0]
+            return candidates[0], {}
         values = self.evaluate(view, candidates, rng)
-        return candidates[int(np.argmax(values))]
+        chosen = candidates[int(np.argmax(values))]
+        return chosen, {c: float(v) for c, v in zip(candidates, values, strict=True)}
 
     def candidates(self, view: InfoView) -> list[int]:
         """The actions worth searching."""
