@@ -78,7 +78,7 @@ def selfplay(agent: Any, meta: dict[str, Any], n_deals: int, seed: int) -> dict[
     game = get_game(meta["game"])
     rules = game.rules(meta.get("flags", {}))
     scale = meta["config"].get("reward_scale") or game.reward_scale(rules)
-    deals = generate_deals(game.name, rules, n_deals, seed).deals
+    deals = generate_deals(game, rules, n_deals, seed).deals
     states = [game.new_state(d, rules) for d in deals]
     net, encoder = agent.net, agent.encoder
     rng = np.random.default_rng(seed)
@@ -140,9 +140,9 @@ def selfplay(agent: Any, meta: dict[str, Any], n_deals: int, seed: int) -> dict[
 
 
 def _phase_names(game: Any) -> dict[int, str]:
-    from training.rl.loop import phase_names
+    from training.rl.run import phase_names
 
-    return phase_names(game)
+    return phase_names(game, game.rules())
 
 
 def versus(ckpt: Path, game: str, n_deals: int, seed: int, opponent: str) -> dict[str, Any]:
@@ -153,7 +153,7 @@ def versus(ckpt: Path, game: str, n_deals: int, seed: int, opponent: str) -> dic
     from envs.registry import get_game
 
     rules = get_game(game).rules()
-    deals = generate_deals(game, rules, n_deals, seed)
+    deals = generate_deals(get_game(game), rules, n_deals, seed)
     plan = make_plan(deals, [f"policy=nn:{ckpt}", opponent], "pairs", seed)
     run = run_arena(plan, 1)
     pair = summarize(run).pairs[0]
@@ -263,7 +263,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     cfg = meta["config"]
     game = get_game(meta["game"])
     rules = game.rules(meta.get("flags", {}))
-    pool = OpponentPool(game.name, tuple(cfg["pool_agents"]), cfg["self_play"],
+    pool = OpponentPool(game, tuple(cfg["pool_agents"]), cfg["self_play"],
                         cfg["max_snapshots"])  # fmt: skip
     pool.restore({"snapshots": meta["pool"], "weights": trainer["pool"]})
     drawn: Counter[str] = Counter()
@@ -327,63 +327,19 @@ def cmd_curves(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    """PPO from a config with an extra entropy bonus per phase (``training.rl.phase_entropy``),
-    through the shared loop: the measurement harness of that candidate fix. The update is
-    ``training.rl.ppo.ppo_update``'s, plus the bonus."""
-    import torch
+    """PPO from a config with an extra entropy bonus per phase (``PPOConfig.phase_ent_coef``,
+    ``training.rl.phase_entropy``): the measurement harness of that candidate fix (the same
+    as ``mazzo train CONFIG --set 'phase_ent_coef={"bid": 0.1}'``)."""
+    from envs.cards.flags import parse_assignments
+    from training.rl.config import load_config
+    from training.rl.ppo import PPOConfig, train
 
-    from envs.registry import get_game
-    from training.rl.config import load_config, parse_overrides
-    from training.rl.loop import phase_names, train_loop
-    from training.rl.phase_entropy import phase_coefs, phase_entropy_bonus
-    from training.rl.ppo import PPOConfig
-
-    cfg = load_config(PPOConfig, args.config, parse_overrides(args.set), ignore=("algorithm",))
-    table = {k: float(v) for k, v in (item.split("=") for item in args.phase_ent)}
-    coefs = phase_coefs(phase_names(get_game(cfg.game)), table)
-
-    class PhasePPO:
-        name = "ppo"
-
-        def epsilon(self, decisions: int) -> float | None:
-            return None
-
-        def update(self, net: Any, opt: Any, roll: Any, gen: Any) -> dict[str, float]:
-            obs, mask = torch.from_numpy(roll.obs), torch.from_numpy(roll.mask)
-            act, old_logp = torch.from_numpy(roll.action), torch.from_numpy(roll.logp)
-            adv_all, ret = torch.from_numpy(roll.advantage), torch.from_numpy(roll.ret)
-            phase = torch.from_numpy(roll.phase)
-            extra = torch.from_numpy(roll.extra) if net.critic_extra else None
-            n, ents, bonuses = len(roll), [], []
-            for _ in range(cfg.epochs):
-                order = torch.randperm(n, generator=gen)
-                for start in range(0, n, cfg.minibatch):
-                    idx = order[start : start + cfg.minibatch]
-                    logits, value = net(obs[idx], mask[idx], None if extra is None else extra[idx])
-                    logp_all = torch.log_softmax(logits, dim=-1)
-                    logp = logp_all.gather(1, act[idx, None]).squeeze(1)
-                    ratio = (logp - old_logp[idx]).exp()
-                    adv = adv_all[idx]
-                    adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
-                    clipped = ratio.clamp(1 - cfg.clip, 1 + cfg.clip)
-                    pg = torch.max(-adv * ratio, -adv * clipped).mean()
-                    vf = 0.5 * ((value - ret[idx]) ** 2).mean()
-                    probs = logp_all.exp()
-                    ent = -(probs * torch.where(mask[idx] == 1, logp_all, 0.0)).sum(-1).mean()
-                    bonus = phase_entropy_bonus(logp_all, mask[idx], phase[idx], coefs)
-                    loss = pg + cfg.vf_coef * vf - cfg.ent_coef * ent - bonus
-                    opt.zero_grad()
-                    loss.backward()
-                    torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
-                    opt.step()
-                    ents.append(ent.item())
-                    bonuses.append(bonus.item())
-            var = float(np.var(roll.ret))
-            ev = 1 - float(np.var(roll.ret - roll.value)) / var if var > 0 else float("nan")
-            return {"entropy": float(np.mean(ents)), "phase_bonus": float(np.mean(bonuses)),
-                    "explained_variance": ev}  # fmt: skip
-
-    train_loop(cfg, PhasePPO(), Path(args.run_dir))
+    overrides = parse_assignments(args.set, "--set")
+    overrides["phase_ent_coef"] = {
+        k: float(v) for k, v in (item.split("=") for item in args.phase_ent)
+    }
+    cfg = load_config(PPOConfig, args.config, overrides, ignore=("algorithm",))
+    train(cfg, Path(args.run_dir))
     return 0
 
 
@@ -396,9 +352,9 @@ def cmd_baseline(args: argparse.Namespace) -> int:
 
     game = get_game(args.game)
     rules = game.rules()
-    agent = make_agent(args.agent, game.name)
+    agent = make_agent(args.agent, game)
     results = []
-    for i, deal in enumerate(generate_deals(game.name, rules, args.deals, args.seed).deals):
+    for i, deal in enumerate(generate_deals(game, rules, args.deals, args.seed).deals):
         s = game.new_state(deal, rules)
         while not s.is_terminal():
             s.apply(agent.act(s.info_view(s.to_play), agent_rng(args.seed, i, 0, s.to_play)))

@@ -108,12 +108,14 @@ def test_every_module_has_a_docstring():
 
 
 def _own_packages(game):
-    """The places allowed to name ``game``: its packages in every layer and its env module."""
+    """The places allowed to name ``game``: its packages in every layer, its env module and
+    its own benchmarks (``benchmarks/bench_<game>.py`` and ``bench_<game>_*.py``)."""
     return (
         ROOT / "envs" / game,
         ROOT / "envs" / f"{game}_v0.py",
         ROOT / "agents" / game,
         ROOT / "benchmarks" / f"bench_{game}.py",
+        *sorted((ROOT / "benchmarks").glob(f"bench_{game}_*.py")),
     )
 
 

@@ -118,7 +118,7 @@ def test_count_vector_modes_step_the_runner():
 
 
 def test_bench_sampler_reports_times_and_the_memo():
-    out = run("bench_sampler.py", "--positions", "3")
+    out = run("bench_minchiate_sampler.py", "--positions", "3")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["samplers"] > 0 and report["max_memo"] > 0

@@ -106,7 +106,7 @@ class LabelTable:
         self, plan: ArenaPlan, should_stop: Callable[[], bool] | None = None, first: int = 0
     ) -> None:
         self.plan, self.should_stop, self.first = plan, should_stop, first
-        self.spec = plan.deal_set.spec
+        self.game = plan.deal_set.game
         self.rules = plan.deal_set.rules
         self.n_seats = len(plan.lineups[0])
         self.agents = [
@@ -131,7 +131,7 @@ class LabelTable:
 
     def _play(self, index: int, r: int, lineup: Sequence[int], deal: Deal) -> Any:
         """One game: a LabelledGame, an error message, or None when stopped."""
-        state = self.spec.new_state(deal, self.rules)
+        state = self.game.new_state(deal, self.rules)
         rngs = [agent_rng(self.plan.seed, index, r, s) for s in range(self.n_seats)]
         lines: list[dict[str, Any]] = []
         decisions, seconds = [0] * self.n_seats, [0.0] * self.n_seats
@@ -142,13 +142,13 @@ class LabelTable:
             agent = self.agents[lineup[seat]][seat]
             view = state.info_view(seat)
             if lineup[seat] == 0:
-                record = self.spec.write_record(state)
-                action, values = agent.search(view, rngs[seat])  # type: ignore[attr-defined]
+                record = self.game.write_record(state)
+                action, values = agent.search(view, rngs[seat])
                 lines.append({
                     "deal": index, "lineup": r, "seat": seat, "step": _steps(record),
                     "action": int(action), "label": state.action_label(int(action)),
                     "values": {str(a): float(v) for a, v in sorted(values.items())},
-                    "legal": [a for a in range(self.spec.info.num_actions)
+                    "legal": [a for a in range(self.game.info.num_actions)
                               if view.legal_mask >> a & 1],
                     "record": record,
                 })  # fmt: skip
@@ -209,7 +209,7 @@ def header_of(plan: ArenaPlan) -> dict[str, Any]:
     ds = plan.deal_set
     return {
         "format": FORMAT,
-        "game": ds.game,
+        "game": ds.game.name,
         "flags": ds.rules.to_flags(),
         "deals": len(ds.deals),
         "deals_sha256": ds.digest(),
@@ -349,7 +349,7 @@ def _plan(deal_set: DealSet, agents: Sequence[str], scheme: str, seed: int) -> A
     if len(agents) > 1:
         return make_plan(deal_set, [searcher, *agents[1:]], scheme, seed)
     check_seed(seed)
-    seats = deal_set.spec.seats(deal_set.rules)
+    seats = deal_set.game.seats(deal_set.rules)
     return ArenaPlan(deal_set, (searcher,), SOLO_SCHEME, ((0,) * seats,), seed)
 
 

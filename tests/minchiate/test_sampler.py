@@ -365,7 +365,7 @@ def test_sampler_memo_stays_small():
     small over many positions, because the groups allowed in fewest slots come first. The
     positions are seeded, so the figure is exact: at most 118 entries over these 544 samplers;
     with the groups in the opposite order it reaches 219. The build time is a benchmark:
-    ``benchmarks/bench_sampler.py``."""
+    ``benchmarks/bench_minchiate_sampler.py``."""
     rng = random.Random(3)
     sizes = []
     for _ in range(150):

@@ -33,7 +33,7 @@ GAMES = game_names()
 
 
 def _deals(game, n=2, seed=3):
-    return generate_deals(game, get_game(game).rules(), n, seed)
+    return generate_deals(get_game(game), get_game(game).rules(), n, seed)
 
 
 @pytest.fixture(scope="module")

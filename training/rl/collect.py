@@ -60,13 +60,14 @@ class Rollout:
         act, logp = torch.from_numpy(self.action), torch.from_numpy(self.logp)
         adv, ret = torch.from_numpy(self.advantage), torch.from_numpy(self.ret)
         hidden = torch.from_numpy(self.extra) if extra else None
+        phase = torch.from_numpy(self.phase)
         n = len(self)
         for _ in range(epochs):
             order = torch.randperm(n, generator=gen)
             for start in range(0, n, size):
                 i = order[start : start + size]
                 x = None if hidden is None else hidden[i]
-                yield Batch(obs[i], mask[i], act[i], logp[i], adv[i], ret[i], x)
+                yield Batch(obs[i], mask[i], act[i], logp[i], adv[i], ret[i], x, phase[i])
 
     def explained_variance(self) -> float:
         """How much of the returns' variance the values explain (NaN for constant returns)."""
@@ -86,6 +87,7 @@ class Batch:
     advantage: torch.Tensor
     ret: torch.Tensor
     extra: torch.Tensor | None
+    phase: torch.Tensor
 
 
 def gae(

@@ -10,11 +10,9 @@ contracts being tried, so the soloist's play keeps being trained. ``phase_coefs`
 the TensorBoard ``charts/entropy_<phase>`` tags) into one coefficient per phase index;
 ``phase_entropy_bonus`` is the term to subtract from a minibatch's loss.
 
-Not wired into the trainers (``training.rl.ppo`` is being rewritten): ``ppo_update`` would
-subtract ``phase_entropy_bonus(logp_all, mask[idx], phase[idx], coefs)`` from its loss, with
-``coefs = phase_coefs(game, cfg.phase_ent_coef)`` from a new ``PPOConfig.phase_ent_coef``
-(default empty: no bonus, every existing run unchanged). ``benchmarks/study_selfplay.py
-train`` runs it through the shared loop to measure it.
+PPO takes it from ``PPOConfig.phase_ent_coef`` (``--set 'phase_ent_coef={"bid": 0.1}'``;
+empty by default: no extra term, every existing run unchanged): ``ppo_loss`` subtracts
+``phase_entropy_bonus`` from each minibatch's loss.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ __all__ = ["phase_coefs", "phase_entropy_bonus"]
 
 def phase_coefs(names: Mapping[int, str], table: Mapping[str, float]) -> torch.Tensor:
     """Coefficient per phase index (0 where ``table`` names nothing), from the game's phase
-    names (index -> name, ``training.rl.loop.phase_names``).
+    names (index -> name, ``training.rl.run.phase_names``).
 
     Raises:
         ValueError: a name that is not a phase of the game, or a negative coefficient.

@@ -13,7 +13,8 @@ updates (``ppo_update``) and logs them (``losses/`` scalars, with the run's ``pe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ import torch
 from agents.nets import PolicyValueNet
 from training.rl.collect import Batch, Rollout
 from training.rl.config import RunConfig
+from training.rl.phase_entropy import phase_coefs, phase_entropy_bonus
 from training.rl.progress import TrainProgress
 from training.rl.run import Hook, Log, Run
 
@@ -35,6 +37,9 @@ class PPOConfig(RunConfig):
     clip: float = 0.2
     ent_coef: float = 0.01
     vf_coef: float = 0.5
+    phase_ent_coef: Mapping[str, float] = field(default_factory=dict)
+    """An extra entropy bonus per phase (``{"bid": 0.1}``; ``training.rl.phase_entropy``);
+    empty by default: no extra term, the loss as without it."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -57,21 +62,22 @@ def train(
     gen = torch.Generator().manual_seed(int(torch_seed.generate_state(2)[1]))  # minibatches
     # ---- the run: opened or resumed; Ctrl-C stops it after an update, with a checkpoint
     with Run(cfg, "ppo", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress) as run:
+        phases = phase_coefs(run.phases, cfg.phase_ent_coef) if cfg.phase_ent_coef else None
         for roll in run.rollouts():  # ---- collection: sampled from the policy, GAE advantages
-            losses = ppo_update(run.net, run.opt, roll, cfg, gen)  # ---- the update
+            losses = ppo_update(run.net, run.opt, roll, cfg, gen, phases)  # ---- the update
             run.log_update(roll, losses)  # ---- logging: losses/, perf/, charts/ (eval/ when due)
     return run.net
 
 
 def ppo_update(
     net: PolicyValueNet, opt: torch.optim.Optimizer, roll: Rollout, cfg: PPOConfig,
-    gen: torch.Generator,
+    gen: torch.Generator, phases: torch.Tensor | None = None,
 ) -> dict[str, float]:  # fmt: skip
     """``cfg.epochs`` passes of minibatch PPO over ``roll``; returns the update's statistics
-    (``losses/`` in TensorBoard)."""
+    (``losses/`` in TensorBoard). ``phases``: the per-phase entropy coefficients, if any."""
     stats: dict[str, list[float]] = {}
     for batch in roll.minibatches(cfg.epochs, cfg.minibatch, gen, net.critic_extra > 0):
-        loss, batch_stats = ppo_loss(net, batch, cfg)
+        loss, batch_stats = ppo_loss(net, batch, cfg, phases)
         opt.zero_grad()
         torch.autograd.backward([loss])
         torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
@@ -83,10 +89,11 @@ def ppo_update(
 
 
 def ppo_loss(
-    net: PolicyValueNet, batch: Batch, cfg: PPOConfig
+    net: PolicyValueNet, batch: Batch, cfg: PPOConfig, phases: torch.Tensor | None = None
 ) -> tuple[torch.Tensor, dict[str, float]]:
     """The clipped-surrogate loss of one minibatch (advantages normalized within it), with its
-    policy, value and entropy terms, approximate KL and clip fraction."""
+    policy, value and entropy terms (and the per-phase entropy bonus with ``phases``),
+    approximate KL and clip fraction."""
     logits, value = net(batch.obs, batch.mask, batch.extra)
     logp_all = torch.log_softmax(logits, dim=-1)
     logp = logp_all.gather(1, batch.action[:, None]).squeeze(1)
@@ -106,4 +113,9 @@ def ppo_loss(
             "approx_kl": ((ratio - 1) - ratio_log).mean().item(),
             "clipfrac": ((ratio - 1).abs() > cfg.clip).float().mean().item(),
         }
-    return pg + cfg.vf_coef * vf - cfg.ent_coef * ent, stats
+    loss = pg + cfg.vf_coef * vf - cfg.ent_coef * ent
+    if phases is not None:
+        bonus = phase_entropy_bonus(logp_all, batch.mask, batch.phase, phases)
+        stats["phase_bonus"] = bonus.item()
+        loss = loss - bonus
+    return loss, stats

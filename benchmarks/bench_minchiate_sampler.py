@@ -6,7 +6,7 @@ reports the build time (median, 95th percentile and worst, in ms) and the size o
 recursion's memo (``SlotSampler._ways``), the quantity the default suite bounds
 (``tests/minchiate/test_sampler.py::test_sampler_memo_stays_small``):
 
-    python benchmarks/bench_sampler.py --positions 150 --seed 3
+    python benchmarks/bench_minchiate_sampler.py --positions 150 --seed 3
 
 Prints one JSON object. On the 2-core development machine (shared, so the worst case is noisy)
 the default 150 positions build 544 samplers: median 0.25 ms, 95th percentile 0.8 ms, worst
