@@ -3,8 +3,9 @@
 A game may ship ``agents/<game>/_csearch.c`` (built by ``pip install``, see ``setup.py``), a
 module that plays determinized worlds out with the same results as the game's Python rollout
 policy and solver (``agents/<game>/rollout.py``, the reference: the parity tests in
-``tests/<game>/test_compiled_search.py`` hold the two equal). Its card tables are compiled in;
-``load_search`` checks them against the engine's before the module is used. It returns None where
+``tests/<game>/test_compiled_search.py`` hold the two equal). Its per-card tables are compiled
+in or handed over (a module with ``configure(*tables)``); ``load_search`` checks them against
+the engine's (``card_tables()``) before the module is used. It returns None where
 the module was not built (no C compiler at install time) or where ``MAZZO_PURE_PYTHON`` is set to
 anything but ``""`` or ``0`` (``envs.common.compiled.pure_python_requested``); PIMC then plays its
 worlds out in Python, with the same results, only slower.
@@ -41,6 +42,8 @@ def load_search(module: str, tables: Sequence[Sequence[int]]) -> ModuleType | No
         core = importlib.import_module(module)
     except ImportError:
         return None
+    if hasattr(core, "configure"):  # tables handed over rather than compiled in
+        core.configure(*(tuple(t) for t in tables))
     got = tuple(tuple(t) for t in core.card_tables())
     want = tuple(tuple(t) for t in tables)
     if got != want:
