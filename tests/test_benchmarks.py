@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from envs.registry import game_names
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -115,3 +117,12 @@ def test_count_vector_modes_step_the_runner():
         for mode in ("full", "no-obs", "no-views"):
             out = run("count_vector.py", "--child", game, "4", "5", mode)
             assert out.returncode == 0, (game, mode, out.stderr)
+
+
+def test_bench_search_reports_both_cores_for_every_game():
+    out = run("bench_search.py", "--seconds", "0.01", "--positions", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert set(report) == set(game_names())
+    for rows in report.values():
+        assert len(rows) == 4 and all(row["python_per_s"] > 0 for row in rows.values())

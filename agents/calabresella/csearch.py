@@ -17,13 +17,15 @@ Must not import torch or training/.
 
 from __future__ import annotations
 
+import random
 from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 from types import ModuleType
 
-from agents.calabresella.rollout import leaf_index, leaf_table
+from agents.calabresella.rollout import leaf_index, leaf_table, rollout_action, solve
 from agents.csearch import load_search
+from envs.calabresella.actions import Phase
 from envs.calabresella.config import Rules
 from envs.calabresella.kernel import (
     DEFENDERS,
@@ -37,8 +39,18 @@ from envs.calabresella.kernel import (
 )
 from envs.calabresella.rules import State
 from envs.calabresella.scoring import seat_returns, settle
+from envs.cards.deal import Deal
 
-__all__ = ["CORE", "World", "tables", "values", "world_of"]
+__all__ = [
+    "CORE",
+    "World",
+    "compiled_value",
+    "positions",
+    "reference_value",
+    "tables",
+    "values",
+    "world_of",
+]
 
 CORE: ModuleType | None = load_search("agents.calabresella._csearch", (SUIT, STRENGTH, THIRDS))
 
@@ -94,3 +106,42 @@ def values(
         world_of(s), candidates, exact_tricks, positions, play, leaves
     )
     return result
+
+
+# ---------------------------------------------------------------------------------- benchmark
+# The hooks ``benchmarks/bench_search.py`` times, the same for every game: PLAY positions, and
+# one seat's playout value by either core.
+DEFAULT_EXACT = 3  # PIMC's default ``exact_tricks``
+MAX_EXACT = 4  # PIMC's largest ``exact_tricks``
+
+
+def positions(rules: Rules, n: int, seed: int, done: int) -> list[State]:
+    """n PLAY positions of random deals played greedily (``rollout_action``) to the lead of
+    trick ``done + 1``."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    while len(out) < n:
+        order = list(range(40))
+        rng.shuffle(order)
+        s = State.new(Deal(rng.randrange(rules.players), tuple(order)), rules)
+        while not s.is_terminal() and (s.phase is not Phase.PLAY or len(s.tricks) < done):
+            s.apply(rollout_action(s))
+        if not s.is_terminal():
+            out.append(s)
+    return out
+
+
+def reference_value(s: State, seat: int, exact: int) -> float:
+    """``seat``'s value of PIMC's playout of ``s`` in Python (``rollout.py``): greedy until
+    ``exact`` tricks are left, then ``solve``."""
+    s = s.clone()
+    while not s.is_terminal():
+        if s.phase is Phase.PLAY and TRICKS - len(s.tricks) <= exact:
+            return solve(s)[seat]
+        s.apply(rollout_action(s))
+    return float(s.returns()[seat])
+
+
+def compiled_value(s: State, seat: int, exact: int) -> float:
+    """``reference_value`` by the compiled core (``s`` in PLAY)."""
+    return values(s, seat, None, exact)[0]

@@ -17,18 +17,33 @@ Must not import torch or training/.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from functools import lru_cache
 from types import ModuleType
 
 from agents.csearch import load_search
 from agents.minchiate.rollout import deal_value, rollout_action, solve
+from agents.minchiate.rollout import playout as rollout_playout
+from envs.cards.deal import Deal
 from envs.minchiate.actions import Phase
 from envs.minchiate.config import Rules
 from envs.minchiate.rules import State
 from envs.minchiate.tables import STRENGTH, SUIT, VALUE
 
-__all__ = ["CONFIG_FIELDS", "CORE", "World", "config", "playout", "ready", "values", "world_of"]
+__all__ = [
+    "CONFIG_FIELDS",
+    "CORE",
+    "World",
+    "compiled_value",
+    "config",
+    "playout",
+    "positions",
+    "ready",
+    "reference_value",
+    "values",
+    "world_of",
+]
 
 CORE: ModuleType | None = load_search("agents.minchiate._csearch", (SUIT, STRENGTH, VALUE))
 
@@ -111,3 +126,39 @@ def playout(s: State, exact_tricks: int, team: int, point_weight: float) -> floa
             return solve(s, team, point_weight)
         s.apply(rollout_action(s))
     return deal_value(s, team, point_weight)
+
+
+# ---------------------------------------------------------------------------------- benchmark
+# The hooks ``benchmarks/bench_search.py`` times, the same for every game: PLAY positions, and
+# one seat's playout value by either core.
+DEFAULT_EXACT = 2  # PIMC's default ``exact_tricks``
+MAX_EXACT = 3  # PIMC's largest ``exact_tricks``
+TRICKS = 21  # tricks in a deal
+POINT_WEIGHT = 0.1  # PIMC's default ``point_weight``
+
+
+def positions(rules: Rules, n: int, seed: int, done: int) -> list[State]:
+    """n positions the core is ready for, of random deals played greedily
+    (``rollout_action``) to the lead of trick ``done + 1`` (at least trick 2 under
+    ``declare_timing = with_first_card``)."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    while len(out) < n:
+        order = list(range(97))
+        rng.shuffle(order)
+        s = State.new(Deal(rng.randrange(4), tuple(order)), rules)
+        while not s.is_terminal() and (not ready(s) or len(s.tricks) < done or s.trick):
+            s.apply(rollout_action(s))
+        if not s.is_terminal():
+            out.append(s)
+    return out
+
+
+def reference_value(s: State, seat: int, exact: int) -> float:
+    """The value for ``seat``'s team of ``rollout.playout`` of ``s`` (in Python)."""
+    return rollout_playout(s.clone(), exact, seat & 1, POINT_WEIGHT)
+
+
+def compiled_value(s: State, seat: int, exact: int) -> float:
+    """``reference_value`` by the compiled core (``s`` ready for it)."""
+    return values(s, seat & 1, None, exact, POINT_WEIGHT)[0]
