@@ -10,6 +10,11 @@
  *
  * card_tables() -> (suit, strength, thirds): the card tables compiled in, for the loader's check
  * greedy_action(world) -> int: rollout_action of the position on turn
+ * heuristic_action(world, views) -> int: HeuristicV1's play on the view of the position on turn
+ * honest_value(world, views, play_table) -> float: the seat's return of PIMC's honest playout
+ *     (bids): the heuristic on every position's own view to the end; views = (played: every
+ *     card played, discards: per position what its seat discarded, shared: bit p when p's seat
+ *     also holds the other defender, aperta, void: per position the suits shown void)
  * values(world, candidates, exact_tricks, seat_positions, play_table, leaf_table)
  *     -> tuple[float, ...]: per candidate card (None: the world as it is), the value for the
  *     seat that PIMC's playout gives: greedy until exact_tricks tricks are left, then solved.
@@ -56,6 +61,12 @@ typedef struct {
     int leader, pos, soloist;
     int thirds, tricks, done;
     int last_side; /* of the last closed trick */
+    /* for the heuristic's own views (honest playouts): */
+    uint64_t played;      /* every card played (played_by), the trick included */
+    uint64_t discards[3]; /* what the seat of each position knows it discarded */
+    int shared;           /* bit p: p's seat also holds the other defender's position */
+    int aperta;           /* the other defender's hand is open after trick 1 */
+    int void_[3];         /* suits each position showed void in */
 } World;
 
 static inline uint64_t legal_plays(uint64_t hand, int led) {
@@ -146,6 +157,8 @@ static int greedy_play(const World *w) {
 
 static void apply_play(World *w, int c) {
     w->hands[w->pos] ^= BIT(c);
+    w->played |= BIT(c);
+    if (w->nt > 0 && SUIT[c] != SUIT[w->trick[0]]) w->void_[w->pos] |= 1 << SUIT[w->trick[0]];
     w->trick[w->nt++] = c;
     if (w->nt < 3) {
         w->pos = w->pos < 2 ? w->pos + 1 : 0;
@@ -160,6 +173,130 @@ static void apply_play(World *w, int c) {
     w->done += 1;
     w->nt = 0;
     w->leader = w->pos = winner;
+}
+
+
+/* ---------------------------------------------------------------- the heuristic (honest playouts) */
+/* HeuristicV1's card play (agents/calabresella/heuristic.py) on the view of the position on
+ * turn: what it reads of the view is rebuilt from the world (view.py: the partner's hand when
+ * visible, the seat's discards, the played cards, the soloist's voids). */
+static uint64_t masters(uint64_t hand, uint64_t gone) {
+    uint64_t out = 0, safe = hand | gone;
+    for (uint64_t m = hand; m; m &= m - 1) {
+        int c = CTZ(m);
+        if ((ABOVE[c] & ~safe) == 0) out |= BIT(c);
+    }
+    return out;
+}
+
+static int highest(uint64_t cards) {
+    int best = -1, best_key = -1;
+    for (; cards; cards &= cards - 1) {
+        int c = CTZ(cards), key = STRENGTH[c] * 4 + THIRDS[c];
+        if (key > best_key) best = c, best_key = key;
+    }
+    return best;
+}
+
+static double keep_score(int card, uint64_t hand, uint64_t gone) {
+    int is_master = (ABOVE[card] & ~(hand | gone)) == 0;
+    int length = POPCOUNT(hand & SUIT_MASK[SUIT[card]]);
+    return (double)(100 * is_master + 10 * THIRDS[card] + 2 * length) + STRENGTH[card] / 10.0;
+}
+
+static int cheapest_to_lose(uint64_t hand, uint64_t gone) {
+    int best = -1;
+    double key = 0;
+    for (uint64_t m = hand; m; m &= m - 1) {
+        int c = CTZ(m);
+        double k = keep_score(c, hand, gone);
+        if (best < 0 || k < key) best = c, key = k;
+    }
+    return best;
+}
+
+static int feed(uint64_t cards, uint64_t safe) {
+    uint64_t non_master = cards & ~masters(cards, safe & ~cards);
+    uint64_t pool = non_master ? non_master : cards;
+    int out = -1, kt = -1, ks = 0;
+    for (; pool; pool &= pool - 1) { /* max by (thirds, -strength), the first maximum */
+        int c = CTZ(pool);
+        if (THIRDS[c] > kt || (THIRDS[c] == kt && -STRENGTH[c] > ks))
+            out = c, kt = THIRDS[c], ks = -STRENGTH[c];
+    }
+    return out;
+}
+
+static int min_strength(uint64_t cards) {
+    int out = -1, key = 1 << 30;
+    for (; cards; cards &= cards - 1) {
+        int c = CTZ(cards);
+        if (STRENGTH[c] < key) out = c, key = STRENGTH[c];
+    }
+    return out;
+}
+
+static int heuristic_play(const World *w) {
+    int pos = w->pos, sol = w->soloist;
+    uint64_t hand = w->hands[pos];
+    uint64_t partner = 0;
+    if (pos != sol) {
+        int other = (sol + 1) % 3 == pos ? (sol + 2) % 3 : (sol + 1) % 3;
+        if ((w->shared >> pos & 1) || (w->aperta && w->done > 0)) partner = w->hands[other];
+    }
+    uint64_t gone = w->played | w->discards[pos] | partner;
+    for (int i = 0; i < w->nt; i++) gone |= BIT(w->trick[i]);
+    if (w->nt == 0) { /* HeuristicV1.lead */
+        uint64_t top = masters(hand, gone);
+        if (POPCOUNT(hand) == 2 && top && (hand & ~top)) return lowest(hand & ~top, 1);
+        if (pos != sol) {
+            uint64_t attack = 0;
+            for (int t = 0; t < 4; t++)
+                if (w->void_[sol] >> t & 1) attack |= SUIT_MASK[t];
+            attack &= hand;
+            if (attack) {
+                int out = -1, k1 = -1, k2 = -1;
+                for (; attack; attack &= attack - 1) { /* max by (thirds, strength) */
+                    int c = CTZ(attack);
+                    if (THIRDS[c] > k1 || (THIRDS[c] == k1 && STRENGTH[c] > k2))
+                        out = c, k1 = THIRDS[c], k2 = STRENGTH[c];
+                }
+                return out;
+            }
+        }
+        if (top) {
+            int suit = 0, k1 = -1, k2 = -1;
+            for (int t = 0; t < 4; t++) {
+                int a = POPCOUNT(top & SUIT_MASK[t]), b = POPCOUNT(hand & SUIT_MASK[t]);
+                if (a > k1 || (a == k1 && b > k2)) suit = t, k1 = a, k2 = b;
+            }
+            return highest(top & SUIT_MASK[suit]);
+        }
+        int suit = 0, n = -1;
+        for (int t = 0; t < 4; t++) {
+            int k = POPCOUNT(hand & SUIT_MASK[t]);
+            if (k > n) suit = t, n = k;
+        }
+        return lowest(hand & SUIT_MASK[suit], 0);
+    }
+    int led = SUIT[w->trick[0]];
+    int win_i = trick_winner(w->trick, w->nt);
+    int win_card = w->trick[win_i];
+    int win_pos = (w->leader + win_i) % 3;
+    int mine = pos == sol;
+    int partner_winning = ((win_pos == sol) == mine) && win_pos != pos;
+    int last = w->nt == 2;
+    int secure = last || (ABOVE[win_card] & ~(gone | hand)) == 0;
+    uint64_t follow = hand & SUIT_MASK[led];
+    if (!follow)
+        return partner_winning && secure ? feed(hand, gone | hand) : cheapest_to_lose(hand, gone);
+    if (partner_winning) return secure ? feed(follow, gone | hand) : lowest(follow, 1);
+    uint64_t beats = follow & ABOVE[win_card];
+    if (!beats) return lowest(follow, 1);
+    if (last) return min_strength(beats);
+    uint64_t own = masters(beats, gone | (hand & ~beats));
+    if (own) return min_strength(own);
+    return lowest(follow, 1);
 }
 
 /* ---------------------------------------------------------------- the endgame solver */
@@ -251,6 +388,12 @@ static double playout(World *w, int exact, int seat_positions, const double *pla
     }
 }
 
+/* PIMC's honest playout (bids): the heuristic on every position's own view to the end. */
+static double honest(World *w, const double *play) {
+    while (w->done < TRICKS) apply_play(w, heuristic_play(w));
+    return play[(w->thirds * (TRICKS + 1) + w->tricks) * 2 + w->last_side];
+}
+
 /* ---------------------------------------------------------------- reading a world */
 static int read_world(PyObject *o, World *w) {
     PyObject *t = cs_tuple(o, 8, GAME, "world");
@@ -295,6 +438,9 @@ static int read_world(PyObject *o, World *w) {
     w->leader = (int)v[0], w->pos = (int)v[1], w->soloist = (int)v[2];
     w->thirds = (int)v[3], w->tricks = (int)v[4], w->done = (int)v[5];
     w->last_side = 0;
+    w->played = 0;
+    w->shared = w->aperta = 0;
+    for (int p = 0; p < 3; p++) w->discards[p] = 0, w->void_[p] = 0;
     if (w->pos != (w->leader + w->nt) % 3) {
         PyErr_Format(PyExc_ValueError,
                      "%s search: world field 'pos' must be (leader + len(trick)) %% 3 = %d, "
@@ -329,6 +475,46 @@ static int read_world(PyObject *o, World *w) {
     return 0;
 }
 
+/* The view fields of an honest playout: (played, discards: 3 masks, shared, aperta, void: 3
+ * suit masks). */
+static int read_views(PyObject *o, World *w) {
+    PyObject *t = cs_tuple(o, 5, GAME, "views");
+    if (!t) return -1;
+    uint64_t hi;
+    if (cs_mask(PyTuple_GET_ITEM(t, 0), 40, &w->played, &hi, GAME, "played") < 0) return -1;
+    uint64_t in_play = 0;
+    for (int p = 0; p < 3; p++) in_play |= w->hands[p];
+    if (w->played & in_play) {
+        PyErr_Format(PyExc_ValueError, "%s search: world field 'played' holds a card of a hand",
+                     GAME);
+        return -1;
+    }
+    for (int i = 0; i < w->nt; i++) {
+        if (!(w->played & BIT(w->trick[i]))) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s search: world field 'played' lacks card %d of the trick", GAME,
+                         w->trick[i]);
+            return -1;
+        }
+    }
+    PyObject *discards = cs_tuple(PyTuple_GET_ITEM(t, 1), 3, GAME, "discards");
+    PyObject *voids = discards ? cs_tuple(PyTuple_GET_ITEM(t, 4), 3, GAME, "void") : NULL;
+    if (!voids) return -1;
+    long v;
+    for (int p = 0; p < 3; p++) {
+        if (cs_mask(PyTuple_GET_ITEM(discards, p), 40, &w->discards[p], &hi, GAME, "discards") <
+                0 ||
+            cs_int(PyTuple_GET_ITEM(voids, p), 0, 15, &v, GAME, "void") < 0)
+            return -1;
+        w->void_[p] = (int)v;
+    }
+    if (cs_int(PyTuple_GET_ITEM(t, 2), 0, 7, &v, GAME, "shared") < 0) return -1;
+    w->shared = (int)v;
+    if (cs_int(PyTuple_GET_ITEM(t, 3), 0, 1, &v, GAME, "aperta") < 0) return -1;
+    w->aperta = (int)v;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- the module */
 static PyObject *py_card_tables(PyObject *self, PyObject *noargs) {
     PyObject *out = PyTuple_New(3);
@@ -350,6 +536,24 @@ static PyObject *py_greedy_action(PyObject *self, PyObject *arg) {
     World w;
     if (read_world(arg, &w) < 0) return NULL;
     return PyLong_FromLong(greedy_play(&w));
+}
+
+static PyObject *py_heuristic_action(PyObject *self, PyObject *args) {
+    PyObject *world, *views;
+    if (!PyArg_ParseTuple(args, "OO:heuristic_action", &world, &views)) return NULL;
+    World w;
+    if (read_world(world, &w) < 0 || read_views(views, &w) < 0) return NULL;
+    return PyLong_FromLong(heuristic_play(&w));
+}
+
+static PyObject *py_honest_value(PyObject *self, PyObject *args) {
+    PyObject *world, *views, *play_o;
+    if (!PyArg_ParseTuple(args, "OOO:honest_value", &world, &views, &play_o)) return NULL;
+    World w;
+    if (read_world(world, &w) < 0 || read_views(views, &w) < 0) return NULL;
+    const double *play = cs_table(play_o, TABLE_SIZE, GAME, "play_table");
+    if (!play) return NULL;
+    return PyFloat_FromDouble(honest(&w, play));
 }
 
 static PyObject *py_values(PyObject *self, PyObject *args) {
@@ -405,6 +609,11 @@ static PyMethodDef METHODS[] = {
      "card_tables() -> (suit, strength, thirds): the card tables compiled in."},
     {"greedy_action", py_greedy_action, METH_O,
      "greedy_action(world) -> int: rollout_action of the position on turn (PLAY)."},
+    {"heuristic_action", py_heuristic_action, METH_VARARGS,
+     "heuristic_action(world, views) -> int: HeuristicV1's play for the position on turn."},
+    {"honest_value", py_honest_value, METH_VARARGS,
+     "honest_value(world, views, play_table) -> float: the seat's return once the heuristic "
+     "has played every position's own view to the end."},
     {"values", py_values, METH_VARARGS,
      "values(world, candidates, exact_tricks, seat_positions, play_table, leaf_table) -> "
      "tuple[float, ...]: each candidate's playout value for the seat (None: the world as is)."},

@@ -45,10 +45,12 @@ __all__ = [
     "CORE",
     "World",
     "compiled_value",
+    "honest_value",
     "positions",
     "reference_value",
     "tables",
     "values",
+    "views_of",
     "world_of",
 ]
 
@@ -89,6 +91,41 @@ def tables(
                 leaves[i] = solver[i]
     positions = sum(1 << p for p in range(3) if seat_of[p] == seat)
     return positions, array("d", play).tobytes(), array("d", leaves).tobytes()
+
+
+def views_of(s: State) -> tuple[int, tuple[int, int, int], int, int, tuple[int, int, int]]:
+    """What the heuristic reads of each position's own view (``envs.calabresella.view``), for
+    the core's honest playouts: (every card played, per position what its seat discarded,
+    bit p when p's seat also holds the other defender (a due), ``aperta``, per position the
+    suits shown void)."""
+    seat_of, sol, d = s.seat_of, s.soloist, s.discarded
+    discards = tuple(
+        d[0] * (seat_of[0] == seat_of[p]) | d[1] * (seat_of[1] == seat_of[p])
+        | d[2] * (seat_of[2] == seat_of[p])
+        for p in range(3)
+    )  # fmt: skip
+    shared = 0
+    for p in range(3):
+        if p != sol:
+            other = (sol + 2) % 3 if p == (sol + 1) % 3 else (sol + 1) % 3
+            if seat_of[other] == seat_of[p]:
+                shared |= 1 << p
+    pb, v = s.played_by, s.void
+    return (
+        pb[0] | pb[1] | pb[2], (discards[0], discards[1], discards[2]), shared,
+        int(s.rules.aperta), (v[0], v[1], v[2]),
+    )  # fmt: skip
+
+
+def honest_value(s: State, seat: int) -> float:
+    """``seat``'s return once the heuristic (``HeuristicV1``) has played PLAY-phase ``s`` to
+    the end on every position's own view: PIMC's value of a bid. Raises RuntimeError where the
+    core is not loaded."""
+    if CORE is None:
+        raise RuntimeError("the compiled Calabresella search core is not loaded")
+    _, play, _ = tables(s.rules, s.contract, pile_thirds(s.set_aside), s.soloist, s.seat_of, seat)
+    value: float = CORE.honest_value(world_of(s), views_of(s), play)
+    return value
 
 
 def values(

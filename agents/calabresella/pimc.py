@@ -13,7 +13,8 @@ than their values.
 
 The playouts and the solver run in the compiled search core (``agents.calabresella.csearch``:
 one call per world for every candidate play, the same values) where it is built, else in
-Python (``rollout.py``, the reference; also under ``MAZZO_PURE_PYTHON=1``).
+Python (``rollout.py``, the reference; also under ``MAZZO_PURE_PYTHON=1``); so does the card
+play of the bids' heuristic playouts (the auction and the exchanges stay in Python).
 
 Budget: ``samples`` worlds per decision, stopped early after ``ms`` milliseconds (at least one
 world). For discards and returns, the candidates are the ``max_candidates`` cards the heuristic
@@ -125,6 +126,8 @@ class PIMC:
         perfect-information playouts make every contract look easier than it is."""
         heuristic = _HEURISTIC
         while not w.is_terminal():
+            if w.phase is _PLAY and csearch.CORE is not None:
+                return csearch.honest_value(w, seat)  # the card play, by the compiled core
             w.apply(heuristic.decide(w.info_view(w.to_play)))
         return float(w.returns()[seat])
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from agents.calabresella import csearch, pimc
+from agents.calabresella.heuristic import HeuristicV1
 from agents.calabresella.pimc import PIMC
 from agents.calabresella.rollout import rollout_action, solve
 from envs.calabresella.actions import Phase
@@ -108,10 +109,42 @@ def test_playouts_and_solver_equal_the_reference(flags):
 
 
 @needs_core
+@pytest.mark.parametrize("flags", TEST_VARIANTS, ids=str)
+def test_honest_playouts_equal_the_heuristic(flags):
+    """The bids' playouts: from 30 positions per variant (the heuristic and random moves mixed
+    to a random point of the play), the heuristic's every play on each position's own view
+    (``HeuristicV1.decide(info_view)``) and every seat's return at the end."""
+    rules = Rules.from_flags(flags)
+    rng = random.Random(len(str(flags)) + 5)
+    heuristic = HeuristicV1()
+    checked = 0
+    while checked < 30:
+        order = list(range(40))
+        rng.shuffle(order)
+        s = State.new(Deal(rng.randrange(rules.players), tuple(order)), rules)
+        target = rng.randrange(40)
+        while not s.is_terminal() and (s.phase is not Phase.PLAY or len(s.history) < target):
+            if rng.random() < 0.7:
+                s.apply(heuristic.decide(s.info_view(s.to_play)))
+            else:
+                s.apply(rng.choice(s.legal_actions()))
+        if s.is_terminal():
+            continue
+        got = [csearch.honest_value(s, seat) for seat in range(rules.players)]
+        w = s.clone()
+        while not w.is_terminal():
+            a = heuristic.decide(w.info_view(w.to_play))
+            assert csearch.CORE.heuristic_action(csearch.world_of(w), csearch.views_of(w)) == a
+            w.apply(a)
+        assert got == [float(x) for x in w.returns()]
+        checked += 1
+
+
+@needs_core
 @pytest.mark.parametrize("flags", [{}, {"players": 2}, {"players": 4}, {"aperta": True}], ids=str)
 def test_pimc_chooses_the_same_with_either_core(flags, monkeypatch):
-    """Every decision of whole deals (bids, calls, discards and plays) for a fixed seed: the
-    same values per candidate, so the same actions."""
+    """Every decision of whole deals (bids: the heuristic's honest playouts, calls, discards and
+    plays) for a fixed seed: the same values per candidate, so the same actions."""
     rules = Rules.from_flags(flags)
     agent = PIMC(samples=4, ms=0)
     rng = random.Random(len(str(flags)))
@@ -123,7 +156,7 @@ def test_pimc_chooses_the_same_with_either_core(flags, monkeypatch):
         while not s.is_terminal():
             view = s.info_view(s.to_play)
             cands = agent.candidates(view)
-            if len(cands) > 1 and view.phase is not Phase.BID:
+            if len(cands) > 1:
                 seed = rng.randrange(1 << 30)
                 fast = agent.evaluate(view, cands, np.random.default_rng(seed))
                 with monkeypatch.context() as m:
@@ -184,3 +217,21 @@ def test_malformed_worlds_raise_naming_the_field():
         call(world, p=play[:-8])
     with pytest.raises(ValueError, match="leaf_table"):
         call(world, lv=b"")
+    views = csearch.views_of(s)
+    core.honest_value(world, views, play)
+    played, discards = views[0], views[1]
+    bad_views = [
+        (views[:4], "views"),
+        ((played | h[0], *views[1:]), "played"),
+        ((played & ~(1 << s.trick[0]) if s.trick else -1, *views[1:]), "played"),
+        ((played, discards[:2], *views[2:]), "discards"),
+        ((played, (1 << 40, 0, 0), *views[2:]), "discards"),
+        ((*views[:2], 8, *views[3:]), "shared"),
+        ((*views[:3], 2, views[4]), "aperta"),
+        ((*views[:4], (16, 0, 0)), "void"),
+    ]
+    for bad, field in bad_views:
+        with pytest.raises((ValueError, TypeError), match=f"'{field}'"):
+            core.honest_value(world, bad, play)
+    with pytest.raises(ValueError, match="play_table"):
+        core.honest_value(world, views, b"x")
