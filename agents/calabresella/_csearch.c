@@ -2,11 +2,13 @@
  * move for move what agents/calabresella/rollout.py computes (``rollout_action`` in PLAY, and
  * ``solve``); the Python code is the reference, tests/calabresella/test_compiled_search.py
  * holds the two equal. The settlement is not here: the Python side tabulates it once per
- * (rules, contract, set-aside, seat) from the rules kernel (agents/calabresella/csearch.py),
+ * (rules, contract, soloist, seat) from the rules kernel (agents/calabresella/csearch.py),
  * and the core looks the finished deal up in those tables.
  *
  * A world is the tuple (hands: (h0, h1, h2), trick: tuple of 0..2 cards, leader, pos, soloist,
- * thirds: the soloist pile's thirds, tricks: the soloist's tricks, done: closed tricks).
+ * thirds: the soloist pile's thirds, tricks: the soloist's tricks, done: closed tricks, aside:
+ * the set-aside cards' thirds). The tables are indexed by the soloist side's final thirds
+ * (the set-aside included), its tricks and the last trick's side.
  *
  * card_tables() -> (suit, strength, thirds): the card tables compiled in, for the loader's check
  * greedy_action(world) -> int: rollout_action of the position on turn
@@ -60,6 +62,7 @@ typedef struct {
     int nt; /* cards in the trick */
     int leader, pos, soloist;
     int thirds, tricks, done;
+    int aside;     /* the set-aside cards' thirds (they go to the last trick's side) */
     int last_side; /* of the last closed trick */
     /* for the heuristic's own views (honest playouts): */
     uint64_t played;      /* every card played (played_by), the trick included */
@@ -303,7 +306,7 @@ static int heuristic_play(const World *w) {
 typedef struct {
     uint64_t hands[3];
     int trick[3];
-    int soloist;
+    int soloist, aside;
     const double *leaves;
 } Search;
 
@@ -323,6 +326,7 @@ static double close_trick(Search *s, int leader, int thirds, int tricks, int don
     }
     if (done + 1 == TRICKS) {
         int side = winner == s->soloist ? 0 : 1;
+        if (side == 0) thirds += s->aside;
         return s->leaves[(thirds * (TRICKS + 1) + tricks) * 2 + side];
     }
     int saved[3] = {a, b, c};
@@ -369,6 +373,7 @@ static double solve(const World *w, int seat_positions, const double *leaves) {
     memcpy(s.hands, w->hands, sizeof s.hands);
     memcpy(s.trick, w->trick, sizeof s.trick);
     s.soloist = w->soloist;
+    s.aside = w->aside;
     s.leaves = leaves;
     double value = node(&s, w->nt, w->leader, w->pos, w->thirds, w->tricks, w->done, -1e9, 1e9);
     double unit = value / 2, out = 0.0;
@@ -377,12 +382,18 @@ static double solve(const World *w, int seat_positions, const double *leaves) {
     return out;
 }
 
+/* The table index of a finished deal: the soloist's final thirds, tricks, the last side. */
+static inline int final_index(const World *w) {
+    int thirds = w->thirds + (w->last_side == 0 ? w->aside : 0);
+    return (thirds * (TRICKS + 1) + w->tricks) * 2 + w->last_side;
+}
+
 /* PIMC's playout of a world: greedy until exact tricks are left, then solved. */
 static double playout(World *w, int exact, int seat_positions, const double *play,
                       const double *leaves) {
     for (;;) {
         if (w->done == TRICKS)
-            return play[(w->thirds * (TRICKS + 1) + w->tricks) * 2 + w->last_side];
+            return play[final_index(w)];
         if (TRICKS - w->done <= exact) return solve(w, seat_positions, leaves);
         apply_play(w, greedy_play(w));
     }
@@ -391,12 +402,12 @@ static double playout(World *w, int exact, int seat_positions, const double *pla
 /* PIMC's honest playout (bids): the heuristic on every position's own view to the end. */
 static double honest(World *w, const double *play) {
     while (w->done < TRICKS) apply_play(w, heuristic_play(w));
-    return play[(w->thirds * (TRICKS + 1) + w->tricks) * 2 + w->last_side];
+    return play[final_index(w)];
 }
 
 /* ---------------------------------------------------------------- reading a world */
 static int read_world(PyObject *o, World *w) {
-    PyObject *t = cs_tuple(o, 8, GAME, "world");
+    PyObject *t = cs_tuple(o, 9, GAME, "world");
     if (!t) return -1;
     PyObject *hands = cs_tuple(PyTuple_GET_ITEM(t, 0), 3, GAME, "hands");
     if (!hands) return -1;
@@ -429,14 +440,15 @@ static int read_world(PyObject *o, World *w) {
     }
     int remaining = 0;
     for (uint64_t m = all; m; m &= m - 1) remaining += THIRDS[CTZ(m)];
-    long v[6];
-    static const char *names[6] = {"leader", "pos", "soloist", "thirds", "tricks", "done"};
-    static const long hi_of[6] = {2, 2, 2, 32, TRICKS, TRICKS - 1};
-    for (int i = 0; i < 6; i++)
+    long v[7];
+    static const char *names[7] = {"leader", "pos",  "soloist", "thirds",
+                                   "tricks", "done", "aside"};
+    static const long hi_of[7] = {2, 2, 2, 32, TRICKS, TRICKS - 1, 32};
+    for (int i = 0; i < 7; i++)
         if (cs_int(PyTuple_GET_ITEM(t, 2 + i), 0, hi_of[i], &v[i], GAME, names[i]) < 0)
             return -1;
     w->leader = (int)v[0], w->pos = (int)v[1], w->soloist = (int)v[2];
-    w->thirds = (int)v[3], w->tricks = (int)v[4], w->done = (int)v[5];
+    w->thirds = (int)v[3], w->tricks = (int)v[4], w->done = (int)v[5], w->aside = (int)v[6];
     w->last_side = 0;
     w->played = 0;
     w->shared = w->aperta = 0;
@@ -448,11 +460,11 @@ static int read_world(PyObject *o, World *w) {
                      GAME, (w->leader + w->nt) % 3, w->pos);
         return -1;
     }
-    if (w->thirds + remaining > 32) {
+    if (w->thirds + remaining + w->aside > 32) {
         PyErr_Format(PyExc_ValueError,
-                     "%s search: world field 'thirds' (%d) and the thirds still in play (%d) "
-                     "exceed the deck's 32",
-                     GAME, w->thirds, remaining);
+                     "%s search: world fields 'thirds' (%d) and 'aside' (%d) and the thirds "
+                     "still in play (%d) exceed the deck's 32",
+                     GAME, w->thirds, w->aside, remaining);
         return -1;
     }
     if (w->tricks > w->done) {

@@ -3,10 +3,10 @@ every candidate play back (``agents/calabresella/_csearch.c``).
 
 ``CORE`` is the loaded module, or None (not built, or ``MAZZO_PURE_PYTHON``): then PIMC plays its
 worlds out with ``rollout.py``, the reference. The C code knows the card play only; the
-settlement stays the rules kernel's: ``tables`` tabulates, once per (rules, contract, set-aside
-thirds, soloist, seat), the seat's return of every finished deal (``returns()``, for a greedy
-playout that reaches the end) and the solver's leaf values (``rollout.leaf_table``), which the
-core looks up.
+settlement stays the rules kernel's: ``tables`` tabulates, once per (rules, contract, soloist,
+seat), the seat's return of every finished deal (``returns()``, for a greedy playout that
+reaches the end) and the solver's leaf values (``rollout.leaf_table``'s), which the core looks
+up.
 
 ``values(state, seat, candidates, exact_tricks)`` is PIMC's playout value (greedy until
 ``exact_tricks`` tricks are left, then ``rollout.solve``) for ``seat`` of each candidate play
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from types import ModuleType
 
-from agents.calabresella.rollout import leaf_index, leaf_table, rollout_action, solve
+from agents.calabresella.rollout import leaf_index, rollout_action, solve
 from agents.csearch import load_search
 from envs.calabresella.actions import Phase
 from envs.calabresella.config import Rules
@@ -36,6 +36,7 @@ from envs.calabresella.kernel import (
     TOTAL_THIRDS,
     TRICKS,
     pile_thirds,
+    soloist_pairwise,
 )
 from envs.calabresella.rules import State
 from envs.calabresella.scoring import seat_returns, settle
@@ -57,38 +58,37 @@ __all__ = [
 CORE: ModuleType | None = load_search("agents.calabresella._csearch", (SUIT, STRENGTH, THIRDS))
 
 TABLE_SIZE = (TOTAL_THIRDS + 1) * (TRICKS + 1) * 2
-World = tuple[tuple[int, int, int], tuple[int, ...], int, int, int, int, int, int]
+World = tuple[tuple[int, int, int], tuple[int, ...], int, int, int, int, int, int, int]
 
 
 def world_of(s: State) -> World:
     """The core's world tuple of a PLAY-phase state: (hands, trick, leader, pos, soloist, the
-    soloist pile's thirds, the soloist's tricks, the closed tricks)."""
+    soloist pile's thirds, the soloist's tricks, the closed tricks, the set-aside's thirds)."""
     h = s.hands
     return (
         (h[0], h[1], h[2]), tuple(s.trick), s.leader, s.pos, s.soloist,
-        pile_thirds(s.piles[0]), s.tricks_won[0], len(s.tricks),
+        pile_thirds(s.piles[0]), s.tricks_won[0], len(s.tricks), pile_thirds(s.set_aside),
     )  # fmt: skip
 
 
 @lru_cache(maxsize=1024)
 def tables(
-    rules: Rules, contract: int, aside: int, soloist: int, seat_of: tuple[int, int, int], seat: int
+    rules: Rules, contract: int, soloist: int, seat_of: tuple[int, int, int], seat: int
 ) -> tuple[int, bytes, bytes]:
     """(the positions of ``seat`` as a bitmask, the play table, the leaf table) for the core:
     entry ``leaf_index(thirds, tricks, last_side)`` of the play table is ``seat``'s return of
-    the finished deal whose soloist pile holds ``thirds`` before the set-aside (``aside``
-    thirds, which go to the last trick's side); of the leaf table, ``leaf_table``'s value."""
+    the finished deal whose soloist side holds ``thirds`` (the set-aside cards included), of
+    the leaf table the solver's leaf value (``rollout.leaf_table``'s, by the same kernel call)."""
+    factor = rules.aperta_payout_factor if rules.aperta else 1
     play = [0.0] * TABLE_SIZE
     leaves = [0.0] * TABLE_SIZE
-    solver = leaf_table(rules, contract, aside)
-    for thirds in range(TOTAL_THIRDS - aside + 1):
+    for thirds in range(TOTAL_THIRDS + 1):
         for tricks in range(TRICKS + 1):
             for last in (SOLOIST, DEFENDERS):
                 i = leaf_index(thirds, tricks, last)
-                sol = thirds + (aside if last == SOLOIST else 0)
-                st = settle(rules, contract, soloist, sol, tricks, last)
+                st = settle(rules, contract, soloist, thirds, tricks, last)
                 play[i] = float(seat_returns(st, rules, seat_of)[seat])
-                leaves[i] = solver[i]
+                leaves[i] = float(soloist_pairwise(rules, contract, thirds, tricks, last) * factor)
     positions = sum(1 << p for p in range(3) if seat_of[p] == seat)
     return positions, array("d", play).tobytes(), array("d", leaves).tobytes()
 
@@ -123,7 +123,7 @@ def honest_value(s: State, seat: int) -> float:
     core is not loaded."""
     if CORE is None:
         raise RuntimeError("the compiled Calabresella search core is not loaded")
-    _, play, _ = tables(s.rules, s.contract, pile_thirds(s.set_aside), s.soloist, s.seat_of, seat)
+    _, play, _ = tables(s.rules, s.contract, s.soloist, s.seat_of, seat)
     value: float = CORE.honest_value(world_of(s), views_of(s), play)
     return value
 
@@ -136,9 +136,7 @@ def values(
     RuntimeError where the core is not loaded."""
     if CORE is None:
         raise RuntimeError("the compiled Calabresella search core is not loaded")
-    positions, play, leaves = tables(
-        s.rules, s.contract, pile_thirds(s.set_aside), s.soloist, s.seat_of, seat
-    )
+    positions, play, leaves = tables(s.rules, s.contract, s.soloist, s.seat_of, seat)
     result: tuple[float, ...] = CORE.values(
         world_of(s), candidates, exact_tricks, positions, play, leaves
     )

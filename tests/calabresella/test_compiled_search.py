@@ -175,7 +175,7 @@ def test_malformed_worlds_raise_naming_the_field():
     core = csearch.CORE
     s = play_positions(Rules(), 1, 3)[0]
     world = csearch.world_of(s)
-    positions, play, leaves = csearch.tables(s.rules, s.contract, 0, s.soloist, s.seat_of, 0)
+    positions, play, leaves = csearch.tables(s.rules, s.contract, s.soloist, s.seat_of, 0)
 
     def call(w, cands=None, exact=2, pos=positions, p=play, lv=leaves):
         return core.values(w, cands, exact, pos, p, lv)
@@ -183,7 +183,7 @@ def test_malformed_worlds_raise_naming_the_field():
     call(world)
     h = world[0]
     cases = [
-        (world[:7], "world"),
+        (world[:8], "world"),
         (("x", *world[1:]), "hands"),
         (((h[0], h[1]), *world[1:]), "hands"),
         (((h[0], h[1], -1), *world[1:]), "hands"),
@@ -197,9 +197,11 @@ def test_malformed_worlds_raise_naming_the_field():
         ((*world[:4], "0", *world[5:]), "soloist"),
         ((*world[:5], 33, *world[6:]), "thirds"),
         ((*world[:5], 32, *world[6:]), "thirds"),
-        ((*world[:6], 13, world[7]), "tricks"),
-        ((*world[:7], 12), "done"),
-        ((*world[:7], (world[7] + 1) % 12), "hands"),
+        ((*world[:6], 13, *world[7:]), "tricks"),
+        ((*world[:7], 12, world[8]), "done"),
+        ((*world[:7], (world[7] + 1) % 12, world[8]), "hands"),
+        ((*world[:8], 33), "aside"),
+        ((*world[:8], 32), "aside"),
     ]
     for bad, field in cases:
         with pytest.raises((ValueError, TypeError), match=f"'{field}'"):
