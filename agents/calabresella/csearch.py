@@ -10,7 +10,9 @@ up.
 
 ``values(state, seat, candidates, exact_tricks)`` is PIMC's playout value (greedy until
 ``exact_tricks`` tricks are left, then ``rollout.solve``) for ``seat`` of each candidate play
-of a PLAY-phase ``state``; ``candidates=None`` values the state as it is.
+of a PLAY-phase ``state``; ``candidates=None`` values the state as it is. ``honest_value`` is
+the value of PIMC's bid playouts from the first lead on: ``HeuristicV1`` plays every position
+from its own view (rebuilt from the world by ``views_of``).
 
 Must not import torch or training/.
 """
