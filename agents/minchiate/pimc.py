@@ -100,7 +100,7 @@ class PIMC:
         point_weight: weight of the final point difference (in resti) in a world's value.
     """
 
-    samples: int = 32
+    samples: int = 64
     ms: float = 800.0
     exact_tricks: int = 2
     point_weight: float = 0.1
