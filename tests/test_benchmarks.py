@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from envs.registry import game_names
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -123,3 +125,12 @@ def test_bench_sampler_reports_times_and_the_memo():
     report = json.loads(out.stdout)
     assert report["samplers"] > 0 and report["max_memo"] > 0
     assert 0 < report["median_ms"] <= report["p95_ms"] <= report["max_ms"]
+
+
+def test_bench_search_reports_both_cores_for_every_game():
+    out = run("bench_search.py", "--seconds", "0.01", "--positions", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert set(report) == set(game_names())
+    for rows in report.values():
+        assert len(rows) == 4 and all(row["python_per_s"] > 0 for row in rows.values())

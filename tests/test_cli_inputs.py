@@ -88,7 +88,7 @@ def test_minchiate_parameters_have_their_own_schema():
     usage_error(
         mazzo("eval", "pimc:candidates=3", "random", "--game", "minchiate", "--n", "1"),
         "minchiate agent 'pimc': unknown parameter 'candidates'; known: samples (int >= 1, "
-        "default 32), ms (float >= 0, default 800), exact (int 0..3, default 2), points "
+        "default 64), ms (float >= 0, default 800), exact (int 0..3, default 2), points "
         "(float >= 0, default 0.1)",
     )
 

@@ -11,6 +11,11 @@ perfect-information playouts make every contract look easier than it is (strateg
 All candidates share the same worlds (common random numbers), so their comparison is sharper
 than their values.
 
+The playouts and the solver run in the compiled search core (``agents.calabresella.csearch``:
+one call per world for every candidate play, the same values) where it is built, else in
+Python (``rollout.py``, the reference; also under ``MAZZO_PURE_PYTHON=1``); so does the card
+play of the bids' heuristic playouts (the auction and the exchanges stay in Python).
+
 Budget: ``samples`` worlds per decision, stopped early after ``ms`` milliseconds (at least one
 world). For discards and returns, the candidates are the ``max_candidates`` cards the heuristic
 would give up most readily; a forced action is returned at once.
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents.calabresella import csearch
 from agents.calabresella.heuristic import HeuristicV1, keep_score
 from agents.calabresella.knowledge import BY_STRENGTH
 from agents.calabresella.rollout import rollout_action, solve
@@ -106,13 +112,17 @@ class PIMC:
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else float("inf")
         seat = view.seat
         value = self._honest_value if view.phase is Phase.BID else self._value
+        compiled = csearch.CORE is not None and view.phase is _PLAY
         n = 0
         while n < self.samples:
             world = sampler.sample(rng)
-            for i, action in enumerate(candidates):
-                w = world.clone()
-                w.apply(action)
-                totals[i] += value(w, seat)
+            if compiled:  # every candidate in one call, the same values as ``_value``
+                totals += csearch.values(world, seat, candidates, self.exact_tricks)
+            else:
+                for i, action in enumerate(candidates):
+                    w = world.clone()
+                    w.apply(action)
+                    totals[i] += value(w, seat)
             n += 1
             if time.perf_counter() > deadline:
                 break
@@ -123,13 +133,18 @@ class PIMC:
         perfect-information playouts make every contract look easier than it is."""
         heuristic = _HEURISTIC
         while not w.is_terminal():
+            if w.phase is _PLAY and csearch.CORE is not None:
+                return csearch.honest_value(w, seat)  # the card play, by the compiled core
             w.apply(heuristic.decide(w.info_view(w.to_play)))
         return float(w.returns()[seat])
 
     def _value(self, w: State, seat: int) -> float:
         """Play world ``w`` out: greedy until the last ``exact_tricks`` tricks, then exactly."""
         while not w.is_terminal():
-            if w.phase is _PLAY and TRICKS - len(w.tricks) <= self.exact_tricks:
-                return solve(w)[seat]
+            if w.phase is _PLAY:
+                if csearch.CORE is not None:
+                    return csearch.values(w, seat, None, self.exact_tricks)[0]
+                if TRICKS - len(w.tricks) <= self.exact_tricks:
+                    return solve(w)[seat]
             w.apply(rollout_action(w))
         return float(w.returns()[seat])

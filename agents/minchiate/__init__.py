@@ -14,7 +14,7 @@ __all__ = ["PIMC", "HeuristicV1"]
 HEURISTICS: dict[int, type[HeuristicV1]] = {1: HeuristicV1}
 
 PIMC_PARAMS = (
-    Param("samples", int, 32, "worlds sampled per decision (at most)", low=1),
+    Param("samples", int, 64, "worlds sampled per decision (at most)", low=1),
     Param("ms", float, 800.0, "time budget per decision in milliseconds (0: no limit)", low=0),
     Param("exact", int, 2, "last tricks solved exactly by alpha-beta", low=0, high=3),
     Param("points", float, 0.1, "weight of the final point difference (tie-break)", low=0),

@@ -24,6 +24,10 @@ always look right (which is also the heuristic's choice: skipping everything cos
 per deal). The Matto payment: the piles are public, so the heuristic's choice is exact. A
 forced action is returned at once.
 
+The playouts and the solver run in the compiled search core (``agents.minchiate.csearch``: one
+call per world for every candidate play, the same values) where it is built, else in Python
+(``rollout.py``, the reference; also under ``MAZZO_PURE_PYTHON=1``).
+
 Budget: ``samples`` worlds per decision, stopped early after ``ms`` milliseconds (at least one
 world).
 
@@ -38,6 +42,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from agents.minchiate import csearch
 from agents.minchiate.heuristic import HeuristicV1
 from agents.minchiate.knowledge import (
     COMBO_CARDS,
@@ -95,7 +100,7 @@ class PIMC:
         point_weight: weight of the final point difference (in resti) in a world's value.
     """
 
-    samples: int = 32
+    samples: int = 64
     ms: float = 800.0
     exact_tricks: int = 2
     point_weight: float = 0.1
@@ -145,13 +150,20 @@ class PIMC:
         sampler = WorldSampler(view)
         totals = np.zeros(len(candidates))
         team = view.seat & 1
+        compiled = csearch.CORE is not None
+        play = csearch.playout if compiled else playout
         n = 0
         while n < self.samples:
             world = sampler.sample(rng)
-            for i, action in enumerate(candidates):
-                w = world.clone()
-                w.apply(action)
-                totals[i] += playout(w, self.exact_tricks, team, self.point_weight)
+            if compiled and csearch.ready(world):  # every candidate in one call, same values
+                totals += csearch.values(
+                    world, team, candidates, self.exact_tricks, self.point_weight
+                )
+            else:
+                for i, action in enumerate(candidates):
+                    w = world.clone()
+                    w.apply(action)
+                    totals[i] += play(w, self.exact_tricks, team, self.point_weight)
             n += 1
             if time.perf_counter() > deadline:
                 break
