@@ -15,25 +15,18 @@ from setuptools import Extension, setup
 HEADER = "envs/common/cencode.h"
 SEARCH_HEADER = "agents/csearch.h"
 
+# (package, module name, the header its sources include)
+COMPILED = (("envs", "_cencode", HEADER), ("agents", "_csearch", SEARCH_HEADER))
+
 setup(
     ext_modules=[
-        *(
-            Extension(
-                f"envs.{source.parent.name}._cencode",
-                [source.as_posix()],
-                depends=[HEADER],
-                optional=True,
-            )
-            for source in sorted(Path("envs").glob("*/_cencode.c"))
-        ),
-        *(
-            Extension(
-                f"agents.{source.parent.name}._csearch",
-                [source.as_posix()],
-                depends=[SEARCH_HEADER],
-                optional=True,
-            )
-            for source in sorted(Path("agents").glob("*/_csearch.c"))
-        ),
+        Extension(
+            f"{package}.{source.parent.name}.{module}",
+            [source.as_posix()],
+            depends=[header],
+            optional=True,
+        )
+        for package, module, header in COMPILED
+        for source in sorted(Path(package).glob(f"*/{module}.c"))
     ]
 )

@@ -27,7 +27,8 @@ from agents.base import RandomAgent
 from agents.registry import agents_of
 from agents.trained_rules import SWITCH
 from envs.cards.flags import parse_assignments
-from envs.registry import game_names, get_game
+from envs.protocols import RulesLike
+from envs.registry import AnyGame, game_names, get_game
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -39,6 +40,7 @@ __all__ = [
     "agents_text",
     "count",
     "description",
+    "game_and_rules",
 ]
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
@@ -280,12 +282,19 @@ def add_eval(sub: Any) -> None:
     p.set_defaults(func=cmd_eval)
 
 
-def cmd_eval(args: argparse.Namespace) -> int:
+def game_and_rules(args: argparse.Namespace) -> tuple[AnyGame | None, RulesLike | None]:
+    """The game and rules of ``--game``, ``--flag`` and ``--deals``: the flags are the game's,
+    the deal file's when no ``--game`` is given; None where neither is given (the deal file's,
+    or the defaults)."""
     game = get_game(args.game) if args.game else None
-    rules = None
-    if args.flag:  # the flags are the game's: the deal file's when no --game is given
-        game = game or default_game(args.deals)
-        rules = game.parse_flags(args.flag)
+    if not args.flag:
+        return game, None
+    game = game or default_game(args.deals)
+    return game, game.parse_flags(args.flag)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    game, rules = game_and_rules(args)
     config = EvalConfig(
         agents=tuple(args.agents),
         game=game,

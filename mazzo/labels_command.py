@@ -15,11 +15,11 @@ import os
 import sys
 from typing import Any
 
-from agents.arena.evaluate import EvalConfig, default_game, load_deals
+from agents.arena.evaluate import EvalConfig, load_deals
 from agents.arena.progress import ProgressBar
 from agents.arena.seating import SCHEMES
-from envs.registry import game_names, get_game
-from mazzo.commands import EXIT_INTERRUPTED, agents_text, count
+from envs.registry import game_names
+from mazzo.commands import EXIT_INTERRUPTED, agents_text, count, game_and_rules
 from training.search_labels import FORMAT, LabelRun, LabelsInterrupted, write_search_labels
 
 __all__ = ["add_labels_command", "cmd_labels"]
@@ -29,11 +29,7 @@ def cmd_labels(args: argparse.Namespace) -> int:
     """Write (or continue) the labels file; returns the exit status."""
     if os.path.isdir(args.out):
         raise ValueError(f"--out {args.out!r} is a directory; give a file (JSON Lines)")
-    game = get_game(args.game) if args.game else None
-    rules = None
-    if args.flag:  # the flags are the game's: the deal file's when no --game is given
-        game = game or default_game(args.deals)
-        rules = game.parse_flags(args.flag)
+    game, rules = game_and_rules(args)
     config = EvalConfig(
         agents=tuple(args.agents), game=game, deals=args.deals, n=args.n, seed=args.seed,
         rules=rules,
