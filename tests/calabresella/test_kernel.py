@@ -10,8 +10,9 @@ from agents.calabresella.rollout import _Search, leaf_index, leaf_table
 from envs.calabresella import kernel
 from envs.calabresella.actions import Phase
 from envs.calabresella.deck import ITALIAN_40
+from envs.calabresella.rules import Rules
 from envs.calabresella.scoring import settle
-from envs.calabresella.state import Rules, State
+from envs.calabresella.state import State
 from envs.cards.bits import bit_list
 from envs.cards.deal import Deal
 

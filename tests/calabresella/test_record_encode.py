@@ -16,7 +16,8 @@ from envs.calabresella.encode import (
     encode,
 )
 from envs.calabresella.record import read_record, replay, write_record
-from envs.calabresella.state import Rules, State
+from envs.calabresella.rules import Rules
+from envs.calabresella.state import State
 from envs.cards.deal import Deal
 
 
