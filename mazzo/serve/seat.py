@@ -25,7 +25,7 @@ from envs.protocols import RulesLike
 from envs.registry import AnyGame, all_games
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import Field, ProtocolError, register_message
-from mazzo.serve.sessions import check_bots_fit, game_of, register_mode, rules_of
+from mazzo.serve.sessions import check_bots_fit, open_game, register_mode
 from mazzo.serve.views import view_json
 
 __all__ = ["SeatSession", "open_seat"]
@@ -235,15 +235,7 @@ def open_seat(
             ``seat``, ``bot`` or ``seed``), ``unknown_game``, ``bad_flags``, ``unknown_bot``,
             ``foreign_rules``.
     """
-    extra = sorted(set(message) - _SEAT_FIELDS)
-    if extra:
-        raise ProtocolError(
-            "bad_field",
-            f"open: a seat session does not take {extra[0]!r}; fields: "
-            f"{', '.join(sorted(_SEAT_FIELDS))}",
-        )
-    game = game_of(message)
-    rules = rules_of(game, message.get("flags"))
+    game, rules = open_game(message, "seat", _SEAT_FIELDS)
     try:
         tracker_for(game)
     except ValueError as e:

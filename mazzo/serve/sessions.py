@@ -27,6 +27,7 @@ __all__ = [
     "Session",
     "check_bots_fit",
     "game_of",
+    "open_game",
     "register_mode",
     "rules_of",
 ]
@@ -84,6 +85,26 @@ def rules_of(game: AnyGame, flags: dict[str, Any] | None) -> RulesLike:
         return rules
     except (ValueError, TypeError) as e:
         raise ProtocolError("bad_flags", f"{game.name} flags {flags!r}: {e}") from None
+
+
+def open_game(
+    message: dict[str, Any], mode: str, fields: frozenset[str] | set[str]
+) -> tuple[AnyGame, RulesLike]:
+    """The game and rules of an ``open`` message of session ``mode`` that takes ``fields``.
+
+    Raises:
+        ProtocolError: ``bad_field`` (a field the mode does not take), ``unknown_game``,
+            ``bad_flags``.
+    """
+    extra = sorted(set(message) - fields)
+    if extra:
+        raise ProtocolError(
+            "bad_field",
+            f"open: a {mode} session does not take {extra[0]!r}; fields: "
+            f"{', '.join(sorted(fields))}",
+        )
+    game = game_of(message)
+    return game, rules_of(game, message.get("flags"))
 
 
 def check_bots_fit(bots: Bots, game: AnyGame, names: list[str], rules: RulesLike) -> None:

@@ -20,7 +20,7 @@ from envs.protocols import AnyState, RulesLike
 from envs.registry import AnyGame
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import ProtocolError
-from mazzo.serve.sessions import check_bots_fit, game_of, register_mode, rules_of
+from mazzo.serve.sessions import check_bots_fit, open_game, register_mode
 from mazzo.serve.views import legal_labels, view_json
 
 __all__ = ["CLIENT", "TableSession", "open_table"]
@@ -189,15 +189,7 @@ def open_table(
         ProtocolError: ``bad_field`` (a field a table does not take, bad ``seats`` or ``deal``),
             ``unknown_game``, ``bad_flags``, ``unknown_bot``, ``foreign_rules``.
     """
-    extra = sorted(set(message) - _TABLE_FIELDS)
-    if extra:
-        raise ProtocolError(
-            "bad_field",
-            f"open: a table session does not take {extra[0]!r}; fields: "
-            f"{', '.join(sorted(_TABLE_FIELDS))}",
-        )
-    game = game_of(message)
-    rules = rules_of(game, message.get("flags"))
+    game, rules = open_game(message, "table", _TABLE_FIELDS)
     seats = _seats(message, game, rules, bots)
     state, rules = _deal(message, game, rules)
     check_bots_fit(bots, game, [s for s in seats if s != CLIENT], rules)

@@ -23,6 +23,9 @@ from envs.minchiate.game import TEST_VARIANTS
 from envs.minchiate.rules import Rules
 from envs.minchiate.state import State
 
+# The parity tests need the compiled core. They skip only where it is not loaded, and then
+# test_the_compiled_core_is_built_and_used fails unless MAZZO_PURE_PYTHON=1 asked for the
+# Python core on purpose (the suite's pure-Python run): a failed build never passes silently.
 needs_core = pytest.mark.skipif(csearch.CORE is None, reason="the compiled core is not loaded")
 
 
