@@ -96,6 +96,21 @@ class RunConfig:
     """agent specs whose games are imitated (one per deal, in turn)"""
     bc_epochs: int = 5
     bc_lr: float = 1e-3
+    init_from: str = ""
+    """start from the policy of this checkpoint or run directory (its game, rules, encoding
+    and network shape must be this run's) instead of random weights; "" for none"""
+    distill_labels: tuple[str, ...] = ()
+    """search-label files (``mazzo labels``) whose searched decisions the network learns
+    before self-play (``training.rl.distill``); empty for none"""
+    distill_epochs: int = 3
+    distill_lr: float = 3e-4
+    distill_soft: float = 0.5
+    """share of the policy target spread over the candidates by their search values (the rest
+    on the search's chosen action)"""
+    distill_temperature: float = 0.25
+    """softmax temperature of that spread, in the game's payoff unit"""
+    distill_limit: int = 0
+    """read at most this many searched decisions (0: all)"""
     critic_sees_hidden: bool = False
     """the value head also reads the other seats' hands during training (PerfectDou's idea;
     the policy never does, so the trained bot plays on its own view)"""
@@ -120,6 +135,10 @@ class RunConfig:
             raise ValueError("eval_every must be >= 0 and checkpoint_minutes > 0")
         if self.bc_decisions < 0 or self.bc_epochs < 1 or not self.bc_lr > 0:
             raise ValueError("bc_decisions must be >= 0, bc_epochs >= 1 and bc_lr > 0")
+        if self.distill_epochs < 1 or not self.distill_lr > 0 or self.distill_limit < 0:
+            raise ValueError("distill_epochs must be >= 1, distill_lr > 0 and distill_limit >= 0")
+        if not 0 <= self.distill_soft <= 1 or not self.distill_temperature > 0:
+            raise ValueError("distill_soft must be in [0, 1] and distill_temperature > 0")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive widths, got {list(self.hidden)}")
 

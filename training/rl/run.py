@@ -28,6 +28,7 @@ from torch.utils.tensorboard import SummaryWriter
 
 from agents.arena.progress import format_duration
 from agents.nets import PolicyValueNet
+from agents.neural import read_policy
 from envs.deal_sets import generate_deals
 from envs.protocols import RulesLike
 from envs.registry import AnyGame, get_game
@@ -35,6 +36,7 @@ from training.rl.actors import Actors, ActorSpec
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
 from training.rl.collect import Rollout
 from training.rl.config import RESUMABLE_CHANGES, RunConfig, config_dict
+from training.rl.distill import distill_labels
 from training.rl.evaluate import evaluate_policy
 from training.rl.imitation import imitate
 from training.rl.opponents import OpponentPool
@@ -108,6 +110,8 @@ class Run:
         self._times = (0.0, 0.0)
         if not resume and cfg.bc_decisions:
             imitate(self, imitation_seed, gen)  # start from the experts' play, not random weights
+        if not resume and cfg.distill_labels:
+            distill_labels(self, gen)  # then learn a search's decisions from its labels
 
     def _actor_specs(self, seed: np.random.SeedSequence) -> list[ActorSpec]:
         """``n_actors`` actors on seeds spawned from ``seed`` (or, for 0, one collector in this
@@ -244,10 +248,39 @@ class Run:
         if (self.run_dir / "latest").exists():
             where = self.run_dir
             raise ValueError(f"{where} already holds a run; resume it or choose another dir")
+        if self.cfg.init_from:
+            self._init_from(self.cfg.init_from)
         self.run_dir.mkdir(parents=True, exist_ok=True)
         (self.run_dir / "config.json").write_text(json.dumps(config_dict(self.cfg), indent=1))
         with (self.run_dir / "metrics.csv").open("w", newline="") as f:
             csv.writer(f).writerow(METRICS)
+
+    def _init_from(self, path: str) -> None:
+        """Load the policy of checkpoint ``path`` into the fresh network, after checking that
+        it was trained for this run's game, rules, encoding and network shape."""
+        model, meta = read_policy(path)
+        mine = self.identity()
+        for key in ("game", "flags", "encoding_version"):
+            if meta.get(key) != mine[key]:
+                raise ValueError(
+                    f"init_from {path!r}: its {key} is {json.dumps(meta.get(key))}, this run's "
+                    f"is {json.dumps(mine[key])}"
+                )
+        shape = meta.get("network", {})
+        if list(shape.get("hidden", ())) != list(self.cfg.hidden):
+            raise ValueError(
+                f"init_from {path!r}: its hidden widths are {shape.get('hidden')}, this run's "
+                f"are {list(self.cfg.hidden)}"
+            )
+        own = self.net.state_dict()
+        missing = [k for k in own if k not in model or model[k].shape != own[k].shape]
+        if missing:  # a value torso of its own (critic_sees_hidden) starts fresh
+            model = {**own, **{k: v for k, v in model.items() if k in own and k not in missing}}
+            if any(not k.startswith("value_torso") for k in missing):
+                raise ValueError(f"init_from {path!r}: its network lacks {', '.join(missing)}")
+        self.net.load_state_dict(model)
+        self.say(f"initialised from {path} ({meta.get('algorithm', '?')}, update "
+                 f"{meta.get('update', '?')})")  # fmt: skip
 
     def identity(self) -> dict[str, Any]:
         """What a checkpoint must share with the run that resumes it (and the config)."""

@@ -1,0 +1,174 @@
+"""Distillation of search labels (``training.rl.distill``): the decisions read back are the
+positions the search saw (the replayed view's encoding, the search's action legal there), the
+soft targets are distributions that put the search's choice first, distillation moves the
+policy towards the search (held-out agreement above the untrained network's and above the
+share of the most common action), and a run starts from a checkpoint (``init_from``) and
+distils before self-play, refusing labels or checkpoints of other rules."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from agents.nets import PolicyValueNet
+from agents.neural import read_policy
+from envs.deal_sets import generate_deals
+from envs.registry import game_names, get_game
+from training.rl.distill import _games, distill, label_decisions, soft_targets
+from training.rl.ppo import PPOConfig, train
+from training.search_labels import write_search_labels
+
+SEARCHER = "pimc:samples=2,ms=0"
+TINY = {
+    "n_envs": 8, "rollout_decisions": 256, "minibatch": 128, "epochs": 1, "hidden": (32,),
+    "threads": 1, "eval_every": 0, "snapshot_every": 1, "max_snapshots": 2,
+}  # fmt: skip
+
+
+def quiet(_line):
+    pass
+
+
+@pytest.fixture(scope="module")
+def labels(tmp_path_factory):
+    """Per game: a labels file of the searcher in every seat on 6 deals."""
+    out = {}
+    for name in game_names():
+        game = get_game(name)
+        path = tmp_path_factory.mktemp(name) / "labels.jsonl"
+        write_search_labels(generate_deals(game, game.rules(), 6, 11), [SEARCHER], path)
+        out[name] = path
+    return out
+
+
+def _searched_lines(path):
+    lines = [json.loads(t) for t in path.read_text().splitlines()[1:]]
+    return [ln for ln in lines if len(ln["values"]) > 1]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_decisions_are_the_positions_the_search_saw(game, labels):
+    g = get_game(game)
+    rules = g.rules()
+    enc = g.encoder(rules)
+    data = label_decisions([labels[game]], g, rules, enc, reward_scale=0.5)
+    lines = _searched_lines(labels[game])
+    assert len(data) == len(lines) > 10
+    for i in (0, len(lines) // 2, len(lines) - 1):
+        ln = lines[i]
+        state = g.replay(ln["record"])
+        view = state.info_view(ln["seat"])
+        assert state.to_play == ln["seat"]
+        want = enc.encode(view)
+        np.testing.assert_array_equal(data.obs[i], want.astype(np.float16))
+        assert data.action[i] == ln["action"] and data.mask[i, ln["action"]] == 1
+        assert data.ret[i] == pytest.approx(ln["outcome"] * 0.5)
+    assert data.obs.dtype == np.float16 and data.target.dtype == np.float32
+    np.testing.assert_allclose(data.target.sum(1), 1.0, rtol=1e-5)
+    assert (data.target * (1 - data.mask)).sum() == 0  # no target mass on illegal actions
+    assert (data.target.argmax(1) == data.action).all()  # the search's choice weighs most
+
+
+def test_soft_targets_follow_the_values():
+    t = soft_targets({"3": 1.0, "5": 0.0, "7": 1.0}, 3, 10, soft=0.5, temperature=0.25)
+    assert t.sum() == pytest.approx(1.0)
+    assert t[3] > t[7] > t[5] > 0 and t[[0, 1, 2, 4, 6, 8, 9]].sum() == 0
+    assert t[7] == pytest.approx(0.5 / (2 + np.exp(-4)))  # softmax of (1, 0, 1) / 0.25
+    hard = soft_targets({"3": 1.0, "5": 0.0}, 5, 10, soft=0.0, temperature=0.25)
+    assert hard[5] == 1 and hard.sum() == 1  # soft 0: the search's action alone, whatever its value
+
+
+def test_limit_and_incomplete_deals(labels, tmp_path):
+    g = get_game("calabresella")
+    rules, enc = g.rules(), g.encoder(g.rules())
+    assert len(label_decisions([labels["calabresella"]], g, rules, enc, 1.0, limit=5)) == 5
+    cut = tmp_path / "cut.jsonl"
+    text = labels["calabresella"].read_text()
+    cut.write_text(text[: len(text) - 40])  # a crash in the last deal's last line
+    games = list(_games(cut))
+    deals = {lines[0]["deal"] for _, lines in games}
+    assert deals == set(range(5))  # the cut deal is left out whole
+
+
+def test_bad_files_are_named(labels, tmp_path):
+    g = get_game("calabresella")
+    rules, enc = g.rules(), g.encoder(g.rules())
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"format": "something-else"}\n')
+    with pytest.raises(ValueError, match=r"other\.jsonl is not a mazzo-search-labels/1 file"):
+        label_decisions([other], g, rules, enc, 1.0)
+    with pytest.raises(ValueError, match="labels of 'minchiate', this run plays 'calabresella'"):
+        label_decisions([labels["minchiate"]], g, rules, enc, 1.0)
+    four = g.rules({"players": 4})
+    with pytest.raises(ValueError, match="labels under flags"):
+        label_decisions([labels["calabresella"]], g, four, g.encoder(four), 1.0)
+    with pytest.raises(ValueError, match="soft must be in"):
+        label_decisions([labels["calabresella"]], g, rules, enc, 1.0, soft=2.0)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_distillation_learns_the_search(game, labels):
+    g = get_game(game)
+    rules, enc = g.rules(), g.encoder(rules := g.rules())
+    data = label_decisions([labels[game]], g, rules, enc, 0.5, soft=0.0)
+    torch.set_num_threads(1)  # a tiny net: extra OpenMP threads only spin on a busy machine
+    torch.manual_seed(0)
+    net = PolicyValueNet(enc.obs_size, enc.num_actions, (64,))
+    untrained = distill(
+        net, torch.optim.Adam(net.parameters()), data, 0, 64, torch.Generator(), holdout=0.0
+    )
+    stats = distill(
+        net, torch.optim.Adam(net.parameters(), lr=3e-3), data, 30, 64,
+        torch.Generator().manual_seed(0), holdout=0.0,
+    )  # fmt: skip
+    common = np.bincount(data.action).max() / len(data)
+    # measured on the decisions it learned (holdout 0): it fits the search's choices
+    assert stats["agreement"] > max(common, untrained["agreement"]) + 0.2
+    assert stats["heldout_cross_entropy"] < untrained["heldout_cross_entropy"] / 2
+
+
+def test_a_run_starts_from_a_checkpoint_and_distils(labels, tmp_path):
+    game = "calabresella"
+    base = train(PPOConfig(game=game, total_decisions=256, **TINY), tmp_path / "base", log=quiet)
+    said: list[str] = []
+    cfg = PPOConfig(
+        game=game, total_decisions=256, lr=1e-9, init_from=str(tmp_path / "base"),
+        distill_labels=(str(labels[game]),), distill_epochs=1, distill_lr=1e-9, **TINY,
+    )  # fmt: skip
+    net = train(cfg, tmp_path / "run", log=said.append)
+    assert any(s.startswith(f"initialised from {tmp_path / 'base'}") for s in said)
+    assert any(s.startswith("distillation of 1 label file(s):") for s in said)
+    for k, v in base.state_dict().items():  # tiny rates: the start's weights, nearly unmoved
+        assert torch.allclose(v, net.state_dict()[k], atol=1e-4), k
+    _model, meta = read_policy(tmp_path / "run")
+    assert meta["config"]["init_from"] == str(tmp_path / "base")
+
+
+def test_init_from_refuses_another_shape_or_game(labels, tmp_path):
+    train(PPOConfig(game="calabresella", total_decisions=256, **TINY), tmp_path / "base", log=quiet)
+    wide = {**TINY, "hidden": (16,)}
+    with pytest.raises(ValueError, match=r"hidden widths are \[32\], this run's are \[16\]"):
+        train(
+            PPOConfig(game="calabresella", total_decisions=256, init_from=str(tmp_path / "base"), **wide),
+            tmp_path / "a", log=quiet,
+        )  # fmt: skip
+    with pytest.raises(ValueError, match='its game is "calabresella", this run\'s is "minchiate"'):
+        train(
+            PPOConfig(game="minchiate", total_decisions=256, init_from=str(tmp_path / "base"), **TINY),
+            tmp_path / "b", log=quiet,
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="neither a mazzo checkpoint"):
+        train(
+            PPOConfig(game="calabresella", total_decisions=256, init_from=str(tmp_path / "none"), **TINY),
+            tmp_path / "c", log=quiet,
+        )  # fmt: skip
+
+
+def test_bad_distill_settings_are_refused():
+    with pytest.raises(ValueError, match="distill_soft must be in"):
+        PPOConfig(game="calabresella", distill_soft=1.5)
+    with pytest.raises(ValueError, match="distill_epochs must be >= 1"):
+        PPOConfig(game="calabresella", distill_epochs=0)

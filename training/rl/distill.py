@@ -1,0 +1,262 @@
+"""Distillation of a search into the network: the policy learns a search agent's decisions from
+its search labels (``mazzo-search-labels/1`` files, ``training.search_labels``), the first half
+of expert iteration.
+
+``label_decisions`` reads label files one game at a time (a file never sits in memory whole),
+replays each game's D.3 record once and keeps every *searched* decision (a line with values:
+the search compared at least two candidates; forced moves and the decisions a search leaves to
+its heuristic are skipped, so the network keeps its own there): the seat's observation and
+legal mask, the search's chosen action, a soft target over the candidates (a softmax of their
+values at ``temperature``) and the game's scaled return for the seat. ``distill`` fits the
+policy to ``(1 - soft) * one_hot(action) + soft * softmax(values / temperature)`` (cross-entropy
+over the masked logits) and the value head to the returns. ``distill_labels`` does both for a
+fresh run before self-play (``distill_labels`` in the config), logging ``distill/`` scalars.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+
+from agents.nets import PolicyValueNet
+from envs.cards.record import apply_actions
+from envs.protocols import AnyEncoder, RulesLike
+from envs.registry import AnyGame
+
+if TYPE_CHECKING:
+    from training.rl.run import Run
+
+__all__ = ["LabelledDecisions", "distill", "distill_labels", "label_decisions", "soft_targets"]
+
+LABELS_FORMAT = "mazzo-search-labels/1"
+
+
+@dataclass
+class LabelledDecisions:
+    """Searched decisions: ``obs (T, obs_size)`` (float16: the entries are 0/1 and small
+    scalars), ``mask (T, A)``, ``action (T,)``, ``target (T, A)`` (the policy target, rows sum
+    to 1), ``ret (T,)`` (scaled returns)."""
+
+    obs: npt.NDArray[np.float16]
+    mask: npt.NDArray[np.int8]
+    action: npt.NDArray[np.int64]
+    target: npt.NDArray[np.float32]
+    ret: npt.NDArray[np.float32]
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+
+def soft_targets(
+    values: dict[str, float], action: int, num_actions: int, soft: float, temperature: float
+) -> npt.NDArray[np.float32]:
+    """The policy target of one decision: ``1 - soft`` on the chosen action, ``soft`` spread by
+    a softmax of the candidates' values at ``temperature`` (in the values' unit)."""
+    out = np.zeros(num_actions, np.float32)
+    out[action] = 1.0 - soft
+    if soft and values:
+        acts = np.fromiter((int(a) for a in values), np.int64, len(values))
+        v = np.fromiter(values.values(), np.float64, len(values))
+        z = np.exp((v - v.max()) / temperature)
+        out[acts] += (soft * z / z.sum()).astype(np.float32)
+    return out
+
+
+def _games(path: Path) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """(header, the lines of one game) of a labels file, game by game, complete deals only."""
+    with path.open() as f:
+        first = f.readline()
+        try:
+            header = json.loads(first)
+        except json.JSONDecodeError:
+            header = None
+        if not isinstance(header, dict) or header.get("format") != LABELS_FORMAT:
+            raise ValueError(f"{path} is not a {LABELS_FORMAT} file")
+        game: list[dict[str, Any]] = []
+        deal: list[list[dict[str, Any]]] = []
+        for raw in f:
+            if not raw.endswith("\n"):
+                break  # cut by a crash: the deal is incomplete
+            line = json.loads(raw)
+            if game and (line["deal"], line["lineup"]) != (game[0]["deal"], game[0]["lineup"]):
+                deal.append(game)
+                game = []
+            game.append(line)
+            if line["deal_end"]:
+                deal.append(game)
+                for g in deal:
+                    yield header, g
+                game, deal = [], []
+
+
+def label_decisions(
+    paths: Sequence[str | Path], game: AnyGame, rules: RulesLike, encoder: AnyEncoder,
+    reward_scale: float, soft: float = 0.5, temperature: float = 0.25,
+    limit: int | None = None,
+) -> LabelledDecisions:  # fmt: skip
+    """The searched decisions of the label files ``paths`` (at most ``limit``), encoded for
+    ``rules`` (see the module docstring).
+
+    Raises:
+        ValueError: a file that is not a labels file, of another game or other rules.
+    """
+    if not 0 <= soft <= 1 or not temperature > 0:
+        raise ValueError(f"soft must be in [0, 1] and temperature > 0, got {soft}, {temperature}")
+    n_act = encoder.num_actions
+    obs: list[npt.NDArray[np.float16]] = []
+    mask: list[npt.NDArray[np.int8]] = []
+    action: list[int] = []
+    target: list[npt.NDArray[np.float32]] = []
+    ret: list[float] = []
+    row = np.zeros((1, encoder.obs_size), np.float32)
+    row_mask = np.zeros((1, n_act), np.int8)
+    for path in map(Path, paths):
+        for header, lines in _games(path):
+            _check_header(path, header, game, rules)
+            wanted = {ln["step"]: ln for ln in lines if len(ln["values"]) > 1}
+            if not wanted:
+                continue
+            record = lines[-1]["record"]
+            parsed = game.read_record(record, rules)
+            state = game.new_state(parsed.deal, parsed.rules, **parsed.options)
+            for step, triple in enumerate([*parsed.actions, None]):
+                line = wanted.get(step)
+                if line is not None:
+                    view = state.info_view(line["seat"])
+                    encoder.encode_batch([view], row, row_mask)
+                    if not row_mask[0, line["action"]]:
+                        raise ValueError(
+                            f"{path}: deal {line['deal']} step {step}: the labelled action "
+                            f"{line['label']!r} is not legal in the replayed position"
+                        )
+                    obs.append(row[0].astype(np.float16))
+                    mask.append(row_mask[0].copy())
+                    action.append(int(line["action"]))
+                    target.append(
+                        soft_targets(line["values"], line["action"], n_act, soft, temperature)
+                    )
+                    ret.append(float(line["outcome"]) * reward_scale)
+                    if limit is not None and len(action) >= limit:
+                        return _stack(obs, mask, action, target, ret, encoder)
+                if triple is None or step >= max(wanted):
+                    break
+                apply_actions(game.vocabulary, state, [triple])
+    return _stack(obs, mask, action, target, ret, encoder)
+
+
+def _check_header(path: Path, header: dict[str, Any], game: AnyGame, rules: RulesLike) -> None:
+    if header.get("game") != game.name:
+        raise ValueError(f"{path}: labels of {header.get('game')!r}, this run plays {game.name!r}")
+    theirs = game.rules(header.get("flags") or {})
+    if theirs.to_flags() != rules.to_flags():
+        raise ValueError(
+            f"{path}: labels under flags {theirs.to_flags()}, this run's are {rules.to_flags()}"
+        )
+
+
+def _stack(
+    obs: list[npt.NDArray[np.float16]], mask: list[npt.NDArray[np.int8]], action: list[int],
+    target: list[npt.NDArray[np.float32]], ret: list[float], encoder: AnyEncoder,
+) -> LabelledDecisions:  # fmt: skip
+    if not action:
+        n_obs, n_act = encoder.obs_size, encoder.num_actions
+        return LabelledDecisions(
+            np.zeros((0, n_obs), np.float16), np.zeros((0, n_act), np.int8),
+            np.zeros(0, np.int64), np.zeros((0, n_act), np.float32), np.zeros(0, np.float32),
+        )  # fmt: skip
+    return LabelledDecisions(
+        np.stack(obs), np.stack(mask), np.asarray(action, np.int64), np.stack(target),
+        np.asarray(ret, np.float32),
+    )  # fmt: skip
+
+
+def distill(
+    net: PolicyValueNet, opt: torch.optim.Optimizer, data: LabelledDecisions, epochs: int,
+    minibatch: int, gen: torch.Generator, value_coef: float = 0.5, holdout: float = 0.05,
+) -> dict[str, float]:  # fmt: skip
+    """Fit the policy to ``data``'s targets and the value to its returns for ``epochs`` passes.
+    The last ``holdout`` share of the decisions (the files' latest games) is kept out and
+    measured: returns the last epoch's mean training losses and, on the held-out decisions, the
+    cross-entropy and how often the policy's best action is the search's (``agreement``)."""
+    n = len(data)
+    n_train = n - int(n * holdout) if n > 1 else n
+    mask, act = torch.from_numpy(data.mask), torch.from_numpy(data.action)
+    target, ret = torch.from_numpy(data.target), torch.from_numpy(data.ret)
+    obs16 = torch.from_numpy(data.obs)
+    stats: dict[str, float] = {}
+    for _ in range(epochs):
+        order = torch.randperm(n_train, generator=gen)
+        ce_sum = v_sum = 0.0
+        for start in range(0, n_train, minibatch):
+            idx = order[start : start + minibatch]
+            obs = obs16[idx].float()
+            v: torch.Tensor = torch.zeros(())
+            if net.critic_extra:  # that critic needs the hidden cards: it learns in self-play
+                logits = net.logits(obs, mask[idx])
+            else:
+                logits, value = net(obs, mask[idx])
+                v = ((value - ret[idx]) ** 2).mean()
+            logp = torch.log_softmax(logits, dim=-1)
+            ce = -(target[idx] * torch.where(mask[idx] == 1, logp, 0.0)).sum(-1).mean()
+            opt.zero_grad()
+            loss: torch.Tensor = ce + value_coef * v
+            torch.autograd.backward([loss])
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step()
+            ce_sum += ce.item() * len(idx)
+            v_sum += v.item() * len(idx)
+        stats = {"cross_entropy": ce_sum / max(n_train, 1), "value": v_sum / max(n_train, 1)}
+    return stats | _measure(
+        net, obs16, mask, act, target, slice(n_train, n) if n > n_train else slice(0, n)
+    )
+
+
+@torch.no_grad()
+def _measure(
+    net: PolicyValueNet, obs16: torch.Tensor, mask: torch.Tensor, act: torch.Tensor,
+    target: torch.Tensor, part: slice,
+) -> dict[str, float]:  # fmt: skip
+    """Held-out cross-entropy and agreement with the search's action on ``part``."""
+    idx = torch.arange(len(act))[part]
+    hits, ce, n = 0, 0.0, len(idx)
+    for start in range(0, n, 4096):
+        sl = idx[start : start + 4096]
+        logits = net.logits(obs16[sl].float(), mask[sl])
+        logp = torch.log_softmax(logits, dim=-1)
+        ce += float(-(target[sl] * torch.where(mask[sl] == 1, logp, 0.0)).sum())
+        hits += int((logits.argmax(-1) == act[sl]).sum())
+    return {"heldout_cross_entropy": ce / max(n, 1), "agreement": hits / max(n, 1)}
+
+
+def distill_labels(run: Run, gen: torch.Generator) -> None:
+    """Distil ``run``'s config's ``distill_labels`` into its network (``distill_epochs`` at
+    ``distill_lr``), log ``distill/`` scalars, then evaluate (with ``eval_every``)."""
+    t0 = time.perf_counter()
+    cfg = run.cfg
+    data = label_decisions(
+        cfg.distill_labels, run.game, run.rules, run.encoder, run.reward_scale,
+        cfg.distill_soft, cfg.distill_temperature, cfg.distill_limit or None,
+    )  # fmt: skip
+    if not len(data):
+        raise ValueError(f"distill_labels {list(cfg.distill_labels)} hold no searched decision")
+    t1 = time.perf_counter()
+    opt = torch.optim.Adam(run.net.parameters(), lr=cfg.distill_lr)
+    stats = distill(run.net, opt, data, cfg.distill_epochs, cfg.minibatch, gen)
+    for key, value in stats.items():
+        run.writer.add_scalar(f"distill/{key}", value, 0)
+    run.say(
+        f"distillation of {len(cfg.distill_labels)} label file(s): {len(data):,} searched "
+        f"decisions (read in {t1 - t0:.0f}s), held-out agreement {stats['agreement']:.1%}, "
+        f"cross-entropy {stats['heldout_cross_entropy']:.3f}, value loss {stats['value']:.4f} "
+        f"({time.perf_counter() - t0:.0f}s)"
+    )
+    if cfg.eval_every:
+        run.evaluate()
