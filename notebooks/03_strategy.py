@@ -32,10 +32,10 @@ import os
 
 SCALE = os.environ.get("MAZZO_NOTEBOOK_SCALE", "full")  # "ci" runs a small budget
 SMALL = SCALE == "ci"
-CAL_DEALS = 15 if SMALL else 300  # Calabresella deals per agent
-MIN_DEALS = 3 if SMALL else 60  # Minchiate deals per agent
+CAL_DEALS = 15 if SMALL else 200  # Calabresella deals per agent
+MIN_DEALS = 3 if SMALL else 40  # Minchiate deals per agent
 PIMC = "pimc:samples=4,ms=0" if SMALL else "pimc"
-POSITIONS = 60 if SMALL else 600  # positions compared in section 3, per game
+POSITIONS = 60 if SMALL else 400  # positions compared in section 3, per game
 SEED = 2026
 
 # %%

@@ -172,3 +172,24 @@ def test_bad_distill_settings_are_refused():
         PPOConfig(game="calabresella", distill_soft=1.5)
     with pytest.raises(ValueError, match="distill_epochs must be >= 1"):
         PPOConfig(game="calabresella", distill_epochs=0)
+
+
+def test_a_run_writes_its_own_labels_and_distils_them(tmp_path):
+    said: list[str] = []
+    cfg = PPOConfig(
+        game="calabresella", total_decisions=256, label_deals=2, label_workers=1,
+        label_searcher=SEARCHER, **TINY,
+    )  # fmt: skip
+    train(cfg, tmp_path / "run", log=said.append)
+    path = tmp_path / "run" / "labels.jsonl"
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["searcher"] == SEARCHER and header["deals"] == 2 and header["seed"] == 424242
+    assert any(s.startswith("labels: 2 deals (2 written now,") for s in said)
+    assert any(s.startswith("distillation of 1 label file(s):") for s in said)
+    lines = [json.loads(t) for t in path.read_text().splitlines()[1:]]
+    assert lines[-1]["deal"] == 1 and lines[-1]["deal_end"]
+
+
+def test_labelling_the_evaluation_deals_is_refused():
+    with pytest.raises(ValueError, match="label_seed must differ from eval_seed"):
+        PPOConfig(game="calabresella", label_deals=10, label_seed=1000, eval_seed=1000)

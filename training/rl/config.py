@@ -99,6 +99,16 @@ class RunConfig:
     init_from: str = ""
     """start from the policy of this checkpoint or run directory (its game, rules, encoding
     and network shape must be this run's) instead of random weights; "" for none"""
+    label_deals: int = 0
+    """deals on which the run itself writes search labels (``label_searcher`` in every seat)
+    into ``labels.jsonl`` in the run directory before distilling them with ``distill_labels``
+    (0: none); a run stopped while labelling continues the file when started again"""
+    label_searcher: str = "pimc:ms=0"
+    """the search agent of those labels (a budget in worlds, so the file is reproducible)"""
+    label_seed: int = 424242
+    """seed of the labelled deals and of the searcher (never the evaluation deals' seed)"""
+    label_workers: int = 0
+    """worker processes of the labelling (0: every core)"""
     distill_labels: tuple[str, ...] = ()
     """search-label files (``mazzo labels``) whose searched decisions the network learns
     before self-play (``training.rl.distill``); empty for none"""
@@ -135,6 +145,12 @@ class RunConfig:
             raise ValueError("eval_every must be >= 0 and checkpoint_minutes > 0")
         if self.bc_decisions < 0 or self.bc_epochs < 1 or not self.bc_lr > 0:
             raise ValueError("bc_decisions must be >= 0, bc_epochs >= 1 and bc_lr > 0")
+        if self.label_deals < 0 or self.label_workers < 0 or self.label_seed < 0:
+            raise ValueError("label_deals, label_workers and label_seed must be >= 0")
+        if self.label_deals and self.label_seed == self.eval_seed:
+            raise ValueError(
+                "label_seed must differ from eval_seed: never label the evaluation deals"
+            )
         if self.distill_epochs < 1 or not self.distill_lr > 0 or self.distill_limit < 0:
             raise ValueError("distill_epochs must be >= 1, distill_lr > 0 and distill_limit >= 0")
         if not 0 <= self.distill_soft <= 1 or not self.distill_temperature > 0:

@@ -16,6 +16,7 @@ fresh run before self-play (``distill_labels`` in the config), logging ``distill
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -28,15 +29,24 @@ import torch
 
 from agents.nets import PolicyValueNet
 from envs.cards.record import apply_actions
+from envs.deal_sets import generate_deals
 from envs.protocols import AnyEncoder, RulesLike
 from envs.registry import AnyGame
+from training.search_labels import FORMAT, write_search_labels
 
 if TYPE_CHECKING:
     from training.rl.run import Run
 
-__all__ = ["LabelledDecisions", "distill", "distill_labels", "label_decisions", "soft_targets"]
+__all__ = [
+    "LabelledDecisions",
+    "distill",
+    "distill_labels",
+    "label_decisions",
+    "soft_targets",
+    "write_run_labels",
+]
 
-LABELS_FORMAT = "mazzo-search-labels/1"
+RUN_LABELS = "labels.jsonl"  # a run's own labels, in its directory
 
 
 @dataclass
@@ -78,8 +88,8 @@ def _games(path: Path) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
             header = json.loads(first)
         except json.JSONDecodeError:
             header = None
-        if not isinstance(header, dict) or header.get("format") != LABELS_FORMAT:
-            raise ValueError(f"{path} is not a {LABELS_FORMAT} file")
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise ValueError(f"{path} is not a {FORMAT} file")
         game: list[dict[str, Any]] = []
         deal: list[list[dict[str, Any]]] = []
         for raw in f:
@@ -236,24 +246,45 @@ def _measure(
     return {"heldout_cross_entropy": ce / max(n, 1), "agreement": hits / max(n, 1)}
 
 
-def distill_labels(run: Run, gen: torch.Generator) -> None:
-    """Distil ``run``'s config's ``distill_labels`` into its network (``distill_epochs`` at
-    ``distill_lr``), log ``distill/`` scalars, then evaluate (with ``eval_every``)."""
-    t0 = time.perf_counter()
+def write_run_labels(run: Run) -> Path:
+    """The run's own labels (``label_deals`` deals of ``label_searcher`` in every seat) in
+    ``labels.jsonl`` of the run directory, written or continued (``write_search_labels``)."""
     cfg = run.cfg
+    path = run.run_dir / RUN_LABELS
+    deals = generate_deals(run.game, run.rules, cfg.label_deals, cfg.label_seed)
+    workers = cfg.label_workers or os.cpu_count() or 1
+    t0 = time.perf_counter()
+    run.say(f"labels: {cfg.label_searcher} on {cfg.label_deals:,} deals into {path}")
+    done = write_search_labels(deals, [cfg.label_searcher], path, cfg.label_seed, workers=workers)
+    run.say(
+        f"labels: {done.deals:,} deals ({done.deals - done.resumed_at:,} written now, "
+        f"{done.decisions:,} decisions) in {time.perf_counter() - t0:.0f}s"
+    )
+    return path
+
+
+def distill_labels(run: Run, gen: torch.Generator) -> None:
+    """Distil the run's labels (its own ``label_deals``, then ``distill_labels``) into its
+    network (``distill_epochs`` at ``distill_lr``), log ``distill/`` scalars, then evaluate
+    (with ``eval_every``)."""
+    cfg = run.cfg
+    files: list[str | Path] = [*cfg.distill_labels]
+    if cfg.label_deals:
+        files.insert(0, write_run_labels(run))
+    t0 = time.perf_counter()
     data = label_decisions(
-        cfg.distill_labels, run.game, run.rules, run.encoder, run.reward_scale,
+        files, run.game, run.rules, run.encoder, run.reward_scale,
         cfg.distill_soft, cfg.distill_temperature, cfg.distill_limit or None,
     )  # fmt: skip
     if not len(data):
-        raise ValueError(f"distill_labels {list(cfg.distill_labels)} hold no searched decision")
+        raise ValueError(f"the labels {[str(f) for f in files]} hold no searched decision")
     t1 = time.perf_counter()
     opt = torch.optim.Adam(run.net.parameters(), lr=cfg.distill_lr)
     stats = distill(run.net, opt, data, cfg.distill_epochs, cfg.minibatch, gen)
     for key, value in stats.items():
         run.writer.add_scalar(f"distill/{key}", value, 0)
     run.say(
-        f"distillation of {len(cfg.distill_labels)} label file(s): {len(data):,} searched "
+        f"distillation of {len(files)} label file(s): {len(data):,} searched "
         f"decisions (read in {t1 - t0:.0f}s), held-out agreement {stats['agreement']:.1%}, "
         f"cross-entropy {stats['heldout_cross_entropy']:.3f}, value loss {stats['value']:.4f} "
         f"({time.perf_counter() - t0:.0f}s)"

@@ -110,7 +110,7 @@ class Run:
         self._times = (0.0, 0.0)
         if not resume and cfg.bc_decisions:
             imitate(self, imitation_seed, gen)  # start from the experts' play, not random weights
-        if not resume and cfg.distill_labels:
+        if not resume and (cfg.distill_labels or cfg.label_deals):
             distill_labels(self, gen)  # then learn a search's decisions from its labels
 
     def _actor_specs(self, seed: np.random.SeedSequence) -> list[ActorSpec]:
