@@ -1,0 +1,31 @@
+"""Every trainer config under ``configs/`` loads with its trainer's dataclass (every key known,
+every value of its type), and the checkpoints and label files it names exist."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from training.rl.config import load_config, read_toml
+from training.rl.dmc import DMCConfig
+from training.rl.ppo import PPOConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGS = sorted((ROOT / "configs").glob("*.toml"))
+TRAINERS = {"ppo": PPOConfig, "dmc": DMCConfig}
+
+
+def test_there_are_configs():
+    assert {p.name for p in CONFIGS} >= {"calabresella_quick.toml", "minchiate_distill.toml"}
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+def test_the_config_loads(path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    cls = TRAINERS[read_toml(path)["algorithm"]]
+    cfg = load_config(cls, path, ignore=("algorithm",))
+    if cfg.init_from:
+        assert (ROOT / cfg.init_from / "meta.json").exists()
+    for labels in cfg.distill_labels:
+        assert (ROOT / labels).exists()
