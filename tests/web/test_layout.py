@@ -35,6 +35,17 @@ MIN_SEED = 1
 PHONE, SMALL, WIDE = (390, 844), (1024, 700), (1366, 900)
 
 
+# the setup form's title, fields and Deal button that are off the window or under something else
+_FORM_COVERED = """
+return Array.from(document.querySelectorAll('#setup-form h2, #setup-form label, #setup-deal')).filter(e => {
+  const r = e.getBoundingClientRect();
+  if (r.left < 0 || r.right > innerWidth || r.top < 0 || r.bottom > innerHeight) return true;
+  return !e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)) &&
+    !e.contains(document.elementFromPoint(r.left + 4, r.top + 4));
+}).map(e => e.id || e.textContent.slice(0, 30));
+"""
+
+
 def _thirds(cards: list[str]) -> int:
     """Card thirds (RULES.md C-2.3): an ace 3, each 3, 2, K, N, J 1, the rest 0."""
     return sum(
@@ -120,6 +131,10 @@ def test_phone_plays_whole_deals(web_server: str, browser: Any) -> None:
     set_viewport(browser, *PHONE)
     try:
         seed = find_seed(CAL, 11)
+        open_setup(browser, web_server)  # the setup form fits the phone, nothing covers it
+        covered = browser.execute_script(_FORM_COVERED)
+        assert not covered, f"the setup form is covered or cut: {covered}"
+        browser.save_screenshot(str(shots / "web_layout_phone_setup.png"))
         _start(browser, web_server, CAL, seed)
         end = _play_through(browser, CAL, seed, "phone_cal", (0, 1, 8))
         check_layout(browser, "phone calabresella end")

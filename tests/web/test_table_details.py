@@ -56,6 +56,10 @@ def test_auction_shows_the_high_bid_until_it_is_over(web_server: str, browser: A
     me, felt = _seat_text(browser, 0), browser.find_element(By.ID, "felt").text
     assert "High bid · chiamo" in me and "Soloist" not in me, me
     assert "You play" not in felt and "high bid" in felt.lower(), felt
+    panel = browser.find_element(By.ID, "panels").text
+    assert "High bid" in panel and "Tricks won" not in panel, panel
+    prompt = browser.find_element(By.CSS_SELECTOR, "#action-bar .prompt").text
+    assert prompt.startswith("Waiting for the other players"), prompt
     browser.save_screenshot(str(artifacts_dir() / "web_auction_high_bid.png"))
     Select(browser.find_element(By.ID, "speed")).select_by_value("instant")
     st = next_turn(browser, st["turn"])

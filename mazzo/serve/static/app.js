@@ -177,6 +177,7 @@ function apply(msg) {
 function applyEvent(M, ev) {
   const G = game();
   M.step = ev.step ?? M.step + 1;
+  if (ev.seat === M.me) M.sentMove = null; // the move was taken: now the others play
   let text = null;
   if (ev.verb === "play") {
     if (M.pending) finishTrick(M, ev.seat); // the winner of a trick leads the next one

@@ -296,7 +296,7 @@
         U.list(v.discards).length ? ["Your discards", Cards.row(U.list(v.discards))] : null,
         U.code(v.returned) ? ["Returned", Cards.chip(v.returned)] : null,
         U.list(v.partner_hand).length ? [aDue(M) ? "Your other hand" : "Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
-        won && g.contract ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
+        won && g.contract && auctionOver(M) ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
         g.contract && auctionOver(M) && !r ? ["Card points", (() => {
           const c = sideCounts(M);
           return `soloist ${asPoints(c.sol)} · defenders ${asPoints(c.def)} <span class="none">(needs 6 of 11)</span>`;
