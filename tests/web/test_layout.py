@@ -11,6 +11,7 @@ mid-deal. Screenshots go to ``$MAZZO_ARTIFACTS`` (``web_layout_*.png``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from selenium.webdriver.common.by import By
@@ -158,21 +159,18 @@ def test_phone_plays_whole_deals(web_server: str, browser: Any) -> None:
     assert not errors, f"the page logged errors: {errors}"
 
 
-def _to_play_turn(driver: Any, sc: Scenario, seed: int, plays: int) -> dict[str, Any]:
-    """Play the policy's moves up to the person's ``plays``-th card play; returns that turn's
-    view."""
+def _play_turns(driver: Any, sc: Scenario, seed: int) -> Iterator[dict[str, Any]]:
+    """Play the deal by the policy, yielding the view of each of the person's card plays
+    before the card is clicked."""
     turns, _ = play_views(sc, seed)
-    last, seen = "0", 0
+    last = "0"
     for legal, view in turns:
         st = next_turn(driver, last)
         last = st["turn"]
         assert legal_of(st) == legal
         if view["phase"] == "play":
-            seen += 1
-            if seen == plays:
-                return view
+            yield view
         click(driver, pick(legal, sc.prefer))
-    raise AssertionError("the deal has too few turns")
 
 
 def test_wide_and_small_windows(web_server: str, browser: Any) -> None:
@@ -184,7 +182,8 @@ def test_wide_and_small_windows(web_server: str, browser: Any) -> None:
         set_viewport(browser, *size)
         try:
             _start(browser, web_server, MIN, MIN_SEED)
-            _to_play_turn(browser, MIN, MIN_SEED, 1)
+            plays = _play_turns(browser, MIN, MIN_SEED)
+            next(plays)
             st = state(browser)
             check_highlighted(st)
             lay = check_layout(browser, f"minchiate {size}")
@@ -193,13 +192,24 @@ def test_wide_and_small_windows(web_server: str, browser: Any) -> None:
             assert lay["hand"]["b"] <= size[1]
             assert not lay["panelScrolls"], "the side panel needs scrolling"
             browser.save_screenshot(str(artifacts_dir() / f"web_layout_min_{size[0]}.png"))
+            for _ in range(7):  # mid-deal: declarations, the score's events, tricks in the panel
+                next(plays)
+            lay = check_layout(browser, f"minchiate {size}, mid-deal")
+            assert not lay["panelScrolls"], "the side panel needs scrolling"
+            log = browser.find_element(By.ID, "log-lines")
+            assert log.size["height"] >= 60, log.size  # a few lines of the log, the last ones
+            browser.save_screenshot(str(artifacts_dir() / f"web_layout_min_{size[0]}_mid.png"))
+            plays.close()
 
             _start(browser, web_server, CAL, cal_seed)
-            view = _to_play_turn(browser, CAL, cal_seed, 4)
+            plays = _play_turns(browser, CAL, cal_seed)
+            for _ in range(4):
+                view = next(plays)
             check_highlighted(state(browser))
             check_layout(browser, f"calabresella {size}")
             _check_points(browser, view)
             _check_trick_shown(browser, view)
             browser.save_screenshot(str(artifacts_dir() / f"web_layout_cal_{size[0]}.png"))
+            plays.close()
         finally:
             set_viewport(browser, *VIEWPORT)

@@ -302,7 +302,7 @@ const Render = {
         `${t.cards.map((p) => `<span class="tp"><i>${seatLabel(p.seat)}</i>${Cards.html(p.card, { size: "tiny" })}</span>`).join("")}` +
         `<span class="who">${who}</span></div>`;
     });
-    out.push(`<section><h3>Tricks (${M.tricks.length} done)</h3>${last.join("") || '<span class="none">none yet</span>'}</section>`);
+    out.push(`<section class="tricks"><h3>Tricks (${M.tricks.length} done)</h3>${last.join("") || '<span class="none">none yet</span>'}</section>`);
     out.push(`<section class="log"><h3>Log</h3><div id="log-lines">${M.log.slice(-40).map((l) => `<div>${l}</div>`).join("")}</div></section>`);
     const el = document.getElementById("panels");
     el.innerHTML = out.join("");
