@@ -11,7 +11,7 @@ mid-deal. Screenshots go to ``$MAZZO_ARTIFACTS`` (``web_layout_*.png``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 from selenium.webdriver.common.by import By
@@ -159,7 +159,7 @@ def test_phone_plays_whole_deals(web_server: str, browser: Any) -> None:
     assert not errors, f"the page logged errors: {errors}"
 
 
-def _play_turns(driver: Any, sc: Scenario, seed: int) -> Iterator[dict[str, Any]]:
+def _play_turns(driver: Any, sc: Scenario, seed: int) -> Generator[dict[str, Any], None, None]:
     """Play the deal by the policy, yielding the view of each of the person's card plays
     before the card is clicked."""
     turns, _ = play_views(sc, seed)
