@@ -11,6 +11,7 @@ mid-deal. Screenshots go to ``$MAZZO_ARTIFACTS`` (``web_layout_*.png``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Generator
 from typing import Any
 
@@ -32,6 +33,9 @@ from tests.web.scenarios import Scenario, find_seed, pick, play_views
 C, H = "client", "heuristic"
 CAL = Scenario("calabresella", (C, H, H), prefer=("bid chiamo",))
 MIN = Scenario("minchiate", (C, H, H, H))
+# two players: the person deals and so defends with both hands (two cards of each trick)
+CAL_2P = Scenario("calabresella", (H, C), {"players": 2}, prefer=("pass",))
+CAL_2P_SEED = 5
 MIN_SEED = 1
 PHONE, SMALL, WIDE = (390, 844), (1024, 700), (1366, 900)
 
@@ -56,7 +60,8 @@ def _thirds(cards: list[str]) -> int:
 
 def _start(driver: Any, url: str, sc: Scenario, seed: int) -> None:
     open_setup(driver, url)
-    fill_setup(driver, sc.game, seed, "", sc.seat, tuple(s for s in sc.seats if s != C))
+    flags = json.dumps(sc.flags) if sc.flags else ""
+    fill_setup(driver, sc.game, seed, flags, sc.seat, tuple(s for s in sc.seats if s != C))
     driver.find_element(By.ID, "setup-deal").click()
 
 
@@ -126,8 +131,9 @@ def _play_through(
 
 
 def test_phone_plays_whole_deals(web_server: str, browser: Any) -> None:
-    """At 390x844 a whole deal of each game is played through the page, the layout checked at
-    every turn; the end fits, and so does a 360 px window."""
+    """At 390x844 a whole deal of each game (and of two-player Calabresella, where the person
+    plays two cards a trick) is played through the page, the layout checked at every turn; the
+    end fits, and so does a 360 px window."""
     shots = artifacts_dir()
     set_viewport(browser, *PHONE)
     try:
@@ -145,6 +151,9 @@ def test_phone_plays_whole_deals(web_server: str, browser: Any) -> None:
         assert int(el.get_attribute("data-def-points")) == r["points"]["defenders"]
         assert browser.find_element(By.ID, "end").is_displayed()
         browser.save_screenshot(str(shots / "web_layout_phone_cal_end.png"))
+
+        _start(browser, web_server, CAL_2P, CAL_2P_SEED)
+        _play_through(browser, CAL_2P, CAL_2P_SEED, "phone_cal2p", (6,))
 
         _start(browser, web_server, MIN, MIN_SEED)
         _play_through(browser, MIN, MIN_SEED, "phone_min", (0, 10))
