@@ -306,6 +306,10 @@ const Render = {
     out.push(`<section class="log"><h3>Log</h3><div id="log-lines">${M.log.slice(-40).map((l) => `<div>${l}</div>`).join("")}</div></section>`);
     const el = document.getElementById("panels");
     el.innerHTML = out.join("");
+    // a short panel drops the oldest tricks shown (whole rows) rather than cut one in half
+    const tricks = el.querySelector("section.tricks");
+    const rows = tricks.querySelectorAll(".trick-row");
+    for (let i = rows.length - 1; i > 0 && tricks.scrollHeight > tricks.clientHeight + 1; i--) rows[i].style.display = "none";
     const lines = document.getElementById("log-lines");
     lines.scrollTop = lines.scrollHeight;
   },
