@@ -66,6 +66,12 @@ def test_auction_shows_the_high_bid_until_it_is_over(web_server: str, browser: A
     assert st["state"] == "myturn" and legal_of(st) == turns[1][0]
     sol = turns[1][1]["soloist"]
     assert "Soloist" in _seat_text(browser, sol) and "High bid" not in _seat_text(browser, sol)
+    # the setup form's speed, changed mid-deal and the form left, takes effect too
+    browser.find_element(By.ID, "new-deal").click()
+    Select(browser.find_element(By.ID, "setup-speed")).select_by_value("fast")
+    browser.find_element(By.ID, "setup-cancel").click()
+    assert browser.find_element(By.ID, "speed").get_attribute("value") == "fast"
+    assert browser.execute_script("return speed();") == "fast"
 
 
 def _type(driver: Any, field: str, text: str) -> None:

@@ -38,6 +38,9 @@ const Render = {
     });
     document.getElementById("legend").innerHTML = Cards.legend();
     document.getElementById("speed").addEventListener("change", (e) => setSpeed(e.target.value));
+    // the form's speed too takes effect at once (a person may open the form mid-deal, change
+    // the speed and go back to the table)
+    document.getElementById("setup-speed").addEventListener("change", (e) => setSpeed(e.target.value));
     let resizing = null; // the hand's rows follow the window's width
     window.addEventListener("resize", () => {
       clearTimeout(resizing);
