@@ -122,3 +122,76 @@ def legal_of(st: dict[str, Any]) -> list[str]:
     """The legal labels of a page state."""
     got: list[str] = json.loads(st["legal"])
     return got
+
+
+# what a person sees of the table's layout: the page's width against the window's, anything
+# drawn past the window's edges, the seats, the trick, the score and the last trick (which must
+# not overlap), the New deal button (in the window and not covered), the prompt's size in lines,
+# the least of a hand card that shows, and whether the side panel needs scrolling
+_LAYOUT = """
+const W = innerWidth, H = innerHeight;
+const box = (e) => { const r = e.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom,
+  w: r.width, h: r.height}; };
+const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 &&
+  getComputedStyle(e).visibility !== 'hidden'; };
+const outside = [];
+for (const e of document.querySelectorAll('header *, #notice, #felt *, #action-bar *, #hand *, #panels')) {
+  if (!shown(e)) continue;
+  const r = box(e);
+  if (r.l < -0.5 || r.r > W + 0.5) outside.push(`${e.tagName}#${e.id}.${e.className.baseVal ?? e.className} ${r.l}..${r.r}`);
+}
+const named = (sel) => Array.from(document.querySelectorAll(sel)).filter(shown).map(e => [sel, box(e)]);
+const blocks = [...named('#felt .seat'), ...named('#trick .slot .card'), ...named('#trick .trick-note'),
+  ...named('#scoreline'), ...named('#last-trick')];
+const overlaps = [];
+for (let i = 0; i < blocks.length; i++) for (let j = i + 1; j < blocks.length; j++) {
+  const [a, A] = blocks[i], [b, B] = blocks[j];
+  if (a === b && a !== '#felt .seat') continue;  // the trick's own cards may overlap (a due)
+  const x = Math.min(A.r, B.r) - Math.max(A.l, B.l), y = Math.min(A.b, B.b) - Math.max(A.t, B.t);
+  if (x > 1 && y > 1) overlaps.push(`${a} ${JSON.stringify(A)} / ${b} ${JSON.stringify(B)}`);
+}
+const nd = document.getElementById('new-deal'), ndr = box(nd);
+const top = document.elementFromPoint(ndr.l + ndr.w / 2, ndr.t + ndr.h / 2);
+const prompt = document.querySelector('#action-bar .prompt');
+const pr = prompt && shown(prompt) ? box(prompt) : null;
+const lh = prompt ? parseFloat(getComputedStyle(prompt).lineHeight) || 20 : 20;
+let strip = null;
+for (const row of document.querySelectorAll('#hand .hand-row')) {
+  const cards = Array.from(row.querySelectorAll('.card'));
+  for (let i = 0; i + 1 < cards.length; i++) {
+    const s = cards[i + 1].getBoundingClientRect().left - cards[i].getBoundingClientRect().left;
+    strip = strip === null ? s : Math.min(strip, s);
+  }
+}
+const hand = document.getElementById('hand'), panels = document.getElementById('panels');
+return {W, H, scrollWidth: document.documentElement.scrollWidth, outside, overlaps,
+  newDeal: ndr, newDealFree: nd.contains(top), prompt: pr, promptLines: pr ? Math.round(pr.h / lh) : 0,
+  promptText: prompt ? prompt.innerText : '', strip, handRows: Number(hand.dataset.rows || 0),
+  hand: box(hand), felt: box(document.getElementById('felt')), panels: box(panels),
+  panelScrolls: getComputedStyle(panels).overflowY !== 'visible' && panels.scrollHeight > panels.clientHeight + 1,
+  bubbles: Array.from(document.querySelectorAll('.seat .bubble')).filter(shown).map(e => e.textContent)};
+"""
+
+
+def layout(driver: Any) -> dict[str, Any]:
+    """The page's layout as a person sees it (see ``_LAYOUT``)."""
+    got: dict[str, Any] = driver.execute_script(_LAYOUT)
+    return got
+
+
+def check_layout(driver: Any, where: str) -> dict[str, Any]:
+    """The table fits the window: no horizontal overflow, nothing past the edges, no seat over
+    another or over the trick, New deal in the window and clickable, the prompt in a few full
+    lines (never a word a line); returns ``layout``."""
+    lay = layout(driver)
+    assert lay["scrollWidth"] <= lay["W"], f"{where}: the page is {lay['scrollWidth']} px wide"
+    assert not lay["outside"], f"{where}: drawn past the window's edges: {lay['outside']}"
+    assert not lay["overlaps"], f"{where}: overlapping: {lay['overlaps']}"
+    nd = lay["newDeal"]
+    assert nd["l"] >= 0 and nd["r"] <= lay["W"] and nd["t"] >= 0 and nd["b"] <= lay["H"], nd
+    assert lay["newDealFree"], f"{where}: New deal is covered"
+    pr = lay["prompt"]
+    if pr is not None:
+        assert lay["promptLines"] <= 4, f"{where}: the prompt takes {lay['promptLines']} lines"
+        assert pr["w"] >= min(260, lay["W"] - 40) or lay["promptLines"] == 1, f"{where}: {pr}"
+    return lay

@@ -85,6 +85,24 @@ def play(sc: Scenario, seed: int) -> tuple[list[list[str]], dict[str, Any]]:
         pushes = session.move(pick(last["legal"], sc.prefer))
 
 
+def play_views(
+    sc: Scenario, seed: int
+) -> tuple[list[tuple[list[str], dict[str, Any]]], dict[str, Any]]:
+    """Like ``play``, with each turn's VIEW: ``[(legal, view), ...]`` and the ``end`` message."""
+    message = {
+        "type": "open", "mode": "table", "game": sc.game, "flags": sc.flags,
+        "seats": list(sc.seats), "seed": seed,
+    }  # fmt: skip
+    session, pushes = open_table("g1", message, bots())
+    turns: list[tuple[list[str], dict[str, Any]]] = []
+    while True:
+        last = pushes[-1]
+        if last["type"] == "end":
+            return turns, last
+        turns.append((last["legal"], last["view"]))
+        pushes = session.move(pick(last["legal"], sc.prefer))
+
+
 def _meets(sc: Scenario, seed: int) -> bool:
     message = {
         "type": "open", "mode": "table", "game": sc.game, "flags": sc.flags,

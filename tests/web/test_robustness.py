@@ -25,6 +25,15 @@ from tests.web.scenarios import Scenario, find_seed, has_verb, pick, play
 C, R = "client", "random"
 
 
+_COVERS = """
+const n = document.getElementById('notice').getBoundingClientRect();
+return Array.from(document.querySelectorAll('.seat-name')).filter(e => {
+  const r = e.getBoundingClientRect();
+  return Math.min(r.right, n.right) > Math.max(r.left, n.left) && Math.min(r.bottom, n.bottom) > Math.max(r.top, n.top);
+}).map(e => e.textContent);
+"""
+
+
 def _notice(driver: Any) -> str:
     el = driver.find_element(By.ID, "notice")
     return str(el.text) if el.is_displayed() else ""
@@ -58,6 +67,9 @@ def test_server_gone_mid_deal_then_back(browser: Any) -> None:
     text = _notice(browser)
     assert "connection to the server was lost" in text and "Reconnect" in text, text
     assert browser.find_elements(By.CSS_SELECTOR, ".legal[data-label]") == []
+    # the banner pushes the table down: it covers no seat's name
+    covered = browser.execute_script(_COVERS)
+    assert not covered, f"the notice covers {covered}"
     browser.save_screenshot(str(artifacts_dir() / "web_server_gone.png"))
     browser.find_element(By.ID, "reconnect").click()  # nobody answers yet: the page says so
     wait(browser, lambda d: "Cannot reach the mazzo server" in _notice(d), "the server unreachable")

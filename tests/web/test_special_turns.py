@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mazzo.serve.table import open_table
 from tests.web.conftest import artifacts_dir
@@ -121,21 +122,26 @@ def test_special_turn_through_the_page(web_server: str, browser: Any, case: str)
 
 def test_idle_dealer_watches_a_four_player_deal(web_server: str, browser: Any) -> None:
     """With 4 players the dealer sits out: a person in the dealer's seat never gets a turn, is
-    told so, and watches the deal (a contract played, not a void one) to its end."""
+    told so, and watches the deal (a contract played, not a void one) to its end. The deal
+    starts slow; the header's speed set to instant mid-deal takes effect at once (the rest of the
+    deal comes in seconds; slow, it would take about a minute)."""
     sc = Scenario("calabresella", (C, H, H, H), {"players": 4})
     seed = next(s for s in range(200) if _idle_dealer_deal(sc, s))
     turns, end = play(sc, seed)
     assert turns == [] and not end["result"]["void"]
     open_setup(browser, web_server)
     fill_setup(browser, sc.game, seed, '{"players": 4}', 0, (H, H, H))
-    browser.execute_script(_SPEED, "fast")  # slow enough to see the first trick
+    browser.execute_script(_SPEED, "slow")  # slow enough to see the first trick
     browser.find_element(By.ID, "setup-deal").click()
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#trick .slot"), "a card played")
     prompt = browser.find_element(By.CSS_SELECTOR, "#action-bar .prompt").text
     assert "sit out" in prompt, prompt
     browser.save_screenshot(str(artifacts_dir() / "web_cal_4p_idle.png"))
-    browser.execute_script("App.settings.speed = 'instant';")
-    wait(browser, lambda d: state(d)["state"] == "end", "the end of the deal")
+    assert state(browser)["state"] == "playing"
+    Select(browser.find_element(By.ID, "speed")).select_by_value("instant")
+    WebDriverWait(browser, 20, poll_frequency=0.05).until(
+        lambda d: state(d)["state"] == "end", message="the instant speed took no effect"
+    )
     browser.save_screenshot(str(artifacts_dir() / "web_cal_4p_idle_end.png"))
     seats = [row.text for row in browser.find_elements(By.CSS_SELECTOR, ".seat .seat-return")]
     assert [int(s) for s in seats] == end["returns"]

@@ -9,8 +9,28 @@ const SPEEDS = { slow: [900, 1800], normal: [450, 1100], fast: [150, 500], insta
 
 const App = {
   ws: null, hello: null, nextId: 1, queue: [], busy: false, M: null, settings: null,
-  openId: null, keepAlive: null, connected: false,
+  openId: null, keepAlive: null, connected: false, timer: null,
 };
+
+/** The speed now: the header's control (the setup form's choice when a deal starts). */
+function speed() {
+  const sel = document.getElementById("speed");
+  return sel && SPEEDS[sel.value] ? sel.value : "normal";
+}
+
+/** Set the speed from either control; it takes effect at once, mid-deal too: a push on show
+    waits no longer than the new speed asks. */
+function setSpeed(value) {
+  if (!SPEEDS[value]) return;
+  document.getElementById("speed").value = value;
+  document.getElementById("setup-speed").value = value;
+  if (App.settings) App.settings.speed = value;
+  if (App.busy) {
+    clearTimeout(App.timer);
+    App.busy = false;
+    pump();
+  }
+}
 
 /* ---------- the connection ---------- */
 
@@ -126,13 +146,13 @@ function pump() {
   Render.all();
   if (wait === 0) return;
   App.busy = true;
-  setTimeout(() => { App.busy = false; pump(); }, wait);
+  App.timer = setTimeout(() => { App.busy = false; pump(); }, wait);
 }
 
 /** Apply one push to the model; returns how long to show the result (ms). */
 function apply(msg) {
   const M = App.M;
-  const [delay, pause] = App.settings ? SPEEDS[App.settings.speed] : SPEEDS.normal;
+  const [delay, pause] = SPEEDS[speed()];
   if (msg.type === "event") return applyEvent(M, msg) ? pause : delay;
   if (msg.type === "turn") {
     M.legal = msg.legal;
@@ -157,6 +177,7 @@ function apply(msg) {
 function applyEvent(M, ev) {
   const G = game();
   M.step = ev.step ?? M.step + 1;
+  if (ev.seat === M.me) M.sentMove = null; // the move was taken: now the others play
   let text = null;
   if (ev.verb === "play") {
     if (M.pending) finishTrick(M, ev.seat); // the winner of a trick leads the next one
@@ -194,6 +215,8 @@ function finishTrick(M, winner) {
 function takeView(M, view) {
   if (!view) return;
   M.view = view;
+  // the first lead: the bubbles of the auction, the exchanges and the declarations are done
+  if (view.phase === "play" && !M.tricks.length && !M.trick.length && !M.pending) M.last = M.seats.map(() => "");
   if (Array.isArray(view.hand)) M.hand = view.hand.slice();
   if (Array.isArray(view.hand_sizes) && view.hand_sizes.length === M.n) M.counts = view.hand_sizes.slice();
   // The view is the state now (every earlier push is applied): it settles the tricks.
@@ -218,6 +241,7 @@ function move(label) {
 
 function deal(settings) {
   App.settings = settings;
+  setSpeed(settings.speed);
   if (App.M && !App.M.end) send({ type: "close", game: App.M.gid });
   const seats = [];
   for (let s = 0; s < settings.bots.length; s++) seats.push(s === settings.seat ? "client" : settings.bots[s]);

@@ -4,6 +4,10 @@
 "use strict";
 
 const CARD_W = 64; // style.css .card width
+const CARD_H = 96; // style.css .card height
+const MIN_STRIP = 40; // the least of a card the hand shows before it takes another row
+const ROW_STEP = 64; // from one row of the hand to the next (the rows overlap by a third of a card)
+const MAX_ROWS = 4;
 const PLACES = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
 
 const Render = {
@@ -16,6 +20,9 @@ const Render = {
     });
     document.getElementById("setup-game").addEventListener("change", () => Render.setupSeats());
     document.getElementById("setup-seat").addEventListener("change", () => Render.setupSeats());
+    // the seats follow the flags as they are typed, so the form has its final size before Deal
+    // is pressed (a change on leaving the field would move the button under the pointer)
+    document.getElementById("setup-flags").addEventListener("input", () => Render.setupSeats());
     document.getElementById("setup-flags").addEventListener("change", () => Render.setupSeats());
     document.getElementById("setup-cancel").addEventListener("click", () => Render.showSetup(false));
     document.body.addEventListener("click", (e) => {
@@ -30,6 +37,15 @@ const Render = {
       }
     });
     document.getElementById("legend").innerHTML = Cards.legend();
+    document.getElementById("speed").addEventListener("change", (e) => setSpeed(e.target.value));
+    // the form's speed too takes effect at once (a person may open the form mid-deal, change
+    // the speed and go back to the table)
+    document.getElementById("setup-speed").addEventListener("change", (e) => setSpeed(e.target.value));
+    let resizing = null; // the hand's rows follow the window's width
+    window.addEventListener("resize", () => {
+      clearTimeout(resizing);
+      resizing = setTimeout(() => Render.all(), 60);
+    });
   },
 
   /* ----- setup ----- */
@@ -42,7 +58,7 @@ const Render = {
     const want = PARAMS.get("game");
     if (want && games[want]) sel.value = want;
     const sp = PARAMS.get("speed");
-    if (sp && SPEEDS[sp]) document.getElementById("setup-speed").value = sp;
+    if (sp && SPEEDS[sp]) setSpeed(sp);
     if (PARAMS.get("seed")) document.getElementById("setup-seed").value = PARAMS.get("seed");
     Render.setupSeats();
     document.body.dataset.state = "setup";
@@ -73,19 +89,26 @@ const Render = {
     const bots = Render.botNames(name);
     const pref = PARAMS.get("bot") || (bots.includes("heuristic") ? "heuristic" : bots[0]);
     const G = Games[name] || Games.generic;
+    document.getElementById("setup-help").textContent = (typeof G.help === "function" ? G.help(n) : G.help) || "";
+    const form = document.getElementById("setup-seats");
+    const key = `${name}/${n}/${seat}/${bots.join(",")}`;
+    if (form.dataset.key === key) return; // the same seats: keep them and the bots chosen
+    const chosen = {};
+    form.querySelectorAll("select[data-seat]").forEach((el) => { chosen[el.dataset.seat] = el.value; });
+    form.dataset.key = key;
     const rows = [];
     for (let s = 0; s < n; s++) {
       if (s === seat) { rows.push(`<div class="seat-row"><span>S${s}</span><b>You</b></div>`); continue; }
       const role = G.setupRole ? G.setupRole(s, seat, n) : "";
       rows.push(`<div class="seat-row"><span>S${s}${role ? " · " + role : ""}</span>` +
-        `<select data-seat="${s}">${bots.map((b) => `<option${b === pref ? " selected" : ""}>${esc(b)}</option>`).join("")}` +
+        `<select data-seat="${s}">${bots.map((b) => `<option${b === (bots.includes(chosen[s]) ? chosen[s] : pref) ? " selected" : ""}>${esc(b)}</option>`).join("")}` +
         `</select></div>`);
     }
-    document.getElementById("setup-seats").innerHTML = rows.join("");
-    document.getElementById("setup-help").textContent = G.help || "";
+    form.innerHTML = rows.join("");
   },
 
   readSetup() {
+    Render.setupSeats(); // the seats of the flags as they are now
     const game = document.getElementById("setup-game").value;
     const seat = Number(document.getElementById("setup-seat").value);
     const n = Render.seatCount(game);
@@ -167,24 +190,46 @@ const Render = {
   },
 
   trick(M, G) {
-    const t = M.pending || { cards: M.trick, winner: null };
+    // the last trick stays on the felt until the next card falls (at any speed: at instant the
+    // bots' cards would otherwise never show)
+    const lastDone = M.tricks.length ? M.tricks[M.tricks.length - 1] : null;
+    const keep = !M.pending && !M.trick.length && lastDone && !M.end;
+    const t = M.pending || (keep ? lastDone : { cards: M.trick, winner: null });
     const used = new Set();
     const html = t.cards.map((p, i) => {
       const place = Render.place(M, p.seat);
       const again = used.has(place) ? " again" : ""; // a due, one seat plays two positions
       used.add(place);
       const win = t.winner === p.seat ? " winner" : "";
-      return `<div class="slot ${place}${again}${win}" style="z-index:${i + 1}">` +
+      return `<div class="slot ${place}${again}${win}${keep ? " previous" : ""}" style="z-index:${i + 1}">` +
         `${Cards.html(p.card, { size: "" })}</div>`;
     });
     let note = "";
-    if (M.pending && M.pending.winner !== null && M.pending.winner !== undefined) {
-      note = `<div class="trick-note">${seatLabel(M.pending.winner) === "You" ? "You take" : `S${M.pending.winner} takes`} the trick</div>`;
+    const done = M.pending || (keep ? lastDone : null);
+    if (done && done.winner !== null && done.winner !== undefined) {
+      const who = keep ? `${seatLabel(done.winner)} took` : seatLabel(done.winner) === "You" ? "You take" : `S${done.winner} takes`;
+      note = `<div class="trick-note">${who} the trick</div>`;
     } else if (!t.cards.length && !M.end && G.centerNote) {
       const text = G.centerNote(M);
       if (text) note = `<div class="trick-note">${text}</div>`;
     }
     document.getElementById("trick").innerHTML = html.join("") + note;
+    Render.lastTrick(M, done ? null : lastDone);
+    const sl = document.getElementById("scoreline");
+    const score = G.scoreline ? G.scoreline(M) : "";
+    sl.hidden = !score;
+    sl.innerHTML = score || "";
+  },
+
+  /** The trick before the one on the felt, small in a corner of the felt. */
+  lastTrick(M, t) {
+    const el = document.getElementById("last-trick");
+    if (!t || M.end) { el.hidden = true; el.innerHTML = ""; return; }
+    const who = t.winner === null || t.winner === undefined ? "" : ` → ${seatLabel(t.winner)}`;
+    el.hidden = false;
+    el.innerHTML = `<div>Last trick${who}</div><div class="cards">` +
+      t.cards.map((p) => `<span class="tp${p.seat === t.winner ? " winner" : ""}"><i>${seatLabel(p.seat)}</i>` +
+        `${Cards.html(p.card, { size: "tiny" })}</span>`).join("") + "</div>";
   },
 
   handLabels(M) {
@@ -211,12 +256,24 @@ const Render = {
       return Cards.html(c, { extra, attrs });
     });
     const el = document.getElementById("hand");
-    el.innerHTML = html.join("");
-    // the cards overlap just enough to fit the width (a dealer may hold 25 before discarding)
+    // one row while each card shows at least MIN_STRIP px of itself, else as few overlapping rows
+    // as that needs (a dealer may hold 25 before discarding; a phone holds 7 a row)
     const n = sorted.length;
-    const room = el.clientWidth - 24;
-    const gap = n < 2 ? 0 : Math.min(4, (room - n * CARD_W) / (n - 1));
+    const room = el.clientWidth - 16;
+    const per = (rows) => Math.ceil(n / rows);
+    const strip = (k) => (k < 2 ? CARD_W : (room - CARD_W) / (k - 1));
+    let rows = 1;
+    while (rows < MAX_ROWS && strip(per(rows)) < MIN_STRIP) rows += 1;
+    const k = Math.max(1, per(rows));
+    const out = [];
+    for (let i = 0; i < n; i += k) out.push(`<div class="hand-row">${html.slice(i, i + k).join("")}</div>`);
+    el.innerHTML = out.join("");
+    const gap = k < 2 ? 0 : Math.min(4, strip(k) - CARD_W);
     el.style.setProperty("--gap", `${Math.floor(gap)}px`);
+    el.style.setProperty("--row-step", `${ROW_STEP}px`);
+    const used = Math.max(1, out.length);
+    el.style.height = `${16 + (used - 1) * ROW_STEP + CARD_H + 6}px`;
+    el.dataset.rows = String(used);
   },
 
   actions(M, G) {
@@ -231,7 +288,8 @@ const Render = {
     const order = G.orderButtons ? G.orderButtons(M, others) : others;
     const buttons = order.map((label) => {
       const inner = G.buttonHtml ? G.buttonHtml(M, label) : esc(label);
-      return `<button class="legal act" data-label="${esc(label)}">${inner}</button>`;
+      const tip = G.buttonTitle ? G.buttonTitle(M, label) : "";
+      return `<button class="legal act" data-label="${esc(label)}"${tip ? ` title="${esc(tip)}"` : ""}>${inner}</button>`;
     });
     const hint = Object.keys(byCard).length ? '<span class="hint">Click a highlighted card.</span>' : "";
     bar.innerHTML = `<div class="prompt${M.legal.length ? " mine" : ""}">${prompt} ${hint}</div>` +
@@ -247,10 +305,14 @@ const Render = {
         `${t.cards.map((p) => `<span class="tp"><i>${seatLabel(p.seat)}</i>${Cards.html(p.card, { size: "tiny" })}</span>`).join("")}` +
         `<span class="who">${who}</span></div>`;
     });
-    out.push(`<section><h3>Tricks (${M.tricks.length} done)</h3>${last.join("") || '<span class="none">none yet</span>'}</section>`);
+    out.push(`<section class="tricks"><h3>Tricks (${M.tricks.length} done)</h3>${last.join("") || '<span class="none">none yet</span>'}</section>`);
     out.push(`<section class="log"><h3>Log</h3><div id="log-lines">${M.log.slice(-40).map((l) => `<div>${l}</div>`).join("")}</div></section>`);
     const el = document.getElementById("panels");
     el.innerHTML = out.join("");
+    // a short panel drops the oldest tricks shown (whole rows) rather than cut one in half
+    const tricks = el.querySelector("section.tricks");
+    const rows = tricks.querySelectorAll(".trick-row");
+    for (let i = rows.length - 1; i > 0 && tricks.scrollHeight > tricks.clientHeight + 1; i--) rows[i].style.display = "none";
     const lines = document.getElementById("log-lines");
     lines.scrollTop = lines.scrollHeight;
   },

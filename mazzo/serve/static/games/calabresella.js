@@ -51,6 +51,47 @@
     return ["You", d ? seatLabel(d[1]) : "your partner"];
   }
 
+  /** The auction is over: a step after it came (a call, an exchange, a card), a view past it,
+      the end, or (single round, C-4.2) every active player has spoken; 2 players: the soloist
+      names the contract alone (CA-19). Until then the highest bid is only the high bid. */
+  function auctionOver(M) {
+    const g = M.g;
+    if (g.auctionDone || M.end || M.tricks.length || M.trick.length || g.called) return true;
+    if (M.view && M.view.phase && M.view.phase !== "bid") return true;
+    if (M.n === 2) return g.bids.some((b) => b.bid !== "pass");
+    return (M.flags.auction || "single_round") === "single_round" && g.bids.length >= 3;
+  }
+
+  // what each contract means (C-4.1 values, C-5 procedures), the bid buttons' tooltips
+  const CONTRACT_HELP = {
+    pass: "Pass: no contract for you; if another player bids, you defend with the third player.",
+    chiamo: "Chiamo (value 1): call a card you do not hold; its holder hands it to you and gets a card of your choice back; then you take the 4 monte cards and discard 4.",
+    solo: "Solo (value 2): take the 4 monte cards and discard 4, then play alone against the other two.",
+    solissimo: "Solissimo (value 4): play your 12 cards alone; nobody sees the monte (it goes to the winner of the last trick).",
+    dividete: "Solissimo dividete (value 8): play your 12 cards alone; the defenders get 2 monte cards each and each discards 2.",
+    scegliete: "Solissimo scegliete (value 16): play your 12 cards alone; the monte is turned face up, the defenders share it as they choose and discard as many as they took.",
+  };
+  const NEED = "The soloist needs 6 of the 11 points: each side's thirds are cut to whole points, and the last trick is worth 1 point more (its winner also takes the 4 set-aside cards).";
+
+  /** Card thirds (C-2.3): an ace 3, each 3, 2, K, N, J 1, the rest 0. */
+  const thirds = (code) => (rank(code) === "A" ? 3 : "32KNJ".includes(rank(code)) ? 1 : 0);
+  /** Thirds as points: 7 -> "2⅓". */
+  const asPoints = (t) => (t < 3 && t > 0 ? "" : `${Math.floor(t / 3)}`) + ["", "⅓", "⅔"][t % 3];
+
+  /** The soloist's and the defenders' card thirds and tricks so far, from the tricks on the
+      table (every card of a finished trick is known, and its winner). */
+  function sideCounts(M) {
+    const sol = M.g.soloist;
+    const c = { sol: 0, def: 0, solTricks: 0, defTricks: 0 };
+    const done = M.tricks.concat(M.pending ? [M.pending] : []);
+    for (const t of done) {
+      if (t.winner === null || t.winner === undefined) continue;
+      const k = t.cards.reduce((a, p) => a + thirds(p.card), 0);
+      if (t.winner === sol) { c.sol += k; c.solTricks += 1; } else { c.def += k; c.defTricks += 1; }
+    }
+    return c;
+  }
+
   const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
 
   function discardPrompt(M) {
@@ -69,7 +110,10 @@
   Games.calabresella = {
     title: "Calabresella",
     unit: "Game points",
-    help: "Three players, each for himself: bid for a contract, then play it alone against the other two.",
+    help: (n) => ({
+      2: "Two players: one is the soloist (the seats take turns), naming a contract without an auction; the other plays both defenders' hands.",
+      4: "Four players: the dealer sits out each deal; the other three, each for himself, bid for a contract, and the highest bidder plays it alone against the other two.",
+    })[n] || "Three players, each for himself: bid for a contract, then play it alone against the other two.",
     trickSize: () => 3,
     sortKey: (code) => 10 * SUIT_ORDER.indexOf(suit(code)) + STRENGTH.indexOf(rank(code)),
 
@@ -91,6 +135,7 @@
     onEvent(M, ev) {
       const g = M.g;
       const s = ev.seat;
+      if (ev.verb !== "bid") g.auctionDone = true;
       if (ev.verb === "bid") {
         g.bids.push({ seat: s, bid: ev.arg });
         if (ev.arg !== "pass") { g.contract = ev.arg; g.soloist = s; }
@@ -131,9 +176,10 @@
     badges(M, s) {
       const g = M.g;
       const out = [];
-      const auctionOver = M.tricks.length > 0 || M.trick.length > 0 || g.called;
-      if (g.soloist === s) out.push({ text: `Soloist · ${g.contract}`, cls: "soloist" });
-      else if (g.soloist !== null && auctionOver && !(M.n === 4 && s === M.dealer)) {
+      const over = auctionOver(M);
+      const played = M.tricks.length > 0 || M.trick.length > 0 || g.called;
+      if (g.soloist === s) out.push(over ? { text: `Soloist · ${g.contract}`, cls: "soloist" } : { text: `High bid · ${g.contract}`, cls: "highbid" });
+      else if (g.soloist !== null && played && !(M.n === 4 && s === M.dealer)) {
         out.push({ text: M.n === 2 ? "Defender · both hands" : "Defender", cls: "defender" });
       }
       if (M.n === 4 && s === M.dealer) out.push({ text: "Sits out", cls: "idle" });
@@ -191,9 +237,36 @@
       return esc(label);
     },
 
+    buttonTitle(M, label) {
+      if (label === "pass") return CONTRACT_HELP.pass;
+      return label.startsWith("bid ") ? CONTRACT_HELP[label.slice(4)] || "" : "";
+    },
+
+    /** The running count of the card points (C-7), top left of the felt, once play began. */
+    scoreline(M) {
+      const g = M.g;
+      if (g.soloist === null || g.soloist === undefined || !auctionOver(M)) return "";
+      const r = M.end ? M.end.result : null;
+      if (r && r.void) return "";
+      if (!r && !M.tricks.length && !M.pending && !(M.view && M.view.phase === "play")) return "";
+      const sol = seatLabel(g.soloist);
+      if (r && r.points) {
+        return `<div class="points" data-sol="${r.thirds.soloist}" data-def="${r.thirds.defenders}" data-sol-points="${r.points.soloist}" data-def-points="${r.points.defenders}">` +
+          `<div><b>Soloist</b> ${sol}: <b>${r.points.soloist}</b> of 11 points (${r.thirds.soloist} thirds${r.last_trick === "soloist" ? ", last trick +1" : ""})</div>` +
+          `<div><b>Defenders</b>: <b>${r.points.defenders}</b> points (${r.thirds.defenders} thirds${r.last_trick === "defenders" ? ", last trick +1" : ""})</div>` +
+          `<div class="need">${r.success ? "Made: 6 or more" : "Lost: fewer than 6"} of the 11 points.</div></div>`;
+      }
+      const c = sideCounts(M);
+      return `<div class="points" data-sol="${c.sol}" data-def="${c.def}">` +
+        `<div><b>Soloist</b> ${sol}: <b>${asPoints(c.sol)}</b> points, ${plural(c.solTricks, "trick")}</div>` +
+        `<div><b>Defenders</b>: <b>${asPoints(c.def)}</b> points, ${plural(c.defTricks, "trick")}</div>` +
+        `<div class="need" title="${esc(NEED)}">Soloist needs 6 of 11 · last trick +1</div></div>`;
+    },
+
     centerNote(M) {
       const g = M.g;
       if (!g.soloist && g.soloist !== 0) return g.bids.length ? "Auction" : "";
+      if (!auctionOver(M)) return `Auction: high bid <b>${g.contract}</b> (${seatLabel(g.soloist)})`;
       const called = g.called ? `, calling ${Cards.chip(g.called)}` : "";
       return `${act(g.soloist, `play <b>${g.contract}</b>`)}${called}`;
     },
@@ -215,14 +288,19 @@
       const won = r && r.tricks ? r.tricks : v.tricks_won;
       const rows = [
         ["Auction", bids || '<span class="none">no bids yet</span>'],
-        ["Contract", g.contract ? `<b>${g.contract}</b> by ${seatLabel(g.soloist)}` : "—"],
+        auctionOver(M) || !g.contract ? ["Contract", g.contract ? `<b>${g.contract}</b> by ${seatLabel(g.soloist)}` : "—"] :
+          ["High bid", `<b>${g.contract}</b> by ${seatLabel(g.soloist)} (the auction goes on)`],
         g.called ? ["Called", `${Cards.chip(g.called)}${from}`] : null,
         ["Monte", m.length ? Cards.row(m) : "4 cards face down"],
         split ? ["Split", split] : null,
         U.list(v.discards).length ? ["Your discards", Cards.row(U.list(v.discards))] : null,
         U.code(v.returned) ? ["Returned", Cards.chip(v.returned)] : null,
         U.list(v.partner_hand).length ? [aDue(M) ? "Your other hand" : "Partner's hand", Cards.row(U.list(v.partner_hand))] : null,
-        won && g.contract ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
+        won && g.contract && auctionOver(M) ? ["Tricks won", `soloist ${won.soloist} · defenders ${won.defenders}`] : null,
+        g.contract && auctionOver(M) && !r ? ["Card points", (() => {
+          const c = sideCounts(M);
+          return `soloist ${asPoints(c.sol)} · defenders ${asPoints(c.def)} <span class="none">(needs 6 of 11)</span>`;
+        })()] : null,
       ];
       return [{ title: "Contract", html: U.kv(rows) }];
     },
