@@ -50,11 +50,21 @@ ELO_PER_NATURAL = 400.0 / math.log(10.0)
 
 
 # ---------------------------------------------------------------- Student's t distribution
+def _scipy_stats() -> Any:
+    """``scipy.stats``, imported on first use; without SciPy a ModuleNotFoundError that says
+    which extra installs it (``mazzo.cli`` turns it into its one-line message)."""
+    try:
+        from scipy import stats
+    except ModuleNotFoundError as e:
+        raise ModuleNotFoundError(
+            "the arena's statistics need SciPy: pip install 'mazzo[eval]'", name="scipy"
+        ) from e
+    return stats
+
+
 def _t() -> Any:
     """``scipy.stats.t``, imported on first use."""
-    from scipy import stats
-
-    return stats.t
+    return _scipy_stats().t
 
 
 def _check_df(df: float) -> None:
@@ -157,9 +167,7 @@ def bootstrap_ci(
     x = _sample(values)
     if x.size == 1:
         return float(x[0]), float(x[0])
-    from scipy import stats
-
-    result = stats.bootstrap(
+    result = _scipy_stats().bootstrap(
         (x,), np.mean, n_resamples=resamples, batch=max(1, 4_000_000 // x.size),
         vectorized=True, axis=-1, confidence_level=confidence, method="percentile", rng=rng,
     )  # fmt: skip

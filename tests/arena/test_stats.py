@@ -201,3 +201,12 @@ def test_bootstrap_is_scipys_percentile_interval_of_the_same_draws():
     means = x[rng.integers(0, x.size, size=(999, x.size))].mean(axis=1)
     assert (low, high) == tuple(np.percentile(means, [5.0, 95.0]))
     assert bootstrap_ci([2.5], np.random.default_rng(0), 10) == (2.5, 2.5)
+
+
+def test_without_scipy_the_error_names_the_extra(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'mazzo\[eval\]'") as e:
+        mean_ci([1.0, 2.0, 4.0])
+    assert e.value.name == "scipy"
