@@ -137,3 +137,37 @@ def test_an_agent_whose_extra_is_missing_names_it():
     )
     assert out.returncode == 2
     assert out.stderr == "mazzo eval needs the 'train' extra: pip install 'mazzo[train]'\n"
+
+
+# The modules that import an extra's package when imported: the network (torch) and the
+# progress bar (tqdm). Everything else under envs/ and agents/ imports with the core install.
+NEEDS_AN_EXTRA = {"agents.nets", "agents.neural", "agents.arena.progress"}
+
+IMPORT_ALL = """
+import importlib, json, pkgutil, sys
+blocked, skip = json.loads(sys.argv[1]), set(json.loads(sys.argv[2]))
+for name in blocked:
+    sys.modules[name] = None
+failed = {}
+for package in ("envs", "agents"):
+    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
+        if info.name in skip:
+            continue
+        try:
+            importlib.import_module(info.name)
+        except ImportError as e:
+            failed[info.name] = str(e)
+print(json.dumps(failed))
+"""
+
+
+def test_the_environments_and_agents_import_with_the_core_install_alone():
+    import json
+
+    out = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL, json.dumps(ALL_EXTRA_MODULES),
+         json.dumps(sorted(NEEDS_AN_EXTRA))],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {}
