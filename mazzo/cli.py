@@ -14,8 +14,9 @@ bot as an ONNX bundle) in ``mazzo.export_command``, ``labels`` (a search agent's
 a deal set, for distillation) in ``mazzo.labels_command``.
 
 Bad input (an unknown agent, flag or game, a malformed or missing deal file, a save path that
-cannot be written) ends with a message on stderr naming it and exit status 2; Ctrl-C ends with
-a short message and exit status 130, without a traceback.
+cannot be written) ends with a message on stderr naming it and exit status 2; so does a job
+whose extra is not installed (``mazzo.extras``: one line naming the extra to install). Ctrl-C
+ends with a short message and exit status 130, without a traceback.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from mazzo.commands import (
 )
 from mazzo.commands import count as at_least
 from mazzo.export_command import add_export_command
+from mazzo.extras import EXIT_MISSING_EXTRA, MissingExtra, extra_for_module
 from mazzo.labels_command import add_labels_command
 from mazzo.play import DEFAULT_SAVE, HumanQuit, claim_save_path, count, play_session
 from mazzo.serve_command import add_serve_command
@@ -222,6 +224,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except MissingExtra as e:
+        print(e, file=sys.stderr)
+        return EXIT_MISSING_EXTRA
+    except ModuleNotFoundError as e:  # found missing later: a network agent's torch
+        extra = extra_for_module(e.name)
+        if extra is None:
+            raise
+        print(MissingExtra(args.command, extra, e.name or extra), file=sys.stderr)
+        return EXIT_MISSING_EXTRA
     except (ValueError, OSError) as e:
         print(f"mazzo {args.command}: error: {e}", file=sys.stderr)
         return 2

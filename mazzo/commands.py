@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from agents.arena.evaluate import EvalConfig, EvalInterrupted, default_game, evaluate
-from agents.arena.progress import ProgressBar
 from agents.arena.report import format_table, write_outputs
 from agents.base import RandomAgent
 from agents.registry import agents_of
@@ -29,6 +28,7 @@ from agents.trained_rules import SWITCH
 from envs.cards.flags import parse_assignments
 from envs.protocols import RulesLike
 from envs.registry import AnyGame, game_names, get_game
+from mazzo.extras import require
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -294,6 +294,9 @@ def game_and_rules(args: argparse.Namespace) -> tuple[AnyGame | None, RulesLike 
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    require("eval", "eval")
+    from agents.arena.progress import ProgressBar  # tqdm: the 'eval' extra
+
     game, rules = game_and_rules(args)
     config = EvalConfig(
         agents=tuple(args.agents),

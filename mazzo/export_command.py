@@ -15,6 +15,7 @@ from typing import Any
 
 from envs.registry import game_names
 from mazzo.commands import description
+from mazzo.extras import require
 
 __all__ = ["add_export_command", "cmd_export"]
 
@@ -24,6 +25,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.check is not None:
         if args.checkpoint is not None or args.out is not None:
             raise ValueError("--check DIR takes no CHECKPOINT and no --out")
+        require("export", "runtime")
         from agents.bundle_check import run_check
 
         return run_check(args.check)
@@ -31,12 +33,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise ValueError("give CHECKPOINT and --out DIR (or --check DIR)")
     if args.vectors < 1:
         raise ValueError(f"--vectors must be at least 1, got {args.vectors}")
-    try:
-        from training.export import export_bundle  # torch and onnx only for this command
-    except ModuleNotFoundError as e:
-        raise ValueError(
-            f"mazzo export needs the package {e.name!r}: pip install onnx onnxscript onnxruntime"
-        ) from None
+    require("export", "export")
+    from training.export import export_bundle  # torch and onnx only for this command
+
     manifest = export_bundle(
         args.checkpoint, Path(args.out), game=args.game, force=args.force,
         vectors=args.vectors, seed=args.seed,

@@ -16,10 +16,10 @@ import sys
 from typing import Any
 
 from agents.arena.evaluate import EvalConfig, load_deals
-from agents.arena.progress import ProgressBar
 from agents.arena.seating import SCHEMES
 from envs.registry import game_names
 from mazzo.commands import EXIT_INTERRUPTED, agents_text, count, game_and_rules
+from mazzo.extras import require
 from training.search_labels import FORMAT, LabelRun, LabelsInterrupted, write_search_labels
 
 __all__ = ["add_labels_command", "cmd_labels"]
@@ -27,6 +27,9 @@ __all__ = ["add_labels_command", "cmd_labels"]
 
 def cmd_labels(args: argparse.Namespace) -> int:
     """Write (or continue) the labels file; returns the exit status."""
+    require("labels", "eval")
+    from agents.arena.progress import ProgressBar  # tqdm: the 'eval' extra
+
     if os.path.isdir(args.out):
         raise ValueError(f"--out {args.out!r} is a directory; give a file (JSON Lines)")
     game, rules = game_and_rules(args)

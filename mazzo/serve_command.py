@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from mazzo.commands import add_foreign_rules_option, description
+from mazzo.extras import require
 
 __all__ = ["add_serve_command", "cmd_serve"]
 
@@ -21,6 +22,8 @@ DEFAULT_PORT = 8765
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Start the server the options describe; returns the exit status."""
+    if args.port is not None or args.web:
+        require("serve", "serve")  # the web server; --stdio needs no extra
     from mazzo.serve.bots import DEFAULT_BOTS, Bots, parse_bot_option
     from mazzo.serve.protocol import Limits
     from mazzo.serve.server import Server

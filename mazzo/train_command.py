@@ -19,6 +19,7 @@ from typing import Any
 from envs.cards.flags import parse_assignments
 from envs.registry import game_names
 from mazzo.commands import description
+from mazzo.extras import require
 from training.rl.config import config_dict, load_config, read_toml, resumed_config, stored_run
 
 __all__ = ["add_train_command", "cmd_train"]
@@ -28,6 +29,7 @@ ALGORITHMS = ("ppo", "dmc")
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Run the trainer the config names; returns the exit status."""
+    require("train", "train")
     overrides = parse_assignments(args.set, "--set")
     path = Path(args.config)
     file = read_toml(path)

@@ -1,40 +1,73 @@
-"""A tiny progress bar on a text stream (stderr by default), with no dependency.
+"""The arena's progress bar on a text stream (stderr by default), drawn by tqdm.
 
-Owns drawing ``label [#####.....]  45%  900/2000 deals  120/s  ETA 7s`` on one line,
-redrawn at most every ``interval`` seconds and once more at the end. The clock is injectable so
-tests can drive it.
+Owns the line ``label [#####.....]  45%  900/2000 deals  120/s  ETA 7s``: tqdm counts the
+units, keeps the clock, throttles the redraws to one per ``interval`` seconds and draws the
+bar (``bar_format``, an ASCII ``.#`` bar), trimmed to a terminal's width; this module writes
+the line as it always was (``\\r``, the text, erase to the end of the line), draws the last
+step whatever the interval, and writes durations and rates with ``agents.arena.units``.
+Nothing is drawn before the first :meth:`ProgressBar.advance` (or :meth:`ProgressBar.close`)
+after a start. The clock is injectable so tests can drive it.
+
+Needs tqdm (the ``eval`` extra); the callers import it only when they draw.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
 
-__all__ = ["ProgressBar", "format_duration", "format_rate"]
+from tqdm import tqdm
 
+from agents.arena.units import format_duration, format_rate
 
-def format_duration(seconds: float) -> str:
-    """``75.2`` -> ``1m15s``; ``3725`` -> ``1h02m``; under a minute ``9s``."""
-    s = max(0, round(seconds))
-    if s < 60:
-        return f"{s}s"
-    if s < 3600:
-        return f"{s // 60}m{s % 60:02d}s"
-    return f"{s // 3600}h{s % 3600 // 60:02d}m"
+__all__ = ["ERASE_LINE", "ProgressBar", "TextLine", "format_duration", "format_rate"]
+
+ERASE_LINE = "\x1b[K"  # erase from the cursor to the end of the line
 
 
-def format_rate(per_second: float, unit: str = "") -> str:
-    """A rate readable at any speed: ``120/s``, ``5.0/s``, ``2.6/min``, ``0.5/h`` (with
-    ``unit``: ``2.6 games/min``); two significant digits below 10 per second."""
-    unit = f" {unit}" if unit else ""
-    for scale, per in ((1.0, "s"), (60.0, "min"), (3600.0, "h")):
-        r = per_second * scale
-        if r >= 1 or per == "h":
-            text = f"{r:.0f}" if r >= 10 else f"{r:#.2g}".rstrip(".")
-            return f"{text}{unit}/{per}"
-    raise AssertionError("unreachable")
+class TextLine(tqdm):  # type: ignore[type-arg]
+    """A tqdm bar drawn as one line redrawn in place: ``\\r`` + the text + erase to the end of
+    the line (tqdm's own pads with spaces). ``text`` makes the line from tqdm's
+    ``format_dict``; the clock is ``clock`` from the start.
+
+    Draws nothing until :attr:`shown` is set (the owner sets it on its first real draw), so
+    tqdm's draw at construction and its redraws after a message are no-ops before then.
+    """
+
+    monitor_interval = 0  # no monitor thread: every redraw comes from the owner's calls
+
+    def __init__(
+        self, text: Callable[[Mapping[str, Any]], str], clock: Callable[[], float], **kwargs: Any
+    ) -> None:
+        self.shown = False
+        self._text = text
+        super().__init__(**kwargs)
+        self._time = clock
+        self.start_t = self.last_print_t = clock()
+
+    def render(self) -> str:
+        """The current line, untrimmed."""
+        return self._text(self.format_dict)
+
+    def display(self, msg: str | None = None, pos: int | None = None) -> None:
+        if not self.shown:
+            return
+        line = self.render() if msg is None else msg
+        if self.ncols:  # a terminal: a line wider than it would wrap and break the redraw
+            line = line[: self.ncols - 1]
+        self.fp.write("\r" + line + ERASE_LINE)
+        self.fp.flush()
+
+    def clear(self, nolock: bool = False) -> None:
+        """Messages written through tqdm erase the line themselves (``\\r\\x1b[K``)."""
+
+    def close(self) -> None:
+        """End the line (tqdm draws the last state first); a line never shown stays unwritten."""
+        if not self.shown:
+            self.leave = False  # tqdm then clears the line instead, and a clear draws nothing
+        super().close()
 
 
 class ProgressBar:
@@ -64,57 +97,80 @@ class ProgressBar:
         interval: float = 0.2,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.total, self.label, self.unit = max(0, total), label, unit
+        self.label, self.unit = label, unit
         self.stream = stream if stream is not None else sys.stderr
         self.width, self.interval, self.clock = width, interval, clock
-        self.done = 0
-        self.started = clock()
-        self._last_draw = -float("inf")
+        self._bar: TextLine | None = None
         self._closed = False
-        self._active = self.total > 0
+        if total > 0:
+            self.start(total)
+
+    @property
+    def total(self) -> int:
+        """Units of work expected (0 before a start)."""
+        return int(self._bar.total or 0) if self._bar is not None else 0
+
+    @property
+    def done(self) -> int:
+        """Units of work done since the start."""
+        return int(self._bar.n) if self._bar is not None else 0
 
     def start(self, total: int) -> None:
         """Begin (again) with ``total`` units expected; the clock restarts."""
-        self.total, self.done, self.started = max(0, total), 0, self.clock()
-        self._active = True
+        if self._bar is not None:
+            self._bar.shown = False
+            self._bar.close()  # a line drawn before ends; one never drawn stays unwritten
+        self._closed = False
+        self._bar = TextLine(
+            self._format, self.clock, total=max(0, total), file=self.stream,
+            mininterval=self.interval, miniters=1, smoothing=0, leave=True,
+            bar_format=f"{{bar:{self.width}}}", ascii=".#",
+        )  # fmt: skip
 
     def advance(self, n: int = 1) -> None:
-        """Record ``n`` more units done; redraw if the interval has passed."""
-        self.done = min(self.total, self.done + n)
-        now = self.clock()
-        if now - self._last_draw >= self.interval or self.done >= self.total:
-            self._draw(now)
+        """Record ``n`` more units done; redraw if the interval has passed (the last unit is
+        always drawn)."""
+        bar = self._bar
+        if bar is None:
+            return
+        bar.shown = True
+        if bar.update(max(0, min(n, self.total - self.done))) is None and self.done >= self.total:
+            bar.refresh()
+            bar.last_print_n, bar.last_print_t = bar.n, self.clock()
 
     def line(self, now: float | None = None) -> str:
         """The bar's current text."""
-        now = self.clock() if now is None else now
-        frac = self.done / self.total if self.total else 1.0
-        filled = int(frac * self.width)
-        elapsed = now - self.started
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        parts = [
-            f"{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {frac:4.0%}".lstrip(),
-            f"{self.done}/{self.total}{' ' + self.unit if self.unit else ''}",
-            format_rate(rate),
-        ]
-        if self.done >= self.total:
-            parts.append(f"in {format_duration(elapsed)}")
-        elif rate > 0:
-            parts.append(f"ETA {format_duration((self.total - self.done) / rate)}")
-        return "  ".join(parts)
+        if self._bar is None:
+            return self._format({"n": 0, "total": 0, "elapsed": 0.0})
+        fields = dict(self._bar.format_dict)
+        if now is not None:
+            fields["elapsed"] = now - self._bar.start_t
+        return self._format(fields)
 
-    def _draw(self, now: float) -> None:
-        self._last_draw = now
-        self.stream.write("\r" + self.line(now) + "\x1b[K")
-        self.stream.flush()
+    def _format(self, fields: Mapping[str, Any]) -> str:
+        done, total, elapsed = int(fields["n"]), int(fields["total"] or 0), fields["elapsed"]
+        rate = done / elapsed if elapsed > 0 else 0.0
+        if done >= total:
+            tail = f"in {format_duration(elapsed)}"
+        elif rate > 0:
+            tail = f"ETA {format_duration((total - done) / rate)}"
+        else:
+            tail = ""
+        prefix = f"{self.label} " if self.label else ""
+        bar = tqdm.format_meter(
+            done if total else 1, total or 1, elapsed, prefix=prefix, ascii=".#",
+            bar_format=f"{{desc}}[{{bar:{self.width}}}] {{percentage:3.0f}}%",
+        )  # fmt: skip
+        count = f"{done}/{total}{' ' + self.unit if self.unit else ''}"
+        return "  ".join(part for part in (bar, count, format_rate(rate), tail) if part)
 
     def close(self) -> None:
         """Draw the final state and end the line."""
-        if self._active and not self._closed:
+        bar = self._bar
+        if bar is not None and not self._closed:
             self._closed = True
-            self._draw(self.clock())
-            self.stream.write("\n")
-            self.stream.flush()
+            bar.shown = True
+            bar.close()  # tqdm draws the last state and ends the line
 
     def __enter__(self) -> ProgressBar:
         return self

@@ -2,23 +2,27 @@
 intervals for a mean (t and bootstrap), and Bradley-Terry / Elo ratings fitted by maximum
 likelihood. Nothing here knows games, agents or lineups (``summary`` maps results onto these).
 
-Formulas:
+Formulas and where they come from:
 
 - t-interval for the mean of ``x_1..x_n``: ``mean +- t_{(1+c)/2, n-1} * s / sqrt(n)``, with ``s``
   the sample standard deviation (``n - 1`` in the denominator) and ``c`` the confidence level.
-- Student's t CDF from the regularized incomplete beta function:
-  ``P(T <= t) = 1 - I_{v/(v+t^2)}(v/2, 1/2) / 2`` for ``t >= 0`` (symmetric for ``t < 0``); ``I``
-  by its continued fraction (Numerical Recipes 6.4, modified Lentz). Quantiles by bisection on
-  the CDF to machine precision. (scipy is not a dependency.)
+- Student's t distribution: SciPy's ``scipy.stats.t`` (its CDF, survival function and
+  quantiles), checked against the published tables and closed forms (tests/arena/test_stats.py).
 - Bootstrap: the percentile interval of the means of ``B`` resamples (with replacement) of the
-  ``n`` values.
+  ``n`` values: SciPy's ``scipy.stats.bootstrap`` (``method="percentile"``), drawing from the
+  caller's generator in batches of at most 4,000,000 indices.
 - Bradley-Terry: ``P(i beats j) = 1 / (1 + exp(theta_j - theta_i))``. With ``W[i, j]`` the score
   of ``i`` against ``j`` (wins plus half the draws) and ``N = W + W^T``, the log-likelihood
   ``sum_{i != j} W[i, j] log P(i beats j)`` is concave; Newton's method with step halving finds
   its maximum under ``sum(theta) = 0``. Elo = ``theta * 400 / ln 10`` (so 400 Elo points mean
   10:1 odds). Standard errors come from the observed information matrix
   ``J[i, i] = sum_j N[i, j] p_ij (1 - p_ij)``, ``J[i, j] = -N[i, j] p_ij (1 - p_ij)``: the
-  covariance of the centred ratings is the pseudo-inverse ``J^+``.
+  covariance of the centred ratings is the pseudo-inverse ``J^+``. Written here (about 40 lines of
+  numpy) because no well-kept library gives the fit with fractional draws, a prior, an anchor and
+  these standard errors; the tests check the ratings against choix's maximum-likelihood fit.
+
+SciPy (the ``eval`` extra) is imported on first use: ``import scipy.stats`` costs about a second,
+which only the commands that compute intervals should pay.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -45,85 +50,51 @@ ELO_PER_NATURAL = 400.0 / math.log(10.0)
 
 
 # ---------------------------------------------------------------- Student's t distribution
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny, eps = 1e-300, 1e-16
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 100_000):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < eps:
-            return h
-    raise ArithmeticError(f"incomplete beta did not converge (a={a}, b={b}, x={x})")
+def _scipy_stats() -> Any:
+    """``scipy.stats``, imported on first use; without SciPy a ModuleNotFoundError that says
+    which extra installs it (``mazzo.cli`` turns it into its one-line message)."""
+    try:
+        from scipy import stats
+    except ModuleNotFoundError as e:
+        raise ModuleNotFoundError(
+            "the arena's statistics need SciPy: pip install 'mazzo[eval]'", name="scipy"
+        ) from e
+    return stats
 
 
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularized incomplete beta ``I_x(a, b)`` for ``0 <= x <= 1``."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = (
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    )
-    front = math.exp(log_front)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+def _t() -> Any:
+    """``scipy.stats.t``, imported on first use."""
+    return _scipy_stats().t
+
+
+def _check_df(df: float) -> None:
+    if not df > 0:
+        raise ValueError(f"degrees of freedom must be positive, got {df}")
 
 
 def t_cdf(t: float, df: float) -> float:
     """``P(T <= t)`` for Student's t with ``df`` degrees of freedom (``df > 0``)."""
-    if df <= 0:
-        raise ValueError(f"degrees of freedom must be positive, got {df}")
-    if math.isinf(t):
-        return 1.0 if t > 0 else 0.0
-    tail = 0.5 * _betainc(df / 2.0, 0.5, df / (df + t * t))
-    return 1.0 - tail if t >= 0 else tail
+    _check_df(df)
+    return float(_t().cdf(t, df))
 
 
 def t_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (``0 < p < 1``)."""
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (``0 < p < 1``);
+    symmetric to the last bit: ``t_quantile(p) == -t_quantile(1 - p)``."""
     if not 0.0 < p < 1.0:
         raise ValueError(f"a quantile needs 0 < p < 1, got {p}")
+    _check_df(df)
     if p < 0.5:
         return -t_quantile(1.0 - p, df)
-    if p == 0.5:
-        return 0.0
-    lo, hi = 0.0, 1.0
-    while t_cdf(hi, df) < p:
-        lo, hi = hi, 2.0 * hi
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if mid in (lo, hi):
-            break
-        if t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
+    return float(_t().ppf(p, df))
 
 
 def t_two_sided_p(t: float, df: float) -> float:
     """Two-sided p-value of a t statistic: ``P(|T| >= |t|)``."""
     if math.isnan(t):
         return float("nan")
-    return 2.0 * t_cdf(-abs(t), df)
+    _check_df(df)
+    return float(2.0 * _t().sf(abs(t), df))
 
 
 # ---------------------------------------------------------------- intervals for a mean
@@ -188,19 +159,19 @@ def bootstrap_ci(
     resamples: int = 2000,
     confidence: float = 0.95,
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean: ``resamples`` resamples of the values."""
+    """Percentile bootstrap interval of the mean: ``resamples`` resamples of the values
+    (``scipy.stats.bootstrap``; a single value is its own interval)."""
     _check_level(confidence)
     if resamples < 1:
         raise ValueError(f"the bootstrap needs at least one resample, got {resamples}")
     x = _sample(values)
-    means = np.empty(resamples)
-    step = max(1, 4_000_000 // x.size)  # bound memory: rows of indices per batch
-    for start in range(0, resamples, step):
-        rows = min(step, resamples - start)
-        means[start : start + rows] = x[rng.integers(0, x.size, size=(rows, x.size))].mean(1)
-    alpha = (1.0 - confidence) / 2.0
-    low, high = np.quantile(means, [alpha, 1.0 - alpha])
-    return float(low), float(high)
+    if x.size == 1:
+        return float(x[0]), float(x[0])
+    result = _scipy_stats().bootstrap(
+        (x,), np.mean, n_resamples=resamples, batch=max(1, 4_000_000 // x.size),
+        vectorized=True, axis=-1, confidence_level=confidence, method="percentile", rng=rng,
+    )  # fmt: skip
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
 # ---------------------------------------------------------------- Bradley-Terry / Elo

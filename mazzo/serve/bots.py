@@ -10,6 +10,7 @@ one agent apart all the same.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Sequence
@@ -24,11 +25,13 @@ from agents.trained_rules import check_rules_fit, trained_rules
 from envs.cards.flags import resolved_flags
 from envs.protocols import RulesLike
 from envs.registry import AnyGame, game_names
+from mazzo.extras import extra_for_module
 
 __all__ = ["DEFAULT_BOTS", "Bot", "BotOption", "Bots", "parse_bot_option"]
 
 # name=spec of the bots a server has when started without --bot.
 DEFAULT_BOTS = ("random=random", "heuristic=heuristic", "bot=bot")
+log = logging.getLogger("mazzo.serve")
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 
 
@@ -102,7 +105,7 @@ class Bots:
         Args:
             options: ``BotOption``s or (name, spec) pairs, in the order they are listed.
             skip_missing: drop a bot no game can build (the defaults: ``bot`` needs a shipped
-                checkpoint) instead of raising.
+                checkpoint, and torch: the 'train' extra) instead of raising.
             foreign_rules: let trained bots play rules they were not trained for
                 (``mazzo serve --foreign-rules``; refused otherwise, see ``fit``).
 
@@ -115,7 +118,14 @@ class Bots:
         self._by_game: dict[str, dict[str, Bot]] = {g: {} for g in game_names()}
         for option in options:
             name, spec, game = BotOption(*option)
-            built = self._build(name, spec, game)
+            try:
+                built = self._build(name, spec, game)
+            except ModuleNotFoundError as e:
+                extra = extra_for_module(e.name)
+                if not skip_missing or extra is None:
+                    raise
+                log.warning("bot %s=%s left out: it needs the %r extra", name, spec, extra)
+                continue
             if not built and (game is not None or not skip_missing):
                 agent = parse_spec(spec).name
                 where = f"{game} has no agent {agent!r}" if game else f"no game has agent {agent!r}"

@@ -165,3 +165,48 @@ def test_bradley_terry_draws_and_separation():
         fit_bradley_terry(np.array([[0, 3, 0, 0], [2, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]]))
     with pytest.raises(ValueError, match="square"):
         fit_bradley_terry(np.array([[0, -1], [1, 0]]))
+
+
+def _simulated_scores(true, games, seed):
+    rng = np.random.default_rng(seed)
+    k = len(true)
+    scores = np.zeros((k, k))
+    for i in range(k):
+        for j in range(i + 1, k):
+            p = 1 / (1 + 10 ** ((true[j] - true[i]) / 400))
+            wins = rng.binomial(games, p)
+            scores[i, j], scores[j, i] = wins, games - wins
+    return scores
+
+
+def test_bradley_terry_agrees_with_choix():
+    """The fit is checked against a well-kept library's maximum-likelihood Bradley-Terry fit
+    (choix.opt_pairwise, scipy's Newton-CG on the same likelihood, parameters centred on 0)."""
+    choix = pytest.importorskip("choix")
+    scores = _simulated_scores(np.array([-250.0, -50.0, 50.0, 250.0, 0.0]), 400, seed=11)
+    k = len(scores)
+    games = [(i, j) for i in range(k) for j in range(k) for _ in range(int(scores[i, j]))]
+    theirs = choix.opt_pairwise(k, games, alpha=0.0, tol=1e-10) * ELO_PER_NATURAL
+    ours = fit_bradley_terry(scores, prior_draws=0.0)
+    assert ours.elo == pytest.approx(tuple(theirs - theirs.mean()), abs=1e-3)
+
+
+def test_bootstrap_is_scipys_percentile_interval_of_the_same_draws():
+    """``bootstrap_ci`` is scipy.stats.bootstrap's percentile interval; its resamples are the
+    caller's generator's draws, batch by batch, so a plain numpy bootstrap of the same draws
+    gives the same interval to the last bit."""
+    x = np.random.default_rng(3).exponential(2.0, size=300)
+    low, high = bootstrap_ci(x, np.random.default_rng(5), resamples=999, confidence=0.9)
+    rng = np.random.default_rng(5)
+    means = x[rng.integers(0, x.size, size=(999, x.size))].mean(axis=1)
+    assert (low, high) == tuple(np.percentile(means, [5.0, 95.0]))
+    assert bootstrap_ci([2.5], np.random.default_rng(0), 10) == (2.5, 2.5)
+
+
+def test_without_scipy_the_error_names_the_extra(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'mazzo\[eval\]'") as e:
+        mean_ci([1.0, 2.0, 4.0])
+    assert e.value.name == "scipy"

@@ -57,3 +57,23 @@ def test_the_default_bots_include_the_shipped_ones():
     for game in game_names():
         want = ["random", "heuristic"] + (["bot"] if "bot" in known_agents(game) else [])
         assert bots.names(game) == want
+
+
+def test_a_default_bot_whose_extra_is_missing_is_left_out(monkeypatch, caplog):
+    """Without torch (a ``mazzo[serve]`` install) the shipped ``bot`` is left out of the
+    defaults, saying which extra it needs; asked for by name, it is an error."""
+    import sys
+
+    from mazzo.serve.bots import DEFAULT_BOTS
+
+    for module in ("agents.neural", "agents.nets"):
+        if module in sys.modules:
+            monkeypatch.delitem(sys.modules, module)
+    monkeypatch.setitem(sys.modules, "torch", None)
+    bots = Bots([parse_bot_option(b) for b in DEFAULT_BOTS], skip_missing=True)
+    for game in game_names():
+        assert bots.names(game) == ["random", "heuristic"]
+    if any("bot" in known_agents(g) for g in game_names()):
+        assert "bot bot=bot left out: it needs the 'train' extra" in caplog.text
+        with pytest.raises(ModuleNotFoundError):
+            Bots([("mine", "bot")])

@@ -4,18 +4,24 @@ interval, the time left), with the run's other messages (imitation, evaluations,
 printed above it. Off a terminal the trainer logs one line per update instead
 (``training.rl.run``).
 
-Owns drawing only: the run tells it what happened. The clock is injectable so tests can
-drive it; no dependency beyond the standard library.
+Owns the line's text only: tqdm (``agents.arena.progress.TextLine``) counts the decisions,
+throttles the redraws and draws the bar, and writes the messages above the line
+(``tqdm.external_write_mode``, which also clears any other bar on the terminal). The run tells
+it what happened, with its own rate and time left. The clock is injectable so tests can drive
+it.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
 
-from agents.arena.progress import format_duration
+from tqdm import tqdm
+
+from agents.arena.progress import ERASE_LINE, TextLine
+from agents.arena.units import format_duration
 
 __all__ = ["TrainProgress"]
 
@@ -40,16 +46,18 @@ class TrainProgress:
         self.update_no, self.decisions, self.total = 0, 0, 0
         self.rate, self.eta = 0.0, 0.0
         self.margin_text = ""
-        self._last_draw = -float("inf")
-        self._shown = False
+        self._bar: TextLine | None = None
 
     def update(self, update: int, decisions: int, total: int, rate: float, eta: float) -> None:
         """An update finished: ``decisions`` of ``total`` done at ``rate`` per second."""
         self.update_no, self.decisions, self.total = update, decisions, total
         self.rate, self.eta = rate, eta
-        now = self.clock()
-        if now - self._last_draw >= self.interval or decisions >= total:
-            self._draw(now)
+        bar = self._line()
+        first, bar.shown, bar.total = not bar.shown, True, total
+        drawn = bar.update(decisions - bar.n) if decisions > bar.n else None
+        if drawn is None and (first or decisions >= total):  # the first and last always drawn
+            bar.refresh()
+            bar.last_print_n, bar.last_print_t = bar.n, self.clock()
 
     def margin(self, opponent: str, mean: float, low: float, high: float) -> None:
         """An evaluation's paired margin; shown when it is against the bar's opponent."""
@@ -58,18 +66,19 @@ class TrainProgress:
 
     def message(self, text: str) -> None:
         """Print ``text`` on a line of its own above the bar."""
-        self.stream.write("\r\x1b[K" + text + "\n")
-        if self._shown:
-            self._draw(self.clock())
-        else:
+        with tqdm.external_write_mode(file=self.stream):
+            self.stream.write("\r" + ERASE_LINE + text + "\n")
             self.stream.flush()
 
     def line(self) -> str:
         """The bar's current text."""
         frac = min(1.0, self.decisions / self.total) if self.total else 0.0
-        filled = int(frac * self.width)
+        bar = tqdm.format_meter(
+            max(0, min(self.decisions, self.total)) if self.total else 0, self.total or 1, 0.0,
+            bar_format=f"{{bar:{self.width}}}", ascii=".#",
+        )  # fmt: skip
         parts = [
-            f"train [{'#' * filled}{'.' * (self.width - filled)}] {frac:4.0%}",
+            f"train [{bar}] {frac:4.0%}",
             f"update {self.update_no}",
             f"{_count(self.decisions)}/{_count(self.total)} decisions",
             f"{self.rate:,.0f}/s",
@@ -81,17 +90,20 @@ class TrainProgress:
 
     def close(self) -> None:
         """End the bar's line (the next output starts on a line of its own)."""
-        if self._shown:
-            self._draw(self.clock())
-            self.stream.write("\n")
-            self.stream.flush()
-            self._shown = False
+        if self._bar is not None:
+            self._bar.close()  # tqdm draws the last state and ends the line, if it was shown
+            self._bar = None
 
-    def _draw(self, now: float) -> None:
-        self._last_draw = now
-        self._shown = True
-        self.stream.write("\r" + self.line() + "\x1b[K")
-        self.stream.flush()
+    def _line(self) -> TextLine:
+        if self._bar is None:
+            self._bar = TextLine(
+                self._text, self.clock, total=self.total, file=self.stream,
+                mininterval=self.interval, miniters=1, smoothing=0, leave=True,
+            )  # fmt: skip
+        return self._bar
+
+    def _text(self, fields: Mapping[str, Any]) -> str:
+        return self.line()
 
 
 def _count(n: int) -> str:

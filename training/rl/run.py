@@ -26,7 +26,7 @@ import numpy as np
 import torch
 from torch.utils.tensorboard import SummaryWriter
 
-from agents.arena.progress import format_duration
+from agents.arena.units import format_duration
 from agents.nets import PolicyValueNet
 from agents.neural import read_policy
 from envs.deal_sets import generate_deals
