@@ -6,13 +6,17 @@ replaced in its last state: the same weights, and the run says what happened. Wi
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
+import subprocess
+import sys
 
 import pytest
 import torch
 
+from tests.cli_runner import ROOT
 from training.rl.checkpoint import load_checkpoint
 from training.rl.ppo import PPOConfig, train
 
@@ -77,3 +81,17 @@ def test_ray_needs_actors(cluster, tmp_path):
     with pytest.raises(ValueError, match="n_actors to 1 or more"):
         train(PPOConfig(total_decisions=256, **(TINY | {"n_actors": 0})), tmp_path / "r",
               log=quiet, ray=cluster)  # fmt: skip
+
+
+@pytest.mark.slow  # a minute: a process that imports torch and joins the cluster
+def test_mazzo_train_on_a_cluster(cluster, tmp_path):
+    sets = [f"--set={k}={json.dumps(list(v) if isinstance(v, tuple) else v)}"
+            for k, v in (TINY | {"total_decisions": 256, "eval_every": 0}).items()]  # fmt: skip
+    r = subprocess.run(
+        [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
+         "--run-dir", str(tmp_path / "run"), "--ray-address", cluster],
+        cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+        timeout=180,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "done: update 1" in r.stdout and (tmp_path / "run" / "latest").exists()

@@ -28,6 +28,7 @@ def test_import_ray_names_the_extra(no_ray):
         ["eval", "random", "heuristic", "--n", "2", "--ray"],
         ["eval", "random", "heuristic", "--n", "2", "--ray-address", "auto"],
         ["labels", "pimc:samples=2", "--n", "1", "--out", "OUT", "--ray"],
+        ["train", "configs/calabresella_quick.toml", "--run-dir", "OUT", "--ray"],
     ],
 )
 def test_without_ray_the_switch_says_how_to_install_it(no_ray, args, tmp_path):
