@@ -142,10 +142,10 @@ def play_ray(
 
     try:
         while True:
-            while not errors and sum(load) < IN_FLIGHT * workers:
-                if again:
-                    submit(*again.popleft())
-                elif nxt := sizer.take():
+            while sum(load) < IN_FLIGHT * workers:
+                if again and (not errors or again[0][0][0] < min(errors)):
+                    submit(*again.popleft())  # a chunk before a failure still counts
+                elif not errors and (nxt := sizer.take()):
                     first, size = nxt
                     submit((first, tuple(deals[first : first + size])), 0)
                 else:

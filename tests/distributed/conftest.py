@@ -1,7 +1,8 @@
-"""A real Ray cluster on loopback for the tests of this folder: a head and a second node, one
-CPU each (this 2-core machine's budget), started once per test session with Ray's own cluster
-utilities and joined by the test process, so ``ray=address`` work in the tests runs on it.
-Skipped where Ray is not installed (the extra ``mazzo[distributed]``)."""
+"""A real Ray cluster on this machine for the tests of this folder: a head and a second node
+(separate raylets and object stores on the machine's own address), one CPU each (this 2-core
+machine's budget), started once per test session with Ray's own cluster utilities and joined
+by the test process, so ``ray=address`` work in the tests runs on it. Skipped where Ray is not
+installed (the extra ``mazzo[distributed]``)."""
 
 from __future__ import annotations
 

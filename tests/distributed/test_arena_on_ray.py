@@ -1,6 +1,6 @@
-"""The arena and the search labels on a real Ray cluster (a head and a second node on
-loopback: ``conftest.cluster``): the same outcomes, summary and labels file as a local run for
-any number of Ray workers, a worker killed mid-run replaced with no deal lost or counted twice
+"""The arena and the search labels on a real Ray cluster (a head and a second node on this
+machine: ``conftest.cluster``): the same outcomes, summary and labels file as a local run for
+any number of Ray workers, agent failures reported as locally, a worker killed mid-run replaced with no deal lost or counted twice
 (and the run says so), a chunk that keeps killing its worker ending the run with a clear
 error, and ``mazzo eval`` joining the cluster (``--ray-address``) or starting a runtime of its
 own (``--ray``) with the report of a local run."""
@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+from agents.arena.plan import Entrant
 from agents.arena.ray_workers import MAX_ATTEMPTS, play_ray
 from agents.arena.report import _dump, summary_json
 from agents.arena.runner import make_plan, run_arena
@@ -23,6 +24,7 @@ from agents.arena.summary import summarize
 from agents.arena.table import ArenaError
 from envs.deal_sets import generate_deals
 from envs.registry import game_names, get_game
+from tests.arena.agents import CrashAgent, IllegalAgent
 from tests.cli_runner import ROOT, run_cli
 from training.search_labels import write_search_labels
 
@@ -58,6 +60,15 @@ def test_search_labels_on_ray_are_the_local_file(cluster, tmp_path):
     write_search_labels(deals, [searcher, "heuristic"], tmp_path / "ray.jsonl", 0, "pairs", 2,
                         ray=cluster)  # fmt: skip
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
+
+
+def test_agent_failures_on_ray_are_reported_as_locally(cluster):
+    illegal = make_plan(_deals(6), [Entrant("bad", IllegalAgent), "random"])
+    with pytest.raises(ArenaError, match=r"agent 'bad' in seat S\d \(deal 0, lineup 0\) chose 999"):
+        run_arena(illegal, 2, ray=cluster)
+    crash = make_plan(_deals(4), [Entrant("crash", CrashAgent), "random"])
+    with pytest.raises(RuntimeError, match="agent bug"):
+        run_arena(crash, 2, ray=cluster)
 
 
 class _KillOnce:
