@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", default=game_names()[0], choices=game_names())
     p.add_argument("--iterations", type=int, default=20, help="RLlib training iterations")
-    p.add_argument("--seconds", type=float, default=0, help="or train for this wall time")
+    p.add_argument("--seconds", type=float, default=0, help="train for this wall time instead")
     p.add_argument("--batch", type=int, default=4000, help="decisions per iteration")
     p.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     p.add_argument("--runners", type=int, default=1, help="RLlib env runners (processes)")
@@ -125,30 +125,48 @@ def main(argv: list[str] | None = None) -> int:
     game = get_game(args.game)
     ray.init(num_cpus=max(args.runners, 1) + 1, include_dashboard=False, log_to_driver=False)
     try:
-        algo = build(game, args.hidden, args.batch, args.runners)
-        t0, decisions, i = time.perf_counter(), 0, 0
-        while i < args.iterations or (args.seconds and time.perf_counter() - t0 < args.seconds):
-            result = algo.train()
-            decisions = int(result.get("num_env_steps_sampled_lifetime", decisions))
-            i += 1
-        seconds = time.perf_counter() - t0
-        agent = RLlibAgent(algo.get_module("shared"), game)
-        deals = generate_deals(game, game.rules(), args.eval_deals, 12345)
-        plan = make_plan(deals, [Entrant("rllib", lambda: agent), "heuristic"], seed=1)
-        summary = summarize(run_arena(plan, 1))
+        algo, decisions, seconds, i = train_rllib(
+            game, args.hidden, args.batch, args.runners, args.iterations, args.seconds
+        )
+        margin = margin_vs_heuristic(game, lambda: RLlibAgent(algo.get_module("shared"), game),
+                                     args.eval_deals)  # fmt: skip
         algo.stop()
     finally:
         ray.shutdown()
     report = {"game": game.name, "iterations": i, "decisions": decisions, "seconds": seconds,
-              "decisions_per_s": decisions / seconds, "vs_heuristic": _margin(summary)}  # fmt: skip
+              "decisions_per_s": decisions / seconds, "vs_heuristic": margin}  # fmt: skip
     print(json.dumps(report))
     return 0
 
 
-def _margin(summary: Any) -> dict[str, float]:
-    """The paired margin of rllib over the heuristic per deal, with its interval."""
+def train_rllib(
+    game: AnyGame, hidden: list[int], batch: int, runners: int, iterations: int,
+    seconds: float = 0,
+) -> tuple[Any, int, float, int]:  # fmt: skip
+    """Train RLlib's PPO for ``iterations`` (or until ``seconds`` of wall time, counting the
+    algorithm's set-up); returns (the algorithm, decisions sampled, seconds, iterations)."""
+    t0 = time.perf_counter()
+    algo = build(game, hidden, batch, runners)
+    decisions, i = 0, 0
+    while (i < iterations and not seconds) or (seconds and time.perf_counter() - t0 < seconds):
+        result = algo.train()
+        decisions = int(result.get("num_env_steps_sampled_lifetime", decisions))
+        i += 1
+    return algo, decisions, time.perf_counter() - t0, i
+
+
+def margin_vs_heuristic(game: AnyGame, factory: Any, n: int, label: str = "rllib") -> Any:
+    """The agent's paired margin per deal over the heuristic on ``n`` fixed deals (seed
+    12345), duplicate style, with its 95% interval."""
+    deals = generate_deals(game, game.rules(), n, 12345)
+    plan = make_plan(deals, [Entrant(label, factory), "heuristic"], seed=1)
+    return _margin(summarize(run_arena(plan, 1)), label)
+
+
+def _margin(summary: Any, label: str) -> dict[str, float]:
+    """The paired margin of ``label`` over the heuristic per deal, with its interval."""
     pair = summary.pairs[0]
-    sign = 1.0 if pair.a == "rllib" else -1.0
+    sign = 1.0 if pair.a == label else -1.0
     low, high = sorted((sign * pair.diff.low, sign * pair.diff.high))
     return {"mean": sign * pair.diff.mean, "low": low, "high": high, "deals": summary.n_deals}
 

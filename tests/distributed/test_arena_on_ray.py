@@ -121,13 +121,25 @@ def _report(text):
     return [line for line in text.splitlines() if not line.startswith("played in")]
 
 
-def test_mazzo_eval_joins_a_cluster_or_starts_a_runtime(cluster):
-    args = ["eval", "random", "heuristic", "--n", "12", "--seed", "5"]
-    local = run_cli(*args, "--workers", "2")
-    assert local.returncode == 0, local.stderr
+def _eval(args, extra):
     env = os.environ | {"PYTHONPATH": str(ROOT)}
-    for extra in (["--ray-address", cluster, "--workers", "2"], ["--ray", "--workers", "1"]):
-        r = subprocess.run([sys.executable, "-m", "mazzo", *args, *extra], cwd=ROOT, env=env,
-                           capture_output=True, text=True, timeout=120)  # fmt: skip
-        assert r.returncode == 0, r.stderr
-        assert _report(r.stdout) == _report(local.stdout)
+    r = subprocess.run([sys.executable, "-m", "mazzo", *args, *extra], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=180)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+EVAL = ["eval", "random", "heuristic", "--n", "12", "--seed", "5"]
+
+
+def test_mazzo_eval_joins_a_cluster(cluster):
+    local = run_cli(*EVAL, "--workers", "2")
+    assert local.returncode == 0, local.stderr
+    on_ray = _eval(EVAL, ["--ray-address", cluster, "--workers", "2"])
+    assert _report(on_ray) == _report(local.stdout)
+
+
+@pytest.mark.slow  # starts a Ray runtime of its own beside the cluster (20 s and more)
+def test_mazzo_eval_starts_a_runtime_of_its_own():
+    local = run_cli(*EVAL, "--workers", "1")
+    assert _report(_eval(EVAL, ["--ray", "--workers", "1"])) == _report(local.stdout)
