@@ -83,7 +83,6 @@ def test_ray_needs_actors(cluster, tmp_path):
               log=quiet, ray=cluster)  # fmt: skip
 
 
-@pytest.mark.slow  # a minute: a process that imports torch and joins the cluster
 def test_mazzo_train_on_a_cluster(cluster, tmp_path):
     sets = [f"--set={k}={json.dumps(list(v) if isinstance(v, tuple) else v)}"
             for k, v in (TINY | {"total_decisions": 256, "eval_every": 0}).items()]  # fmt: skip
