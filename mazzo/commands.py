@@ -23,6 +23,7 @@ import numpy as np
 from agents.arena.evaluate import EvalConfig, EvalInterrupted, default_game, evaluate
 from agents.arena.report import format_table, write_outputs
 from agents.base import RandomAgent
+from agents.distributed import INSTALL_HINT, LOCAL
 from agents.registry import agents_of
 from agents.trained_rules import SWITCH
 from envs.cards.flags import parse_assignments
@@ -36,6 +37,7 @@ __all__ = [
     "add_demo",
     "add_eval",
     "add_foreign_rules_option",
+    "add_ray_options",
     "add_rules",
     "agents_text",
     "count",
@@ -80,6 +82,22 @@ def add_foreign_rules_option(p: argparse.ArgumentParser) -> None:
         help="let trained bots (nn:, bot, onnx:) play rules other than the flags they were "
         "trained for (refused otherwise, naming each differing flag); the output says so",
     )
+
+
+def add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
+    """``--ray`` and ``--ray-address ADDR`` (one of them): where ``what`` is spread on Ray
+    (``agents.distributed``; the extra ``mazzo[distributed]``)."""
+    group = p.add_mutually_exclusive_group()
+    group.add_argument(
+        "--ray", action="store_const", const=LOCAL, dest="ray_address",
+        help=f"spread {what} on a Ray runtime started here (needs {INSTALL_HINT}); "
+        "the results are those of a local run",
+    )  # fmt: skip
+    group.add_argument(
+        "--ray-address", metavar="ADDR", dest="ray_address",
+        help=f"spread {what} on the running Ray cluster at ADDR (auto, HOST:PORT or "
+        "ray://HOST:PORT); --workers then counts Ray workers (default: the cluster's CPUs)",
+    )  # fmt: skip
 
 
 def _flag_option(p: argparse.ArgumentParser, help: str) -> None:
@@ -257,6 +275,7 @@ def add_eval(sub: Any) -> None:
         default=None,
         help=f"worker processes (default: all cores, {os.cpu_count()} here)",
     )
+    add_ray_options(p, "the deals")
     p.add_argument(
         "--confidence",
         type=float,
@@ -307,6 +326,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         rules=rules,
         seating=args.seating,
         workers=args.workers,
+        ray=args.ray_address,
         confidence=args.confidence,
         bootstrap=args.bootstrap,
         anchor=args.anchor,

@@ -3,7 +3,8 @@ deal set as search labels for distillation (``training.search_labels``; the form
 ``mazzo-search-labels/1`` is described in docs/training.md).
 
 The deals are those of ``mazzo eval`` (``--deals FILE`` or generated from ``--seed``, ``--n``,
-``--flag``), played duplicate style over ``--workers`` processes; an existing ``--out`` file of
+``--flag``), played duplicate style over ``--workers`` processes (or on Ray: ``--ray``,
+``--ray-address``, the same file); an existing ``--out`` file of
 the same run is continued where it stopped. Bad input ends with a message naming it and exit
 status 2; Ctrl-C with exit status 130, keeping every deal written.
 """
@@ -18,7 +19,13 @@ from typing import Any
 from agents.arena.evaluate import EvalConfig, load_deals
 from agents.arena.seating import SCHEMES
 from envs.registry import game_names
-from mazzo.commands import EXIT_INTERRUPTED, agents_text, count, game_and_rules
+from mazzo.commands import (
+    EXIT_INTERRUPTED,
+    add_ray_options,
+    agents_text,
+    count,
+    game_and_rules,
+)
 from mazzo.extras import require
 from training.search_labels import FORMAT, LabelRun, LabelsInterrupted, write_search_labels
 
@@ -42,8 +49,8 @@ def cmd_labels(args: argparse.Namespace) -> int:
     bar = ProgressBar(label="labels", unit="deals") if show else None
     try:
         run = write_search_labels(
-            deal_set, args.agents, args.out, args.seed, args.seating,
-            args.workers or os.cpu_count() or 1, bar,
+            deal_set, args.agents, args.out, args.seed, args.seating, args.workers, bar,
+            args.ray_address,
         )  # fmt: skip
     except LabelsInterrupted as e:
         if bar is not None:
@@ -107,6 +114,7 @@ def add_labels_command(sub: Any) -> None:
         "--workers", type=count(1), default=None,
         help=f"worker processes (default: all cores, {os.cpu_count()} here)",
     )  # fmt: skip
+    add_ray_options(p, "the deals")
     p.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="progress bar on stderr (default: when stderr is a terminal)",

@@ -3,8 +3,9 @@ trainer from a config file under ``configs/``.
 
 The file's ``algorithm`` key picks the trainer (``ppo`` or ``dmc``); every other key is a field
 of that trainer's config dataclass. ``--resume`` continues a run exactly from its latest
-checkpoint. On a terminal the run shows one progress line redrawn in place (``--progress``);
-otherwise it logs a line per update.
+checkpoint. ``--ray`` / ``--ray-address ADDR`` run the ``n_actors`` self-play actors on Ray
+(``training.rl.ray_actors``: the same weights as local actor processes). On a terminal the run
+shows one progress line redrawn in place (``--progress``); otherwise it logs a line per update.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agents.distributed import check_address, import_ray
 from envs.cards.flags import parse_assignments
 from envs.registry import game_names
-from mazzo.commands import description
+from mazzo.commands import add_ray_options, description
 from mazzo.extras import require
 from training.rl.config import config_dict, load_config, read_toml, resumed_config, stored_run
 
@@ -30,6 +32,9 @@ ALGORITHMS = ("ppo", "dmc")
 def cmd_train(args: argparse.Namespace) -> int:
     """Run the trainer the config names; returns the exit status."""
     require("train", "train")
+    if args.ray_address is not None:
+        check_address(args.ray_address)
+        import_ray()  # without the extra: say how to install it before any work
     overrides = parse_assignments(args.set, "--set")
     path = Path(args.config)
     file = read_toml(path)
@@ -60,7 +65,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"mazzo train: {algo} on {cfg.game}, run directory {run_dir}", file=sys.stderr)
     show = sys.stdout.isatty() if args.progress is None else args.progress
     progress = TrainProgress(sys.stdout) if show else None
-    train(cfg, run_dir, resume=bool(args.resume), progress=progress)
+    train(cfg, run_dir, resume=bool(args.resume), progress=progress, ray=args.ray_address)
     return 0
 
 
@@ -120,6 +125,7 @@ def add_train_command(sub: Any) -> None:
     p.add_argument(
         "--resume", metavar="RUN_DIR", help="continue this run from its latest checkpoint"
     )
+    add_ray_options(p, "the self-play actors (n_actors of them; the learner stays here)")
     p.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="one progress line redrawn in place instead of a log line per update "

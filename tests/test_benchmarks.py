@@ -134,3 +134,11 @@ def test_bench_search_reports_both_cores_for_every_game():
     assert set(report) == set(game_names())
     for rows in report.values():
         assert len(rows) == 4 and all(row["python_per_s"] > 0 for row in rows.values())
+
+
+def test_bench_ray_scaling_reports_both_rates():
+    out = run("bench_ray_scaling.py", "--actors", "1", "--rollout", "256", "--rollouts", "1",
+              "--envs", "8", "--hidden", "32", "--no-ray")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout.splitlines()[-1])
+    assert report["learner"]["samples_per_s"] > 0 and report["processes:1"]["per_actor"] > 0

@@ -10,7 +10,8 @@ candidate it searched, the legal actions, the position as a D.3 record (the deal
 action before the decision) with the seat, and the seat's final return in that game. With no
 other agent the searcher holds every seat (one lineup).
 
-Deals are played over the arena's worker processes (``agents.arena.workers``) and written in
+Deals are played over the arena's worker processes (``agents.arena.workers``), or its workers
+on Ray (``agents.arena.ray_workers``: ``--ray``, ``--ray-address``), and written in
 deal order as they finish, each deal's lines in one write, the last marked ``deal_end``. An
 existing file is continued: its header must be this run's, lines after its last complete deal
 are dropped, and play resumes at the next deal, so an interrupted run finished later is
@@ -24,17 +25,20 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.arena.plan import ArenaPlan, Entrant, parse_entrant
+from agents.arena.ray_workers import play_ray
 from agents.arena.runner import make_plan
 from agents.arena.streams import agent_rng
 from agents.arena.table import GameOutcome, Played, build_agent
 from agents.arena.workers import Done, Progress, play_parallel, play_serial
 from agents.base import AnyAgent, act_each
+from agents.distributed import check_address, import_ray, ray_session
 from envs.cards.deal import Deal
 from envs.deal_sets import DealSet
 from envs.deals import check_seed
@@ -291,11 +295,15 @@ class _Writer:
 
 def write_search_labels(
     deal_set: DealSet, agents: Sequence[str], path: str | Path, seed: int = 0,
-    scheme: str = "pairs", workers: int = 1, progress: Progress | None = None,
+    scheme: str = "pairs", workers: int | None = 1, progress: Progress | None = None,
+    ray: str | None = None,
 ) -> LabelRun:  # fmt: skip
     """Write the search labels of ``agents[0]`` (the searcher; the rest are its opponents,
     seated by ``scheme``) on ``deal_set`` into ``path``, continuing the file if it exists (see
-    the module docstring). ``progress`` hears the deals left to play.
+    the module docstring). ``progress`` hears the deals left to play. The deals are played
+    over ``workers`` processes (None: one per core) or, with ``ray`` (an address:
+    ``agents.distributed``), on ``workers`` Ray actors (None: one per CPU of the cluster);
+    the file is the same.
 
     Raises:
         ValueError: a bad agent spec, a searcher without search values, a bad scheme, seed or
@@ -305,8 +313,12 @@ def write_search_labels(
     """
     if not agents:
         raise ValueError("labels need a searcher agent (e.g. pimc)")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    bad = isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    if workers is not None and bad:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if ray is not None:
+        check_address(ray)
+        import_ray()  # without the extra: say how to install it before any work
     plan = _plan(deal_set, agents, scheme, seed)
     header = header_of(plan)
     path = Path(path)
@@ -328,11 +340,7 @@ def write_search_labels(
         if first < n:
             writer.start(n - first)
             try:
-                k = min(workers, n - first)
-                if k == 1:
-                    play_serial(rest, done, writer, _TableAt(first))
-                else:
-                    play_parallel(rest, k, done, writer, _TableAt(first))
+                _play(rest, workers, done, writer, _TableAt(first), ray)
             except KeyboardInterrupt:
                 writer.flush()
                 run = LabelRun(path, first + writer.next, n, first, writer.decisions)
@@ -340,6 +348,23 @@ def write_search_labels(
             finally:
                 writer.flush()
     return LabelRun(path, first + writer.next, n, first, writer.decisions)
+
+
+def _play(
+    plan: ArenaPlan, workers: int | None, done: Done, writer: _Writer, table: _TableAt,
+    ray: str | None,
+) -> None:  # fmt: skip
+    """Play the plan's deals here, over processes or on Ray (see ``write_search_labels``)."""
+    n = len(plan.deal_set.deals)
+    if ray is not None:
+        with ray_session(ray) as cluster:
+            play_ray(plan, min(workers or cluster.cpus, n), done, writer, table)
+        return
+    k = min(workers or os.cpu_count() or 1, n)
+    if k == 1:
+        play_serial(plan, done, writer, table)
+    else:
+        play_parallel(plan, k, done, writer, table)
 
 
 def _plan(deal_set: DealSet, agents: Sequence[str], scheme: str, seed: int) -> ArenaPlan:

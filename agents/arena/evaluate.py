@@ -10,7 +10,6 @@ finished (the first ``k`` deals: the same numbers as a run of ``--n k``).
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from agents.arena.runner import ArenaInterrupted, ArenaRun, make_plan, run_arena
 from agents.arena.seating import SCHEMES
 from agents.arena.summary import Summary, summarize
 from agents.arena.workers import Progress
+from agents.distributed import check_address, import_ray
 from envs.deal_sets import DealSet, game_of_file, generate_deals, read_deal_set, read_records
 from envs.protocols import RulesLike
 from envs.registry import AnyGame, all_games, get_game
@@ -51,7 +51,10 @@ class EvalConfig:
         rules: the game's rules (with a deal file, the file's flags must agree; default: the
             file's, or the game's defaults); they need ``game``.
         seating: the seating scheme (``pairs`` or ``mixed``; see ``seating``).
-        workers: worker processes (default: ``os.cpu_count()``).
+        workers: worker processes (default: ``os.cpu_count()``), or with ``ray`` Ray actors
+            (default: the cluster's CPUs).
+        ray: play on Ray: ``"local"`` starts a runtime here, any other value is the address
+            of a running cluster (``agents.distributed``); None plays on local processes.
         confidence: level of every interval.
         bootstrap: bootstrap resamples for additional percentile intervals (0: none).
         anchor: the agent label rated 0 Elo (default: ratings centred on their mean).
@@ -67,6 +70,7 @@ class EvalConfig:
     rules: RulesLike | None = None
     seating: str = "pairs"
     workers: int | None = None
+    ray: str | None = None
     confidence: float = 0.95
     bootstrap: int = 0
     anchor: str | None = None
@@ -104,6 +108,9 @@ class EvalConfig:
             raise ValueError(f"bootstrap resamples must be >= 0, got {self.bootstrap}")
         if self.workers is not None and self.workers < 1:
             raise ValueError(f"workers must be >= 1, got {self.workers}")
+        if self.ray is not None:
+            check_address(self.ray)
+            import_ray()  # without the extra: say how to install it before any work
         if self.n is not None and self.n < 1:
             raise ValueError(f"the number of deals must be >= 1, got {self.n}")
         if self.rules is not None:
@@ -159,9 +166,8 @@ def evaluate(config: EvalConfig, progress: Progress | None = None) -> tuple[Aren
     plan = make_plan(deal_set, config.agents, config.seating, config.seed, config.foreign_rules)
     if config.anchor is not None and config.anchor not in plan.labels:
         raise ValueError(f"unknown rating anchor {config.anchor!r}; agents: {plan.labels}")
-    workers = config.workers or os.cpu_count() or 1
     try:
-        run = run_arena(plan, workers, progress)
+        run = run_arena(plan, config.workers, progress, config.ray)
     except ArenaInterrupted as e:
         part = e.run
         summary = None

@@ -3,11 +3,12 @@ driving the engines directly (``State`` + ``info_view(seat)`` + ``agent.act(view
 parallel over chunks of deals.
 
 Owns making and running a plan and the merge (the plan types are ``plan``'s); the game loop
-is ``table``'s, the worker processes ``workers``'. A game's result depends only on its deal, its
-lineup, the agents and the generators of ``streams.agent_rng(seed, deal, lineup, seat)``, and
-results are merged in deal order, so the outcome is identical for any number of workers and
-any chunking. An interrupted run raises ``ArenaInterrupted`` carrying the finished prefix of
-the deals as a run of its own: the same games as a plan of just those deals.
+is ``table``'s, the worker processes ``workers``', the workers on Ray ``ray_workers``'. A
+game's result depends only on its deal, its lineup, the agents and the generators of
+``streams.agent_rng(seed, deal, lineup, seat)``, and results are merged in deal order, so the
+outcome is identical for any number of workers, any chunking, and locally or on Ray. An
+interrupted run raises ``ArenaInterrupted`` carrying the finished prefix of the deals as a run
+of its own: the same games as a plan of just those deals.
 
 Agents are built once per worker process and per (agent, seat), and must act as functions of
 (view, rng) (the agent protocol): one that kept state across games could make results depend
@@ -17,14 +18,17 @@ on how deals are chunked.
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.arena.plan import ArenaPlan, Entrant, parse_entrant
+from agents.arena.ray_workers import play_ray
 from agents.arena.seating import lineups_for, units_for
 from agents.arena.table import GameOutcome, build_agent
 from agents.arena.workers import Done, Progress, play_parallel, play_serial
+from agents.distributed import ray_session
 from agents.trained_rules import check_rules_fit
 from envs.deal_sets import DealSet
 from envs.deals import check_seed
@@ -40,7 +44,7 @@ class ArenaRun:
         plan: what was played.
         outcomes: ``outcomes[i][r]`` is deal ``i`` played by lineup ``r``.
         seconds: wall-clock time of the play.
-        workers: worker processes used.
+        workers: worker processes (or Ray actors) used.
         planned: when the run was interrupted, the number of deals of the plan it was cut
             from (``plan`` then holds only the finished first deals); None when complete.
     """
@@ -102,8 +106,13 @@ def make_plan(
     return ArenaPlan(deal_set, tuple(entrants), scheme, lineups, seed, tuple(notes))
 
 
-def run_arena(plan: ArenaPlan, workers: int = 1, progress: Progress | None = None) -> ArenaRun:
-    """Play every lineup of ``plan`` on every deal, with ``workers`` processes.
+def run_arena(
+    plan: ArenaPlan, workers: int | None = 1, progress: Progress | None = None,
+    ray: str | None = None,
+) -> ArenaRun:  # fmt: skip
+    """Play every lineup of ``plan`` on every deal, with ``workers`` processes (None: one per
+    core), or with ``ray`` (an address: ``agents.distributed``) on ``workers`` Ray actors
+    (None: one per CPU of the cluster). The outcomes are the same in every case.
 
     If an agent fails, the error reported is that of the first failing deal in deal order,
     whatever the number of workers (later chunks are cancelled, earlier ones finish).
@@ -111,26 +120,39 @@ def run_arena(plan: ArenaPlan, workers: int = 1, progress: Progress | None = Non
     Raises:
         ArenaError: an agent chose an illegal action (or not an action id).
         ArenaInterrupted: Ctrl-C (a ``KeyboardInterrupt``), with the finished deals.
-        ValueError: ``workers < 1``.
+        ValueError: ``workers < 1``; Ray asked for but not installed or not reachable.
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    bad = isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    if workers is not None and bad:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     n = len(plan.deal_set.deals)
-    workers = min(workers, n)
-    if progress is not None:
-        progress.start(n)
     start_time = time.perf_counter()
     done: Done = {}
+    k = 0
     try:
-        if workers == 1:
-            play_serial(plan, done, progress)
+        if ray is not None:
+            with ray_session(ray) as cluster:
+                k = min(workers or cluster.cpus, n)
+                start_time = time.perf_counter()  # the play's time, not the runtime's start
+                _start(progress, n)
+                play_ray(plan, k, done, progress)
         else:
-            play_parallel(plan, workers, done, progress)
+            k = min(workers or os.cpu_count() or 1, n)
+            _start(progress, n)
+            if k == 1:
+                play_serial(plan, done, progress)
+            else:
+                play_parallel(plan, k, done, progress)
     except KeyboardInterrupt:
         seconds = time.perf_counter() - start_time
-        raise ArenaInterrupted(_prefix(plan, done, seconds, workers), n) from None
+        raise ArenaInterrupted(_prefix(plan, done, seconds, k), n) from None
     outcomes = tuple(done[i] for i in range(n))
-    return ArenaRun(plan, outcomes, time.perf_counter() - start_time, workers)
+    return ArenaRun(plan, outcomes, time.perf_counter() - start_time, k)
+
+
+def _start(progress: Progress | None, n: int) -> None:
+    if progress is not None:
+        progress.start(n)
 
 
 def _prefix(plan: ArenaPlan, done: Done, seconds: float, workers: int) -> ArenaRun | None:

@@ -17,6 +17,9 @@ What plays a chunk is a ``Table`` by default; a caller may pass another ``TableF
 (``(plan, should_stop) -> an object with Table's play_deals``, picklable: it is sent to the
 workers), as the search labels of ``training.search_labels`` do to record the decisions.
 
+Ray (``--ray``) plays the same chunks on Ray actors instead of processes
+(``agents.arena.ray_workers``), with the same sizing (``ChunkSizer``) and the same results.
+
 Interrupts: workers ignore Ctrl-C's ``KeyboardInterrupt``; a ``SIGINT`` only sets their stop
 flag, checked before every round of decisions, so a worker abandons its current games at once
 and returns the deals of its chunk it had finished. On ``KeyboardInterrupt`` in this process,
@@ -45,10 +48,14 @@ if TYPE_CHECKING:
 __all__ = [
     "CHUNK_SECONDS",
     "MAX_CHUNK",
+    "Chunk",
+    "ChunkResult",
+    "ChunkSizer",
     "DealPlayer",
     "Done",
     "Progress",
     "TableFactory",
+    "play_chunk_with",
     "play_parallel",
     "play_serial",
 ]
@@ -57,8 +64,11 @@ CHUNK_SECONDS = 1.0  # aimed time of one chunk of deals (see the module on how i
 WALL_SHARE = 0.5  # a chunk's time is at least this share of its wall time
 MAX_CHUNK = 256  # deals played together: networks decide a round of them in one pass
 Done = dict[int, tuple[GameOutcome, ...]]
-_Chunk = tuple[int, tuple[Deal, ...]]
-_Played = tuple[int, list[tuple[GameOutcome, ...]], str | None, float]
+Chunk = tuple[int, tuple[Deal, ...]]
+"""The index of a chunk's first deal and its deals."""
+ChunkResult = tuple[int, list[tuple[GameOutcome, ...]], str | None, float]
+"""A played chunk: its first deal, the outcomes of the deals finished in order, the first
+failure's message (or None) and the chunk's time (see the module)."""
 
 
 class Progress(Protocol):
@@ -89,12 +99,10 @@ def play_serial(
     """
     table = table_type(plan, None)
     deals = plan.deal_set.deals
-    sizer = _Sizer(len(deals))
+    sizer = ChunkSizer(len(deals))
     while nxt := sizer.take():
         first, size = nxt
-        start, played, error, seconds = _play_chunk_with(
-            table, (first, deals[first : first + size])
-        )
+        start, played, error, seconds = play_chunk_with(table, (first, deals[first : first + size]))
         done.update((start + j, o) for j, o in enumerate(played))
         sizer.record(len(played), seconds)
         if progress is not None and played:
@@ -120,7 +128,7 @@ def _init_worker(plan: ArenaPlan, table_type: TableFactory = Table) -> None:
     _WORKER = table_type(plan, lambda: _STOP)
 
 
-def _play_chunk_with(table: DealPlayer, chunk: _Chunk) -> _Played:
+def play_chunk_with(table: DealPlayer, chunk: Chunk) -> ChunkResult:
     """Play a chunk's deals in order; stop at the first failure (and return its message) or
     when asked to stop."""
     start, deals = chunk
@@ -130,13 +138,13 @@ def _play_chunk_with(table: DealPlayer, chunk: _Chunk) -> _Played:
     return start, played.outcomes, played.error, max(cpu, WALL_SHARE * wall)
 
 
-def _play_chunk(chunk: _Chunk) -> _Played:
+def _play_chunk(chunk: Chunk) -> ChunkResult:
     assert _WORKER is not None, "worker not initialised"
-    return _play_chunk_with(_WORKER, chunk)
+    return play_chunk_with(_WORKER, chunk)
 
 
 # ---------------------------------------------------------------- parent side
-class _Sizer:
+class ChunkSizer:
     """The next chunk: one deal until one is timed, then about CHUNK_SECONDS of deals at the
     rate of the latest chunk timed (larger chunks play faster per deal: batched agents)."""
 
@@ -175,11 +183,11 @@ def play_parallel(
     # With torch loaded (network agents) this process must not fork its workers.
     ctx = torch_safe_context(["torch", __name__]) if "torch" in sys.modules else None
     pool = ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan, table_type))
-    running: dict[Future[_Played], int] = {}
-    sizer = _Sizer(len(deals))
+    running: dict[Future[ChunkResult], int] = {}
+    sizer = ChunkSizer(len(deals))
     errors: dict[int, str] = {}  # first failing deal -> message
 
-    def finish(future: Future[_Played]) -> None:
+    def finish(future: Future[ChunkResult]) -> None:
         start, played, error, seconds = future.result()
         done.update((start + j, o) for j, o in enumerate(played))
         sizer.record(len(played), seconds)
@@ -218,8 +226,8 @@ def play_parallel(
 
 def _stop_workers(
     pool: ProcessPoolExecutor,
-    running: dict[Future[_Played], int],
-    finish: Callable[[Future[_Played]], None],
+    running: dict[Future[ChunkResult], int],
+    finish: Callable[[Future[ChunkResult]], None],
 ) -> None:
     """Cancel what has not started, ask the workers to stop and keep what they finished; on a
     second interrupt, terminate them."""

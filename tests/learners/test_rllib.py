@@ -50,3 +50,21 @@ def test_rllib_pettingzoo_wrapper_plays_whole_episodes(game, kwargs):
                 assert all(isinstance(v, int | float) for v in info.values())
             done = terminated["__all__"]
         assert abs(sum(total.values())) < 1e-9
+
+
+def test_the_rllib_ppo_example_trains_and_plays_the_arena():
+    """examples/rllib_ppo.py: RLlib's PPO through its PettingZoo wrapper with action masking,
+    one short iteration, then the arena against the heuristic (a JSON report)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    args = ["--iterations", "1", "--batch", "256", "--hidden", "32", "--runners", "0",
+            "--eval-deals", "4"]  # fmt: skip
+    r = subprocess.run([sys.executable, str(root / "examples" / "rllib_ppo.py"), *args],
+                       cwd=root, capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    report = json.loads(r.stdout.strip().splitlines()[-1])
+    assert report["decisions"] >= 256 and report["vs_heuristic"]["deals"] == 4

@@ -54,6 +54,7 @@ class DMCConfig(RunConfig):
 def train(
     cfg: DMCConfig, run_dir: Path, resume: bool = False, log: Log = print,
     hook: Hook | None = None, progress: TrainProgress | None = None,
+    ray: str | None = None,
 ) -> PolicyValueNet:  # fmt: skip
     """Train ``cfg`` into ``run_dir`` by DMC's update, as ``training.rl.ppo.train`` does by
     PPO's (the same arguments, the same errors)."""
@@ -62,7 +63,9 @@ def train(
     torch.manual_seed(int(torch_seed.generate_state(1)[0]))  # the network's initial weights
     gen = torch.Generator().manual_seed(int(torch_seed.generate_state(2)[1]))  # minibatches
     # ---- the run: opened or resumed; Ctrl-C stops it after an update, with a checkpoint
-    with Run(cfg, "dmc", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress) as run:
+    with Run(
+        cfg, "dmc", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress, ray
+    ) as run:
         # ---- collection: epsilon-greedy on the Q-values, with epsilon decaying
         for roll in run.rollouts(explore=partial(epsilon, cfg)):
             losses = dmc_update(run.net, run.opt, roll, cfg, gen)  # ---- the update

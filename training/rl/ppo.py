@@ -50,18 +50,23 @@ class PPOConfig(RunConfig):
 def train(
     cfg: PPOConfig, run_dir: Path, resume: bool = False, log: Log = print,
     hook: Hook | None = None, progress: TrainProgress | None = None,
+    ray: str | None = None,
 ) -> PolicyValueNet:  # fmt: skip
     """Train ``cfg`` for ``total_decisions`` learner decisions into ``run_dir`` (TensorBoard
     events, ``metrics.csv``, checkpoints); with ``resume``, continue exactly from its latest
     checkpoint (ValueError for one of another game, rules, encoding or config). Returns the
     network. ``log`` gets a line per update (or ``progress`` a redraw) and the run's messages;
-    ``hook`` may watch the run and stop it (``training.rl.run.Hook``)."""
+    ``hook`` may watch the run and stop it (``training.rl.run.Hook``). With ``ray`` (an
+    address: ``agents.distributed``) the ``n_actors`` actors run on Ray, with the same
+    weights as local actor processes (``training.rl.ray_actors``)."""
     # ---- seeding: one root, spawned into the collection, torch and imitation streams
     collect_seed, torch_seed, bc_seed = np.random.SeedSequence(cfg.seed).spawn(3)
     torch.manual_seed(int(torch_seed.generate_state(1)[0]))  # the network's initial weights
     gen = torch.Generator().manual_seed(int(torch_seed.generate_state(2)[1]))  # minibatches
     # ---- the run: opened or resumed; Ctrl-C stops it after an update, with a checkpoint
-    with Run(cfg, "ppo", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress) as run:
+    with Run(
+        cfg, "ppo", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress, ray
+    ) as run:
         phases = phase_coefs(run.phases, cfg.phase_ent_coef) if cfg.phase_ent_coef else None
         for roll in run.rollouts():  # ---- collection: sampled from the policy, GAE advantages
             losses = ppo_update(run.net, run.opt, roll, cfg, gen, phases)  # ---- the update

@@ -41,6 +41,7 @@ from training.rl.evaluate import evaluate_policy
 from training.rl.imitation import imitate
 from training.rl.opponents import OpponentPool
 from training.rl.progress import TrainProgress
+from training.rl.ray_actors import RayActors
 
 __all__ = ["RESUMABLE_CHANGES", "Hook", "Log", "Run", "phase_entropy", "phase_names"]
 
@@ -66,6 +67,8 @@ class Run:
         log: the run's messages, and a line per update without ``progress``.
         hook: see ``Hook``.
         progress: a terminal's progress bar (the messages are printed above it).
+        ray: the actors run on Ray (``training.rl.ray_actors``): ``"local"`` starts a
+            runtime here, any other value is a cluster's address; None: local processes.
 
     Raises:
         ValueError: resuming a checkpoint of another game, rules, encoding or config; opening
@@ -76,7 +79,7 @@ class Run:
         self, cfg: RunConfig, algorithm: str, run_dir: Path, resume: bool,
         seed: np.random.SeedSequence, imitation_seed: np.random.SeedSequence,
         gen: torch.Generator, log: Log = print, hook: Hook | None = None,
-        progress: TrainProgress | None = None,
+        progress: TrainProgress | None = None, ray: str | None = None,
     ) -> None:  # fmt: skip
         torch.set_num_threads(cfg.threads)
         self.cfg, self.algorithm, self.run_dir, self.gen = cfg, algorithm, run_dir, gen
@@ -95,7 +98,16 @@ class Run:
         self.net = PolicyValueNet(enc.obs_size, enc.num_actions, cfg.hidden, self.critic_extra)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         self.pool = OpponentPool(self.game, cfg.pool_agents, cfg.self_play, cfg.max_snapshots)
-        self.actors = Actors(self._actor_specs(seed), local=cfg.n_actors == 0)
+        self.actors: Actors | RayActors
+        if ray is None:
+            self.actors = Actors(self._actor_specs(seed), local=cfg.n_actors == 0)
+        elif cfg.n_actors == 0:
+            raise ValueError(
+                "training on Ray needs actors: set n_actors to 1 or more (--set n_actors=K); "
+                "the run then gives the weights of K local actor processes"
+            )
+        else:
+            self.actors = RayActors(self._actor_specs(seed), ray, self.say)
         self.update = self.decisions = 0
         try:
             self._restore() if resume else self._start()

@@ -1,0 +1,126 @@
+"""The Ray runtime mazzo's distributed work runs on (the optional extra ``mazzo[distributed]``):
+importing Ray with an error that says how to install it, and a session on a runtime.
+
+Owns ``ray_session``, the one place that starts or joins a runtime: ``"local"`` starts a
+Ray runtime of this machine's own (``--ray``); any other address joins a running cluster
+(``--ray-address``: ``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``). A session started here is
+shut down when it ends; one already open in this process (``ray.init`` called by a caller, as
+the tests do) is used as it is and left open. The work that runs on it lives beside its local
+form: the arena's workers (``agents.arena.ray_workers``), the trainers' actors
+(``training.rl.ray_actors``), the search labels (through the arena's workers).
+
+Nothing here imports Ray at import time: without the extra, mazzo runs as before and only a
+request for Ray says what is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import ModuleType
+
+__all__ = [
+    "INSTALL_HINT",
+    "LOCAL",
+    "Cluster",
+    "RayNotInstalled",
+    "check_address",
+    "first_line",
+    "import_ray",
+    "ray_session",
+    "worker_cpus",
+]
+
+LOCAL = "local"  # the address of a runtime started here (``--ray``)
+INSTALL_HINT = "pip install 'mazzo[distributed]'"
+
+
+class RayNotInstalled(ValueError):
+    """Ray was asked for but is not installed (its message says how to install it)."""
+
+
+def import_ray() -> ModuleType:
+    """The ``ray`` module. Raises RayNotInstalled naming the extra to install."""
+    try:
+        import ray
+    except ImportError as e:
+        raise RayNotInstalled(
+            f"--ray needs Ray, which is not installed ({e.msg}); install it with: {INSTALL_HINT}"
+        ) from None
+    return ray
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """The runtime a session is on.
+
+    Attributes:
+        address: the address asked for (``LOCAL`` for a runtime started here).
+        cpus: the CPUs of the whole cluster (the default number of workers).
+        nodes: the live nodes.
+    """
+
+    address: str
+    cpus: int
+    nodes: int
+
+
+def check_address(address: str) -> str:
+    """``address`` if it can name a runtime (not empty, no spaces). Raises ValueError."""
+    if not isinstance(address, str) or not address.strip() or any(c.isspace() for c in address):
+        raise ValueError(
+            f"--ray-address {address!r}: give a cluster address (auto, HOST:PORT or "
+            "ray://HOST:PORT), or --ray for a local runtime"
+        )
+    return address
+
+
+@contextmanager
+def ray_session(address: str, num_cpus: int | None = None) -> Iterator[Cluster]:
+    """A Ray runtime for the ``with`` block: started here for ``LOCAL`` (with ``num_cpus``,
+    default all cores), else joined at ``address``; one already open in this process is used
+    as it is.
+
+    Raises:
+        RayNotInstalled: Ray is not installed.
+        ValueError: a malformed address, or no cluster answers at it (Ray's reason said).
+    """
+    ray = import_ray()
+    check_address(address)
+    started = False
+    if not ray.is_initialized():
+        options: dict[str, object] = {"logging_level": logging.WARNING}
+        if address == LOCAL:
+            options |= {"include_dashboard": False, "num_cpus": num_cpus or os.cpu_count() or 1}
+        try:
+            ray.init(address=address, **options)
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise ValueError(f"cannot join the Ray cluster at {address!r}: {e}") from None
+        started = True
+    try:
+        nodes = [n for n in ray.nodes() if n.get("Alive")]
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        yield Cluster(address, max(cpus, 1), len(nodes))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def first_line(e: BaseException) -> str:
+    """``Type: the first line of the message`` of an error (Ray's run over many lines)."""
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
+
+
+def worker_cpus(cpus: float, n: int) -> float:
+    """The CPUs each of ``n`` workers (or actors) asks Ray for on a cluster of ``cpus``: one,
+    or when there are more workers than CPUs ``1/m`` with ``m = ceil(n / cpus)``, so that every
+    worker is placed (a worker waiting for a CPU would hold its work forever) whatever the
+    nodes' sizes (each whole CPU of a node takes ``m`` of them)."""
+    if n <= cpus:
+        return 1.0
+    return 1.0 / math.ceil(n / max(cpus, 1.0))

@@ -1,0 +1,96 @@
+"""The trainers' actors on a real Ray cluster (``conftest.cluster``): a PPO run with k actors on
+Ray gives the weights, the evaluations and the decision count of the same config with k local
+actor processes, resumes exactly (from a checkpoint of either), and an actor killed mid-run is
+replaced in its last state: the same weights, and the run says what happened. Without actors
+(``n_actors = 0``) Ray is refused with the key to set."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from tests.cli_runner import ROOT
+from training.rl.checkpoint import load_checkpoint
+from training.rl.ppo import PPOConfig, train
+
+pytestmark = pytest.mark.ray
+TINY = {
+    "game": "calabresella", "n_envs": 8, "rollout_decisions": 256, "minibatch": 128, "epochs": 2,
+    "hidden": (32,), "threads": 1, "eval_every": 2, "eval_deals": 4, "snapshot_every": 1,
+    "max_snapshots": 2, "self_play": 0.5, "n_actors": 2,
+}  # fmt: skip
+
+
+def quiet(_line):
+    pass
+
+
+@pytest.fixture(scope="module")
+def local(tmp_path_factory):
+    """The run with two local actor processes: (weights, metrics.csv)."""
+    run = tmp_path_factory.mktemp("local") / "run"
+    net = train(PPOConfig(total_decisions=1024, **TINY), run, log=quiet)
+    return net.state_dict(), (run / "metrics.csv").read_text(), _decisions(run)
+
+
+def _decisions(run):
+    return load_checkpoint(run)[2]["decisions"]
+
+
+def _same(a, b):
+    return all(torch.equal(v, b[k]) for k, v in a.items())
+
+
+def test_actors_on_ray_give_the_local_weights_and_resume_exactly(cluster, local, tmp_path):
+    run = tmp_path / "ray"
+    train(PPOConfig(total_decisions=512, **TINY), run, log=quiet, ray=cluster)
+    net = train(PPOConfig(total_decisions=1024, **TINY), run, resume=True, log=quiet, ray=cluster)
+    weights, metrics, _ = local
+    assert _same(net.state_dict(), weights)
+    assert (run / "metrics.csv").read_text() == metrics  # the same evaluations at the same counts
+
+
+def test_a_killed_actor_is_replaced_with_nothing_lost_or_counted_twice(cluster, local, tmp_path):
+    said, killed = [], []
+
+    def kill_after_first_update(_net, run):
+        if run.update == 1 and not killed:
+            pid = run.actors.pids()[0]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        return False
+
+    run = tmp_path / "ray"
+    net = train(PPOConfig(total_decisions=1024, **TINY), run, log=said.append,
+                hook=kill_after_first_update, ray=cluster)  # fmt: skip
+    assert killed
+    assert _same(net.state_dict(), local[0])
+    lost = [line for line in said if "was lost" in line]
+    assert len(lost) == 1 and re.match(r"ray: self-play actor 0 was lost \(.+\); replaced", lost[0])
+    assert _decisions(run) == local[2]  # every decision counted once
+
+
+def test_ray_needs_actors(cluster, tmp_path):
+    with pytest.raises(ValueError, match="n_actors to 1 or more"):
+        train(PPOConfig(total_decisions=256, **(TINY | {"n_actors": 0})), tmp_path / "r",
+              log=quiet, ray=cluster)  # fmt: skip
+
+
+def test_mazzo_train_on_a_cluster(cluster, tmp_path):
+    sets = [f"--set={k}={json.dumps(list(v) if isinstance(v, tuple) else v)}"
+            for k, v in (TINY | {"total_decisions": 256, "eval_every": 0}).items()]  # fmt: skip
+    r = subprocess.run(
+        [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
+         "--run-dir", str(tmp_path / "run"), "--ray-address", cluster],
+        cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+        timeout=180,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "done: update 1" in r.stdout and (tmp_path / "run" / "latest").exists()
