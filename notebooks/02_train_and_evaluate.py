@@ -186,3 +186,28 @@ _, onnx_summary = evaluate(
 diff = onnx_summary.pairs[0].diff
 print(f"the bundle against random: {diff.mean:+.3f} [{diff.low:+.3f}, {diff.high:+.3f}]")
 assert np.isfinite(diff.mean)
+
+# %% [markdown]
+# A front end has no torch. In a fresh Python process where importing torch fails, the bundle
+# still loads and plays a whole deal (numpy and onnxruntime only):
+
+# %%
+import subprocess
+
+TORCH_FREE = f"""
+import sys
+sys.modules["torch"] = None  # any import of torch now fails
+import numpy as np
+from agents.bundle import BundleAgent, load_bundle
+from envs.registry import get_game
+game = get_game("calabresella")
+agent = BundleAgent(load_bundle({str(bundle_dir)!r}))
+rules = game.rules()
+state = game.new_state(game.deal_random(np.random.default_rng(3), rules), rules)
+while not state.is_terminal():
+    state.apply(agent.act(state.info_view(state.to_play), np.random.default_rng(0)))
+print("returns", state.returns(), "torch loaded:", sys.modules["torch"] is not None)
+"""
+out = subprocess.run([sys.executable, "-c", TORCH_FREE], cwd=ROOT, capture_output=True, text=True)
+print(out.stdout or out.stderr)
+assert out.returncode == 0 and "torch loaded: False" in out.stdout
