@@ -36,6 +36,7 @@ from agents.arena.workers import (
     Progress,
     TableFactory,
     play_chunk_with,
+    record_chunk,
 )
 from agents.distributed import first_line, import_ray, worker_cpus
 
@@ -158,19 +159,14 @@ def play_ray(
                 if generation == pool.generation[slot]:
                     load[slot] -= 1
                 try:
-                    start, played, error, seconds = ray.get(ref)
+                    result = ray.get(ref)
                 except lost_errors as e:
                     lost(slot, generation, chunk, tries, e)
                     continue
                 except ray.exceptions.RayTaskError as e:  # an agent's bug: raise it as it is
                     cause = getattr(e, "cause", None)
                     raise (cause if isinstance(cause, BaseException) else e) from None
-                done.update((start + j, o) for j, o in enumerate(played))
-                sizer.record(len(played), seconds)
-                if progress is not None and played:
-                    progress.advance(len(played))
-                if error is not None:
-                    errors[start + len(played)] = error
+                record_chunk(result, done, sizer, progress, errors)
     finally:
         pool.close()
     if errors:

@@ -167,6 +167,22 @@ class ChunkSizer:
         return start, size
 
 
+def record_chunk(
+    result: ChunkResult, done: Done, sizer: ChunkSizer, progress: Progress | None,
+    errors: dict[int, str],
+) -> None:  # fmt: skip
+    """Book a finished chunk (from a process or a Ray worker): its games into ``done``, its
+    time into ``sizer``, its deals into ``progress``, its failing deal (if any) into
+    ``errors`` (first failing deal -> message)."""
+    start, played, error, seconds = result
+    done.update((start + j, o) for j, o in enumerate(played))
+    sizer.record(len(played), seconds)
+    if progress is not None and played:
+        progress.advance(len(played))
+    if error is not None:
+        errors[start + len(played)] = error
+
+
 def play_parallel(
     plan: ArenaPlan, workers: int, done: Done, progress: Progress | None,
     table_type: TableFactory = Table,
@@ -188,13 +204,10 @@ def play_parallel(
     errors: dict[int, str] = {}  # first failing deal -> message
 
     def finish(future: Future[ChunkResult]) -> None:
-        start, played, error, seconds = future.result()
-        done.update((start + j, o) for j, o in enumerate(played))
-        sizer.record(len(played), seconds)
-        if progress is not None and played:
-            progress.advance(len(played))
-        if error is not None:
-            errors[start + len(played)] = error
+        result = future.result()
+        record_chunk(result, done, sizer, progress, errors)
+        if result[2] is not None:  # a failing deal: cancel the chunks after it
+            start = result[0]
             for other, first in running.items():
                 if first > start:
                     other.cancel()

@@ -1,6 +1,6 @@
 """A real Ray cluster on this machine for the tests of this folder: a head and a second node
 (separate raylets and object stores, on loopback), one CPU each (this 2-core
-machine's budget), started once per test session with Ray's own cluster utilities and joined
+machine's budget), started once for this folder's tests (and stopped after them, so its processes leave the rest of the suite alone) with Ray's own cluster utilities and joined
 by the test process, so ``ray=address`` work in the tests runs on it. Skipped where Ray is not
 installed (the extra ``mazzo[distributed]``)."""
 
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NODE = {"num_cpus": 1, "object_store_memory": 100 * 1024**2}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cluster() -> Iterator[str]:
     """The address of a running two-node cluster this process is connected to."""
     ray = pytest.importorskip("ray")

@@ -29,7 +29,7 @@ from envs.registry import AnyGame
 from training.rl.collect import Collector, Rollout
 from training.rl.opponents import OpponentPool
 
-__all__ = ["ActorSpec", "Actors", "merge_rollouts"]
+__all__ = ["ActorSpec", "Actors", "check_actor_count", "merge_rollouts"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,16 @@ def _actor_main(spec: ActorSpec, conn: Connection) -> None:
             return
 
 
+def check_actor_count(states: list[dict[str, Any]], actors: int) -> None:
+    """Refuse a checkpoint's collector states of another number of actors than ``actors``.
+
+    Raises:
+        ValueError: naming both counts.
+    """
+    if len(states) != actors:
+        raise ValueError(f"the checkpoint has {len(states)} actor(s); this run has {actors}")
+
+
 class Actors:
     """``n`` actor processes (or, for ``n = 0``, one collector here) sharing the work.
 
@@ -154,10 +164,7 @@ class Actors:
         Raises:
             ValueError: a different number of actors.
         """
-        if len(states) != len(self.specs):
-            raise ValueError(
-                f"the checkpoint has {len(states)} actor(s); this run has {len(self.specs)}"
-            )
+        check_actor_count(states, len(self.specs))
         if self.local:
             self.collector.restore(states[0])
             return

@@ -29,7 +29,7 @@ import torch
 
 from agents.distributed import first_line, import_ray, ray_session, worker_cpus
 from agents.nets import PolicyValueNet
-from training.rl.actors import ActorSpec, merge_rollouts
+from training.rl.actors import ActorSpec, check_actor_count, merge_rollouts
 from training.rl.collect import Rollout
 from training.rl.opponents import OpponentPool
 
@@ -153,10 +153,7 @@ class RayActors:
         Raises:
             ValueError: a different number of actors.
         """
-        if len(states) != len(self.specs):
-            raise ValueError(
-                f"the checkpoint has {len(states)} actor(s); this run has {len(self.specs)}"
-            )
+        check_actor_count(states, len(self.specs))
         self.ray.get([a.restore.remote(s) for a, s in zip(self.actors, states, strict=True)])
         self.states = list(states)
 
