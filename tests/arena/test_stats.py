@@ -139,15 +139,7 @@ def test_bradley_terry_two_players_exact():
 def test_bradley_terry_recovers_known_strengths():
     true = np.array([-200.0, 0.0, 100.0, 300.0])
     true -= true.mean()
-    rng = np.random.default_rng(2024)
-    k, games = len(true), 3000
-    scores = np.zeros((k, k))
-    for i in range(k):
-        for j in range(i + 1, k):
-            p = 1 / (1 + 10 ** ((true[j] - true[i]) / 400))
-            wins = rng.binomial(games, p)
-            scores[i, j], scores[j, i] = wins, games - wins
-    fit = fit_bradley_terry(scores)
+    fit = fit_bradley_terry(_simulated_scores(true, 3000, 2024))
     for est, se, want in zip(fit.elo, fit.se, true, strict=True):
         assert abs(est - want) < 4 * se and se < 10
     assert sum(fit.elo) == pytest.approx(0.0, abs=1e-9)

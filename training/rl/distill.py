@@ -129,8 +129,11 @@ def label_decisions(
     row = np.zeros((1, encoder.obs_size), np.float32)
     row_mask = np.zeros((1, n_act), np.int8)
     for path in map(Path, paths):
+        checked = False
         for header, lines in _games(path):
-            _check_header(path, header, game, rules)
+            if not checked:  # one header per file
+                _check_header(path, header, game, rules)
+                checked = True
             wanted = {ln["step"]: ln for ln in lines if len(ln["values"]) > 1}
             if not wanted:
                 continue
