@@ -1,19 +1,39 @@
 """The registration of a game's built-in agents, written once for every ``agents.<game>``
-package: its versioned heuristic baseline and its determinized search agent (``pimc``), each
-with its help line and declared parameters, into ``agents.registry``.
+package: its versioned heuristic baseline, its determinized search agent (``pimc``) and the same
+search with learned inference (``ipimc``: the worlds of card play drawn with a belief model,
+``agents.belief``), each with its help line and declared parameters, into ``agents.registry``.
 
 Must not import torch or training/, nor name a game.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 from agents.base import AnyAgent
+from agents.belief import BeliefWorlds, load_belief
 from agents.params import Param
-from agents.registry import Factory, register
+from agents.registry import SHIPPED, Factory, register
 
-__all__ = ["register_builtin_agents"]
+__all__ = ["BELIEF_PARAMS", "register_builtin_agents", "shipped_belief"]
+
+SHIPPED_NAME = "shipped"
+BELIEF_PARAMS = (
+    Param(
+        "belief", Path, Path(SHIPPED_NAME),
+        "a belief model folder (mazzo belief --out), or 'shipped': checkpoints/GAME/belief",
+    ),
+    Param("pool", int, 8, "uniform worlds drawn per evaluated world, resampled by belief", low=1),
+    Param("alpha", float, 1.0, "exponent of the belief weights (0: plain PIMC's worlds)", low=0),
+)  # fmt: skip
+
+
+def shipped_belief(game: str) -> Path:
+    """The folder of ``game``'s shipped belief model."""
+    return SHIPPED / game / "belief"
 
 
 def register_builtin_agents(
@@ -34,3 +54,18 @@ def register_builtin_agents(
 
     register(game, "heuristic", versions=tuple(heuristics), help=heuristic_help)(heuristic)
     register(game, "pimc", params=pimc_params, help=pimc_help)(pimc)
+
+    def ipimc(version: int, belief: Path, pool: int, alpha: float, **values: Any) -> AnyAgent:
+        path = shipped_belief(game) if str(belief) == SHIPPED_NAME else belief
+        try:
+            model = load_belief(path, game)
+        except ValueError as e:
+            raise ValueError(f"{game} agent 'ipimc': 'belief={belief}': {e}") from None
+        worlds = BeliefWorlds(model, pool=pool, alpha=alpha)
+        searcher = pimc(version, **values)
+        return dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
+
+    register(
+        game, "ipimc", params=(*pimc_params, *BELIEF_PARAMS),
+        help="pimc with learned inference: its worlds of card play resampled by a belief model",
+    )(ipimc)  # fmt: skip

@@ -119,6 +119,7 @@ class SlotSampler:
             for _, allowed in self._cgroups
         ]
         self._ways = lru_cache(maxsize=None)(self._ways_uncached)
+        self._options = lru_cache(maxsize=None)(self._options_uncached)
         if self.count() == 0:
             raise NoConsistentWorld("no assignment of the unknown cards meets the constraints")
 
@@ -141,23 +142,33 @@ class SlotSampler:
             total += _multinomial(k) * self._ways(i + 1, tuple(rest))
         return total
 
+    def _options_uncached(
+        self, i: int, caps: tuple[int, ...]
+    ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]]:
+        """The count vectors group ``i`` may take with capacities ``caps`` left, each with the
+        capacities it leaves, and their numbers of worlds (memoised: every draw of a decision
+        walks the same few)."""
+        cards, _ = self._cgroups[i]
+        slots = self._slots[i]
+        options, weights = [], []
+        for k in _compositions(len(cards), [caps[j] for j in slots]):
+            rest = list(caps)
+            for j, kj in zip(slots, k, strict=True):
+                rest[j] -= kj
+            w = _multinomial(k) * self._ways(i + 1, tuple(rest))
+            if w:
+                options.append((tuple(k), tuple(rest)))
+                weights.append(w)
+        return options, weights
+
     def sample(self, rng: np.random.Generator) -> list[int]:
         """One world, uniformly at random: a bitmask of cards per slot."""
         out = [0] * len(self._classes)
         caps = self._caps
         for i, (cards, _) in enumerate(self._cgroups):
-            slots = self._slots[i]
-            options, weights = [], []
-            for k in _compositions(len(cards), [caps[j] for j in slots]):
-                rest = list(caps)
-                for j, kj in zip(slots, k, strict=True):
-                    rest[j] -= kj
-                w = _multinomial(k) * self._ways(i + 1, tuple(rest))
-                if w:
-                    options.append((k, tuple(rest)))
-                    weights.append(w)
+            options, weights = self._options(i, caps)
             k, caps = options[_weighted_index(rng, weights)]
-            _deal_out(rng, cards, slots, k, out)
+            _deal_out(rng, cards, self._slots[i], k, out)
         _deal_out(rng, self._cfree, range(len(caps)), caps, out)
         if len(self._classes) == len(self.capacities):
             return [out[i] for i in sorted(range(len(out)), key=lambda i: self._classes[i][0])]
@@ -198,11 +209,13 @@ def _deal_out(
     out: list[int],
 ) -> None:
     """Shuffle ``cards`` and give ``counts[i]`` of them to ``out[slots[i]]``."""
-    order = [cards[int(x)] for x in rng.permutation(len(cards))]
+    perm = rng.permutation(len(cards)).tolist()
     pos = 0
     for j, kj in zip(slots, counts, strict=True):
-        for c in order[pos : pos + kj]:
-            out[j] |= 1 << c
+        mask = 0
+        for x in perm[pos : pos + kj]:
+            mask |= 1 << cards[x]
+        out[j] |= mask
         pos += kj
 
 

@@ -11,7 +11,8 @@ agents against each other on a fixed deal set, duplicate style (``agents.arena``
 files (``envs.deal_sets.read_records``). ``demo``, ``rules``, ``agents`` and ``eval``
 live in ``mazzo.commands``, ``train`` in ``mazzo.train_command``, ``export`` (a trained
 bot as an ONNX bundle) in ``mazzo.export_command``, ``labels`` (a search agent's decisions on
-a deal set, for distillation) in ``mazzo.labels_command``.
+a deal set, for distillation) in ``mazzo.labels_command``, ``belief`` (a belief model for
+the learned-inference search ``ipimc``) in ``mazzo.belief_command``.
 
 Bad input (an unknown agent, flag or game, a malformed or missing deal file, a save path that
 cannot be written) ends with a message on stderr naming it and exit status 2; so does a job
@@ -39,6 +40,7 @@ from envs.deal_sets import (
     write_deal_set,
 )
 from envs.registry import AnyGame, game_names, get_game
+from mazzo.belief_command import add_belief_command
 from mazzo.commands import (
     EXIT_INTERRUPTED,
     add_agents,
@@ -197,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_command(sub)
     add_export_command(sub)
     add_labels_command(sub)
+    add_belief_command(sub)
     return parser
 
 

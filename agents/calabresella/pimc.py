@@ -26,10 +26,12 @@ Must not import torch or training/.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
+from agents.belief import BeliefWorlds
 from agents.calabresella import csearch
 from agents.calabresella.heuristic import HeuristicV1, keep_score
 from agents.calabresella.knowledge import BY_STRENGTH
@@ -39,6 +41,7 @@ from envs.calabresella.actions import Phase
 from envs.calabresella.kernel import TRICKS
 from envs.calabresella.state import State
 from envs.calabresella.view import InfoView
+from envs.calabresella.worlds import determinize
 from envs.cards.bits import bit_list
 
 __all__ = ["PIMC"]
@@ -57,12 +60,16 @@ class PIMC:
         ms: time budget per decision in milliseconds (0: no limit).
         exact_tricks: solve the last this-many tricks exactly.
         max_candidates: candidates considered for discards and returns.
+        beliefs: draw the worlds of card play with a belief model (``agents.belief``: a
+            uniform pool resampled by the model's weights) instead of uniformly: the
+            learned-inference search ``ipimc``.
     """
 
     samples: int = 24
     ms: float = 800.0
     exact_tricks: int = 3
     max_candidates: int = 6
+    beliefs: BeliefWorlds | None = None
     name: str = "pimc"
 
     def __post_init__(self) -> None:
@@ -71,6 +78,8 @@ class PIMC:
                 f"pimc needs samples >= 1, ms >= 0 and 0 <= exact_tricks <= 4, got {self}"
             )
         self.name = f"pimc:samples={self.samples},ms={self.ms:g},exact={self.exact_tricks}"
+        if self.beliefs is not None:
+            self.name = "i" + self.name + f",pool={self.beliefs.pool},alpha={self.beliefs.alpha:g}"
 
     def act(self, view: InfoView, rng: np.random.Generator) -> int:
         """The candidate with the best mean return over the sampled worlds."""
@@ -113,20 +122,34 @@ class PIMC:
         seat = view.seat
         value = self._honest_value if view.phase is Phase.BID else self._value
         compiled = csearch.CORE is not None and view.phase is _PLAY
-        n = 0
-        while n < self.samples:
-            world = sampler.sample(rng)
+        n = 0.0
+        for world, count in self._worlds(view, sampler, rng):
             if compiled:  # every candidate in one call, the same values as ``_value``
-                totals += csearch.values(world, seat, candidates, self.exact_tricks)
+                values = np.asarray(csearch.values(world, seat, candidates, self.exact_tricks))
             else:
+                values = np.zeros(len(candidates))
                 for i, action in enumerate(candidates):
                     w = world.clone()
                     w.apply(action)
-                    totals[i] += value(w, seat)
-            n += 1
+                    values[i] = value(w, seat)
+            totals += count * values
+            n += count
             if time.perf_counter() > deadline:
                 break
         return totals / n
+
+    def _worlds(
+        self, view: InfoView, sampler: WorldSampler, rng: np.random.Generator
+    ) -> Iterator[tuple[State, float]]:
+        """The worlds to evaluate, each with its weight (how many of the ``samples`` draws it
+        stands for):
+        uniform draws one at a time, or (card play) the belief model's resampled pool."""
+        if self.beliefs is None or view.phase is not _PLAY:
+            for _ in range(self.samples):
+                yield sampler.sample(rng), 1.0
+            return
+        for (hands, rest), count in self.beliefs.draw(view, sampler, self.samples, rng):
+            yield determinize(view, hands, rest), count
 
     def _honest_value(self, w: State, seat: int) -> float:
         """Play world ``w`` out with the heuristic on each seat's own view. Used for bids:

@@ -37,11 +37,13 @@ Must not import torch or training/.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
 
+from agents.belief import BeliefWorlds
 from agents.minchiate import csearch
 from agents.minchiate.heuristic import HeuristicV1
 from agents.minchiate.knowledge import (
@@ -56,7 +58,9 @@ from agents.minchiate.rollout import playout
 from agents.minchiate.sampler import WorldSampler
 from envs.cards.bits import bit_list
 from envs.minchiate.actions import Phase
+from envs.minchiate.state import State
 from envs.minchiate.view import InfoView
+from envs.minchiate.worlds import determinize
 
 __all__ = ["PIMC", "distinct_cards"]
 
@@ -98,12 +102,16 @@ class PIMC:
         ms: time budget per decision in milliseconds (0: no limit).
         exact_tricks: solve the last this-many tricks exactly (0..3).
         point_weight: weight of the final point difference (in resti) in a world's value.
+        beliefs: draw the worlds of card play with a belief model (``agents.belief``: a
+            uniform pool resampled by the model's weights) instead of uniformly: the
+            learned-inference search ``ipimc``.
     """
 
     samples: int = 64
     ms: float = 800.0
     exact_tricks: int = 2
     point_weight: float = 0.1
+    beliefs: BeliefWorlds | None = None
     name: str = "pimc"
 
     def __post_init__(self) -> None:
@@ -118,6 +126,8 @@ class PIMC:
                 f"got {self}"
             )
         self.name = f"pimc:samples={self.samples},ms={self.ms:g},exact={self.exact_tricks}"
+        if self.beliefs is not None:
+            self.name = "i" + self.name + f",pool={self.beliefs.pool},alpha={self.beliefs.alpha:g}"
 
     def act(self, view: InfoView, rng: np.random.Generator) -> int:
         """The candidate with the best mean value over the sampled worlds."""
@@ -152,19 +162,33 @@ class PIMC:
         team = view.seat & 1
         compiled = csearch.CORE is not None
         play = csearch.playout if compiled else playout
-        n = 0
-        while n < self.samples:
-            world = sampler.sample(rng)
+        n = 0.0
+        for world, count in self._worlds(view, sampler, rng):
             if compiled and csearch.ready(world):  # every candidate in one call, same values
-                totals += csearch.values(
-                    world, team, candidates, self.exact_tricks, self.point_weight
+                values = np.asarray(
+                    csearch.values(world, team, candidates, self.exact_tricks, self.point_weight)
                 )
             else:
+                values = np.zeros(len(candidates))
                 for i, action in enumerate(candidates):
                     w = world.clone()
                     w.apply(action)
-                    totals[i] += play(w, self.exact_tricks, team, self.point_weight)
-            n += 1
+                    values[i] = play(w, self.exact_tricks, team, self.point_weight)
+            totals += count * values
+            n += count
             if time.perf_counter() > deadline:
                 break
         return totals / n
+
+    def _worlds(
+        self, view: InfoView, sampler: WorldSampler, rng: np.random.Generator
+    ) -> Iterator[tuple[State, float]]:
+        """The worlds to evaluate, each with its weight (how many of the ``samples`` draws it
+        stands for):
+        uniform draws one at a time, or the belief model's resampled pool."""
+        if self.beliefs is None:
+            for _ in range(self.samples):
+                yield sampler.sample(rng), 1.0
+            return
+        for world, count in self.beliefs.draw(view, sampler, self.samples, rng):
+            yield determinize(view, world), count

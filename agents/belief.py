@@ -1,0 +1,215 @@
+"""Learned beliefs about the hidden cards, and search worlds drawn with them (game-agnostic).
+
+A *belief model* reads one seat's observation (the game's encoder, the same vector the policies
+read) and predicts, for every card, where it lies from that seat's point of view: a *holder
+class*, ``0`` for the seat's own hand, ``1..n-1`` for the hands of the seats (Calabresella:
+positions) that follow it in turn order, and ``n`` for every place outside the hands (the
+Minchiate Fola and discards, the Calabresella monte or set-aside cards). Each game says how a
+complete world maps to these classes (``HolderMap``: ``agents.<game>.holders``).
+
+The model is a small MLP whose forward pass runs here in numpy, so a search agent that uses it
+needs neither torch nor a GPU; ``training.belief`` trains it (with torch) and writes it in the
+format read here: a folder with ``meta.json`` (``format``: ``mazzo-belief/1``, the game, its
+rule flags, the encoding version, the layer sizes, the training and calibration figures) and
+``weights.npz`` (``w0, b0, w1, b1, ...``; read with ``allow_pickle=False``).
+
+``BeliefWorlds`` is the search's use of it: draw a *pool* of worlds from the game's exact
+uniform sampler, weight each world by ``exp(alpha * sum of log q(card, its class))`` over the
+cards the seat cannot see, and resample the worlds the search evaluates from the pool in
+proportion to those weights (systematic resampling). Since every world of a pool has the same
+number of cards in each class, the uniform prior's share of the product is the same for all of
+them: the weights tilt the exact posterior of a uniform shuffle towards what the play so far
+suggests, and the sampler's constraints (voids, public cards) still hold in every world.
+
+Must not import torch or training/.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from envs.protocols import AnyEncoder
+from envs.registry import get_game
+
+__all__ = [
+    "BELIEF_FORMAT",
+    "BeliefModel",
+    "BeliefWorlds",
+    "HolderMap",
+    "load_belief",
+    "systematic_counts",
+]
+
+BELIEF_FORMAT = "mazzo-belief/1"
+
+Classes = npt.NDArray[np.int8]
+
+
+class HolderMap(Protocol):
+    """One game's holder classes (``agents.<game>.holders``)."""
+
+    n_cards: int
+    n_classes: int
+
+    def of_state(self, state: Any, seat: int) -> Classes:
+        """The class of every card in a complete state, from ``seat``'s point of view."""
+
+    def of_assignment(self, view: Any, world: Any) -> Classes:
+        """The class of every card in a sampler's assignment, from ``view``'s point of view."""
+
+    def hidden(self, view: Any) -> int:
+        """The cards whose place ``view`` does not show (bitmask)."""
+
+
+def holder_map(game: str) -> HolderMap:
+    """The holder classes of ``game``."""
+    import importlib
+
+    module = importlib.import_module(f"agents.{game}.holders")
+    found: HolderMap = module.HOLDERS
+    return found
+
+
+class BeliefModel:
+    """A trained belief model (numpy inference).
+
+    Attributes:
+        meta: the model's ``meta.json``.
+        encoder: the game's encoder for the rules it was trained for.
+        holders: the game's holder classes.
+    """
+
+    def __init__(
+        self, layers: Sequence[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any],
+        encoder: AnyEncoder, holders: HolderMap,
+    ) -> None:  # fmt: skip
+        self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
+        self.meta, self.encoder, self.holders = meta, encoder, holders
+        self._obs = np.zeros((1, encoder.obs_size), np.float32)
+        self._mask = np.zeros((1, encoder.num_actions), np.int8)
+
+    def log_probs(self, view: Any) -> npt.NDArray[np.float32]:
+        """log q(card, class) for ``view``: shape (n_cards, n_classes), each row normalised."""
+        self._obs[:] = 0
+        self._mask[:] = 0
+        self.encoder.encode_batch([view], self._obs, self._mask)
+        out: npt.NDArray[np.float32] = self.log_probs_of(self._obs)[0]
+        return out
+
+    def log_probs_of(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """log q for a batch of encoded observations: shape (batch, n_cards, n_classes)."""
+        h = obs
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w.T + b
+            if i < last:
+                np.maximum(h, 0, out=h)
+        h = h.reshape(len(obs), self.holders.n_cards, self.holders.n_classes)
+        h = h - h.max(axis=2, keepdims=True)
+        out: npt.NDArray[np.float32] = h - np.log(np.exp(h).sum(axis=2, keepdims=True))
+        return out
+
+
+def load_belief(path: str | Path, game: str) -> BeliefModel:
+    """The belief model in folder ``path``, checked to be ``game``'s.
+
+    Raises:
+        ValueError: not a belief model folder, another game's, an encoding version this mazzo
+            does not have, or weights that do not fit the declared layers.
+    """
+    folder = Path(path)
+    try:
+        meta = json.loads((folder / "meta.json").read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"{str(path)!r} is not a belief model folder ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != BELIEF_FORMAT:
+        got = meta.get("format") if isinstance(meta, dict) else meta
+        raise ValueError(f"{folder}: format {got!r}, expected {BELIEF_FORMAT!r}")
+    if meta.get("game") != game:
+        raise ValueError(f"{folder} holds a {meta.get('game')} belief model, not a {game} one")
+    info = get_game(game)
+    rules = info.rules(meta.get("flags", {}))
+    encoder = info.encoder(rules)
+    if meta.get("encoding_version") != encoder.version:
+        raise ValueError(
+            f"{folder}: trained on encoding v{meta.get('encoding_version')}, "
+            f"this mazzo encodes v{encoder.version}"
+        )
+    holders = holder_map(game)
+    sizes = [encoder.obs_size, *meta.get("hidden", []), holders.n_cards * holders.n_classes]
+    try:
+        with np.load(folder / "weights.npz", allow_pickle=False) as npz:
+            layers = [(npz[f"w{i}"], npz[f"b{i}"]) for i in range(len(sizes) - 1)]
+    except (OSError, KeyError, ValueError) as e:
+        raise ValueError(f"{folder}: unreadable weights.npz ({e})") from None
+    for i, (w, b) in enumerate(layers):
+        if w.shape != (sizes[i + 1], sizes[i]) or b.shape != (sizes[i + 1],):
+            raise ValueError(
+                f"{folder}: layer {i} is {w.shape}, expected {(sizes[i + 1], sizes[i])}"
+            )
+    return BeliefModel(layers, meta, encoder, holders)
+
+
+def systematic_counts(weights: npt.NDArray[np.float64], n: int, u: float) -> npt.NDArray[np.int64]:
+    """How many of ``n`` systematic-resampling draws fall on each weight (``u`` in [0, 1)
+    offsets the comb): every index gets ``floor`` or ``ceil`` of ``n * its share``."""
+    cum = np.cumsum(weights)
+    cum /= cum[-1]
+    points = (u + np.arange(n)) / n
+    idx = np.minimum(np.searchsorted(cum, points, side="right"), len(weights) - 1)
+    counts: npt.NDArray[np.int64] = np.bincount(idx, minlength=len(weights))
+    return counts
+
+
+@dataclass
+class BeliefWorlds:
+    """Worlds for one decision, resampled from a uniform pool by a belief model.
+
+    Attributes:
+        model: the belief model.
+        pool: uniform worlds drawn per evaluated world (1: no resampling, the evaluated
+            worlds are weighted instead).
+        alpha: the weight's exponent (0: the uniform sampler; 1: the model's product as is).
+    """
+
+    model: BeliefModel
+    pool: int = 8
+    alpha: float = 1.0
+
+    def draw(self, view: Any, sampler: Any, samples: int, rng: np.random.Generator) -> list[
+        tuple[Any, float]
+    ]:  # fmt: skip
+        """(assignment, weight) pairs whose weights add up to ``samples``: with ``pool`` > 1,
+        the distinct assignments of ``samples`` systematic draws from ``samples * pool``
+        uniform ones, each weighted by its number of draws, in random order (the search
+        evaluates each once); with ``pool`` = 1, ``samples`` uniform assignments, each
+        weighted by its normalised belief weight (importance sampling, nothing drawn twice)."""
+        worlds = [sampler.sample_assignment(rng) for _ in range(samples * self.pool)]
+        weights = self.weights(view, worlds)
+        if self.pool == 1:
+            shares = weights * (samples / weights.sum())
+            return [(w, float(x)) for w, x in zip(worlds, shares, strict=True)]
+        counts = systematic_counts(weights, samples, float(rng.random()))
+        chosen = np.flatnonzero(counts)
+        rng.shuffle(chosen)
+        return [(worlds[i], float(counts[i])) for i in chosen]
+
+    def weights(self, view: Any, worlds: Sequence[Any]) -> npt.NDArray[np.float64]:
+        """Each world's weight (the largest is 1)."""
+        holders = self.model.holders
+        logq = self.model.log_probs(view)
+        hidden = self.model.holders.hidden(view)
+        cards = np.array([c for c in range(holders.n_cards) if hidden >> c & 1], np.int64)
+        if not len(cards) or self.alpha == 0:
+            return np.ones(len(worlds))
+        classes = np.stack([holders.of_assignment(view, w)[cards] for w in worlds])
+        score = logq[cards[None, :], classes].sum(axis=1).astype(np.float64) * self.alpha
+        out: npt.NDArray[np.float64] = np.exp(score - score.max())
+        return out
