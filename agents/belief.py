@@ -11,7 +11,8 @@ The model is a small MLP whose forward pass runs here in numpy, so a search agen
 needs neither torch nor a GPU; ``training.belief`` trains it (with torch) and writes it in the
 format read here: a folder with ``meta.json`` (``format``: ``mazzo-belief/1``, the game, its
 rule flags, the encoding version, the layer sizes, the training and calibration figures) and
-``weights.npz`` (``w0, b0, w1, b1, ...``; read with ``allow_pickle=False``).
+``weights.npz`` (``w0, b0, w1, b1, ...``, float16, computed in float32; read with
+``allow_pickle=False``).
 
 ``BeliefWorlds`` is the search's use of it: draw a *pool* of worlds from the game's exact
 uniform sampler, weight each world by ``exp(alpha * sum of log q(card, its class))`` over the

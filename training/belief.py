@@ -303,9 +303,9 @@ def write_belief(
     game = get_game(config.game)
     arrays: dict[str, np.ndarray] = {}
     for i, layer in enumerate(net.linears()):
-        arrays[f"w{i}"] = layer.weight.detach().numpy().astype(np.float32)
-        arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float32)
-    np.savez(folder / "weights.npz", **arrays)  # type: ignore[arg-type]
+        arrays[f"w{i}"] = layer.weight.detach().numpy().astype(np.float16)
+        arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float16)
+    np.savez_compressed(folder / "weights.npz", **arrays)  # type: ignore[arg-type]
     meta = {
         "format": BELIEF_FORMAT,
         "game": config.game,

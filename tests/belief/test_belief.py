@@ -119,6 +119,9 @@ def test_numpy_forward_pass_equals_torch(game_name: str, tmp_path: Path) -> None
     encoder = game.encoder(game.rules({}))
     torch.manual_seed(0)
     net = BeliefNet(encoder.obs_size, (24, 16), holders.n_cards, holders.n_classes)
+    with torch.no_grad():  # the file keeps float16 weights; the arithmetic is float32
+        for p in net.parameters():
+            p.copy_(p.half().float())
     config = BeliefConfig(game=game_name, hidden=(24, 16))
     write_belief(tmp_path, net, config, game.rules({}), {})
     model = load_belief(tmp_path, game_name)
