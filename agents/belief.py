@@ -15,12 +15,14 @@ rule flags, the encoding version, the layer sizes, the training and calibration 
 ``allow_pickle=False``).
 
 ``BeliefWorlds`` is the search's use of it: draw a *pool* of worlds from the game's exact
-uniform sampler, weight each world by ``exp(alpha * sum of log q(card, its class))`` over the
-cards the seat cannot see, and resample the worlds the search evaluates from the pool in
-proportion to those weights (systematic resampling). Since every world of a pool has the same
-number of cards in each class, the uniform prior's share of the product is the same for all of
-them: the weights tilt the exact posterior of a uniform shuffle towards what the play so far
-suggests, and the sampler's constraints (voids, public cards) still hold in every world.
+uniform sampler, weight each world by ``prod (q / u) ** alpha`` over the cards the seat cannot
+see (``q``: the model's probability of the card's class in that world; ``u``: the share of the
+pool's worlds that put it there, the uniform sampler's own marginal), and resample the worlds
+the search evaluates from the pool in proportion to those weights (systematic resampling).
+The ratio is the model's evidence beyond what the uniform sampler already knows (voids, public
+cards, hand sizes): where the model only repeats the sampler's marginals, every weight is one
+and the search is plain PIMC's. The weights tilt the exact posterior of a uniform shuffle
+towards what the play suggests, and the sampler's constraints still hold in every world.
 
 Must not import torch or training/.
 """
@@ -49,6 +51,7 @@ __all__ = [
 ]
 
 BELIEF_FORMAT = "mazzo-belief/1"
+U_SMOOTHING = 0.5  # pseudo-count per class of the pool's own shares
 
 Classes = npt.NDArray[np.int8]
 
@@ -203,14 +206,21 @@ class BeliefWorlds:
         return [(worlds[i], float(counts[i])) for i in chosen]
 
     def weights(self, view: Any, worlds: Sequence[Any]) -> npt.NDArray[np.float64]:
-        """Each world's weight (the largest is 1)."""
+        """Each world's weight (the largest is 1): ``prod over hidden cards of (q / u) **
+        alpha`` at the card's class in the world, ``q`` the model's probability and ``u`` the
+        share of the worlds given that puts the card there (smoothed by ``U_SMOOTHING``)."""
         holders = self.model.holders
-        logq = self.model.log_probs(view)
-        hidden = self.model.holders.hidden(view)
+        hidden = holders.hidden(view)
         cards = np.array([c for c in range(holders.n_cards) if hidden >> c & 1], np.int64)
         if not len(cards) or self.alpha == 0:
             return np.ones(len(worlds))
+        logq = self.model.log_probs(view)[cards]
         classes = np.stack([holders.of_assignment(view, w)[cards] for w in worlds])
-        score = logq[cards[None, :], classes].sum(axis=1).astype(np.float64) * self.alpha
+        cols = np.broadcast_to(np.arange(len(cards)), classes.shape)
+        counts = np.zeros((len(cards), holders.n_classes))
+        np.add.at(counts, (cols, classes), 1.0)
+        logu = np.log((counts + U_SMOOTHING) / (len(worlds) + U_SMOOTHING * holders.n_classes))
+        ratio = logq.astype(np.float64) - logu
+        score = ratio[cols, classes].sum(axis=1) * self.alpha
         out: npt.NDArray[np.float64] = np.exp(score - score.max())
         return out

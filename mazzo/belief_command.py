@@ -52,7 +52,9 @@ def cmd_belief(args: argparse.Namespace) -> int:
         seed=args.seed, workers=args.workers or os.cpu_count() or 1, hidden=args.hidden,
         epochs=args.epochs,
     )  # fmt: skip
-    report = train_belief(config, out, log=print)
+    if args.data is not None and not args.data.endswith(".npz"):
+        raise ValueError(f"--data {args.data!r}: give a file name ending in .npz")
+    report = train_belief(config, out, log=print, data=args.data)
     print(json.dumps(report, indent=1))
     print(f"wrote {out} (use it with: mazzo eval ipimc:belief={out} ...)")
     return 0
@@ -86,6 +88,10 @@ def add_belief_command(sub: Any) -> None:
         help="hidden layer sizes (default 512,512)",
     )  # fmt: skip
     p.add_argument("--epochs", type=count(1), default=8, help="training epochs (default 8)")
+    p.add_argument(
+        "--data", metavar="FILE.npz",
+        help="keep the collected decisions in this file, or fit again on them if it exists",
+    )  # fmt: skip
     p.add_argument(
         "--workers", type=count(1), default=None,
         help=f"processes playing the deals (default: all cores, {os.cpu_count()} here)",

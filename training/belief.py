@@ -7,7 +7,11 @@ class of every card from its point of view, and which cards its view leaves hidd
 ``uniform_every``-th decision of it, it also scores the exact uniform world sampler (the
 marginals of ``uniform_worlds`` worlds drawn by the PIMC sampler, smoothed): the baseline the
 model's log-loss is reported against. ``fit`` trains the MLP (cross-entropy over the hidden
-cards, the last deals held out); ``write_belief`` saves it in ``mazzo-belief/1``.
+cards, AdamW with weight decay) on the first deals, keeps the weights of the epoch with the
+lowest loss on the next ``valid`` share of the deals (early stopping: the decisions of one deal
+are alike, so a large net memorises deals quickly) and reports on the last ``holdout`` share,
+which it never chose anything on; ``write_belief`` saves it in ``mazzo-belief/1``. The collected
+decisions can be kept in a ``.npz`` file and fitted again (``train_belief(data=...)``).
 
 Imports torch.
 """
@@ -52,8 +56,9 @@ class BeliefConfig:
         seed: the deals' and agents' seed.
         workers: processes collecting.
         hidden: the MLP's hidden layer sizes.
-        epochs, lr, batch: the fit.
-        holdout: share of the deals held out for the reported figures.
+        epochs, lr, batch, weight_decay: the fit.
+        valid: share of the deals the epoch is chosen on (after the training deals).
+        holdout: share of the deals held out for the reported figures (the last ones).
         uniform_every: score the uniform sampler on every this-many-th decision.
         uniform_worlds: worlds drawn per scored decision.
         threads: torch threads of the fit (one by default: on a busy machine more spin).
@@ -69,9 +74,11 @@ class BeliefConfig:
     epochs: int = 10
     lr: float = 1e-3
     batch: int = 512
+    weight_decay: float = 1e-2
+    valid: float = 0.05
     holdout: float = 0.1
-    uniform_every: int = 10
-    uniform_worlds: int = 200
+    uniform_every: int = 20
+    uniform_worlds: int = 100
     threads: int = 1
 
 
@@ -110,6 +117,17 @@ class BeliefData:
             uniform_loss=np.concatenate([p.uniform_loss for p in parts]),
             uniform_cards=np.concatenate([p.uniform_cards for p in parts]),
         )
+
+    def save(self, path: str | Path) -> None:
+        """Keep the decisions in ``path`` (``.npz``)."""
+        with open(path, "wb") as f:  # exactly ``path``: np.savez would add ``.npz`` to a name
+            np.savez(f, **{k: getattr(self, k) for k in self.__dataclass_fields__})
+
+    @classmethod
+    def load(cls, path: str | Path) -> BeliefData:
+        """Decisions kept by ``save``."""
+        with np.load(path, allow_pickle=False) as npz:
+            return cls(**{k: npz[k] for k in cls.__dataclass_fields__})
 
 
 def _mask_bits(mask: int, n: int) -> npt.NDArray[np.bool_]:
@@ -235,21 +253,26 @@ def _loss(net: BeliefNet, obs: torch.Tensor, classes: torch.Tensor, hidden: torc
 def fit(
     config: BeliefConfig, data: BeliefData, log: Any = print
 ) -> tuple[BeliefNet, dict[str, Any]]:
-    """Train on the first deals, report on the held-out ones: the model's and the uniform
-    sampler's log-loss per hidden card (on the same held-out decisions)."""
+    """Train on the first deals, keep the epoch best on the validation deals, report on the
+    held-out ones: the model's and the uniform sampler's log-loss per hidden card (on the same
+    held-out decisions)."""
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     holders = holder_map(config.game)
-    cut = math.ceil(config.deals * (1 - config.holdout))
-    train = np.flatnonzero(data.deal < cut)
-    held = np.flatnonzero(data.deal >= cut)
+    last = int(data.deal.max()) + 1 if len(data.deal) else 0
+    test_from = math.ceil(last * (1 - config.holdout))
+    valid_from = math.ceil(last * (1 - config.holdout - config.valid))
+    train = np.flatnonzero(data.deal < valid_from)
+    valid = np.flatnonzero((data.deal >= valid_from) & (data.deal < test_from))
+    held = np.flatnonzero(data.deal >= test_from)
     net = BeliefNet(data.obs.shape[1], config.hidden, holders.n_cards, holders.n_classes)
-    opt = torch.optim.Adam(net.parameters(), lr=config.lr)
+    opt = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     obs = torch.from_numpy(data.obs)
     classes = torch.from_numpy(data.classes)
     hidden = torch.from_numpy(data.hidden)
     gen = torch.Generator().manual_seed(config.seed)
     train_t = torch.from_numpy(train)
+    best: tuple[float, int, dict[str, torch.Tensor]] | None = None
     for epoch in range(config.epochs):
         net.train()
         order = train_t[torch.randperm(len(train_t), generator=gen)]
@@ -261,21 +284,29 @@ def fit(
             torch.autograd.backward([loss / n.clamp(min=1)])
             opt.step()
             total, cards = total + float(loss.detach()), cards + int(n)
-        held_loss = _held_loss(net, obs, classes, hidden, held)
-        log(f"epoch {epoch + 1}: train {total / max(cards, 1):.4f}, held-out {held_loss:.4f}")
-    report = {
+        valid_loss = _held_loss(net, obs, classes, hidden, valid if len(valid) else train)
+        log(f"epoch {epoch + 1}: train {total / max(cards, 1):.4f}, validation {valid_loss:.4f}")
+        if best is None or valid_loss < best[0]:
+            best = (valid_loss, epoch + 1, {k: v.clone() for k, v in net.state_dict().items()})
+    if best is not None:
+        net.load_state_dict(best[2])
+    report: dict[str, Any] = {
         "train_decisions": len(train),
+        "valid_decisions": len(valid),
         "heldout_decisions": len(held),
+        "best_epoch": best[1] if best is not None else 0,
+        "valid_logloss": best[0] if best is not None else None,
         "heldout_logloss": _held_loss(net, obs, classes, hidden, held),
     }
-    scored = data.uniform_rows[np.isin(data.uniform_rows, held)]
-    if len(scored):
-        pick = np.isin(data.uniform_rows, held)
-        report["uniform_compared_decisions"] = len(scored)
+    pick = np.isin(data.uniform_rows, held)
+    if pick.any():
+        report["uniform_compared_decisions"] = int(pick.sum())
         report["uniform_logloss"] = float(
             data.uniform_loss[pick].sum() / data.uniform_cards[pick].sum()
         )
-        report["model_logloss_same_decisions"] = _held_loss(net, obs, classes, hidden, scored)
+        report["model_logloss_same_decisions"] = _held_loss(
+            net, obs, classes, hidden, data.uniform_rows[pick]
+        )
     return net, report
 
 
@@ -319,15 +350,24 @@ def write_belief(
     return folder
 
 
-def train_belief(config: BeliefConfig, out: str | Path, log: Any = print) -> dict[str, Any]:
-    """Collect, fit and save; returns the report (with the wall times)."""
+def train_belief(
+    config: BeliefConfig, out: str | Path, log: Any = print, data: str | Path | None = None
+) -> dict[str, Any]:
+    """Collect (or read ``data`` when that file exists; else collect and keep the decisions
+    there), fit and save; returns the report (with the wall times)."""
     game = get_game(config.game)
     rules = game.rules(config.flags)
     start = time.perf_counter()
-    data = collect_parallel(config)
+    if data is not None and Path(data).exists():
+        decisions = BeliefData.load(data)
+        log(f"read {len(decisions.obs)} decisions from {data}")
+    else:
+        decisions = collect_parallel(config)
+        log(f"collected {len(decisions.obs)} decisions of {config.deals} deals")
+        if data is not None:
+            decisions.save(data)
     collected = time.perf_counter()
-    log(f"collected {len(data.obs)} decisions of {config.deals} deals in {collected - start:.0f} s")
-    net, report = fit(config, data, log)
+    net, report = fit(config, decisions, log)
     report["collect_s"] = round(collected - start, 1)
     report["fit_s"] = round(time.perf_counter() - collected, 1)
     write_belief(out, net, config, rules, report)

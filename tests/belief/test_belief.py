@@ -187,9 +187,16 @@ def test_belief_weights_prefer_the_worlds_the_model_prefers(
     w = worlds.weights(view, pool)
     logq = model.log_probs(view)
     hidden = [c for c in range(model.holders.n_cards) if model.holders.hidden(view) >> c & 1]
-    score = [logq[hidden, model.holders.of_assignment(view, x)[hidden]].sum() for x in pool]
+    n_classes = model.holders.n_classes
+    where = [model.holders.of_assignment(view, x) for x in pool]
+    share = {  # the pool's own share of each (card, class), smoothed by half a world
+        (c, k): (sum(int(w[c] == k) for w in where) + 0.5) / (len(pool) + 0.5 * n_classes)
+        for c in hidden
+        for k in range(n_classes)
+    }
+    score = [sum(logq[c, w[c]] - np.log(share[c, int(w[c])]) for c in hidden) for w in where]
     assert w.max() == 1.0
-    assert np.argsort(w).tolist() == np.argsort(score).tolist()
+    assert np.allclose(np.log(w), np.array(score) - max(score), atol=1e-6)
     drawn = worlds.draw(view, sampler, 16, rng)
     assert sum(c for _, c in drawn) == 16
     flat = BeliefWorlds(model, pool=1, alpha=1.0).draw(view, sampler, 16, rng)
@@ -202,12 +209,17 @@ def test_a_belief_model_learns_the_hidden_cards() -> None:
     rows) and below the exact uniform sampler's on the same decisions: the model reads what
     the play shows about the hands, beyond the rules' constraints."""
     config = BeliefConfig(
-        game="calabresella", deals=400, epochs=8, hidden=(256,), uniform_worlds=40, seed=3
+        game="calabresella",
+        deals=400,
+        epochs=8,
+        hidden=(256,),
+        uniform_worlds=40,
+        seed=3,
+        uniform_every=10,
     )
     data = collect(config, range(config.deals))
     _, report = fit(config, data, log=lambda _: None)
-    cut = int(config.deals * 0.9)
-    train, held = data.deal < cut, data.deal >= cut
+    train, held = data.deal < 340, data.deal >= 360  # 85% trained on, 5% to choose, 10% held
     freq = np.zeros((data.classes.shape[1], 4)) + 1.0
     for k in range(4):
         freq[:, k] += ((data.classes[train] == k) & data.hidden[train]).sum(axis=0)
@@ -215,7 +227,7 @@ def test_a_belief_model_learns_the_hidden_cards() -> None:
     cards = np.nonzero(data.hidden[held])
     constant = -np.log(freq[cards[1], data.classes[held][cards]]).mean()
     assert report["heldout_logloss"] < 0.9 * constant
-    assert report["uniform_compared_decisions"] > 40
+    assert report["uniform_compared_decisions"] >= 25
     assert report["model_logloss_same_decisions"] < 0.95 * report["uniform_logloss"]
 
 
@@ -235,3 +247,19 @@ def test_mazzo_belief_trains_and_writes_a_model_ipimc_plays(tmp_path: Path) -> N
     assert view.legal_mask >> agent.act(view, np.random.default_rng(0)) & 1
     bad = run_cli("belief", "--game", "calabresella", "--agents", "pimc:foo=1", "--out", str(out))
     assert bad.returncode == 2 and "unknown parameter 'foo'" in bad.stderr
+    bad = run_cli("belief", "--game", "calabresella", "--data", "x.npy", "--out", str(out))
+    assert bad.returncode == 2 and "--data 'x.npy': give a file name ending in .npz" in bad.stderr
+
+
+def test_kept_decisions_are_fitted_again_without_playing(tmp_path: Path) -> None:
+    config = BeliefConfig(game="calabresella", deals=20, epochs=1, hidden=(8,), seed=2)
+    data = tmp_path / "decisions.npz"
+    first = train_belief(config, tmp_path / "a", log=lambda _: None, data=data)
+    assert data.exists()
+    said: list[str] = []
+    second = train_belief(config, tmp_path / "b", log=said.append, data=data)
+    assert said[0].startswith("read ") and first["heldout_logloss"] == second["heldout_logloss"]
+    kept = np.load(data)
+    assert kept["obs"].dtype == np.float16 and len(kept["obs"]) == first["train_decisions"] + (
+        first["valid_decisions"] + first["heldout_decisions"]
+    )
