@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 import torch
@@ -94,3 +95,40 @@ def test_mazzo_train_on_a_cluster(cluster, tmp_path):
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert "done: update 1" in r.stdout and (tmp_path / "run" / "latest").exists()
+
+
+def test_a_killed_learner_leaves_a_checkpoint_the_run_resumes_from(cluster, tmp_path):
+    """The learner (the ``mazzo train`` process, the driver of its Ray actors) killed with
+    SIGKILL after its first checkpoint: the run directory resumes with ``--resume`` on the same
+    cluster (the dead driver's actors are gone, new ones start) and finishes its decisions."""
+    run = tmp_path / "run"
+    sets = [f"--set={k}={json.dumps(list(v) if isinstance(v, tuple) else v)}"
+            for k, v in (TINY | {"total_decisions": 8192, "eval_every": 0,
+                                 "checkpoint_minutes": 1e-4}).items()]  # fmt: skip
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    learner = subprocess.Popen(
+        [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
+         "--run-dir", str(run), "--ray-address", cluster],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 150
+        while not (run / "latest").exists() and learner.poll() is None:
+            assert time.monotonic() < deadline, "no checkpoint within 150 s"
+            time.sleep(0.2)
+        assert learner.poll() is None, learner.communicate()[1]
+        learner.send_signal(signal.SIGKILL)
+        learner.wait(timeout=30)
+    finally:
+        if learner.poll() is None:
+            learner.kill()
+    at_kill = _decisions(run)
+    assert 0 < at_kill < 8192
+    r = subprocess.run(
+        [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
+         "--resume", str(run), "--ray-address", cluster],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert _decisions(run) >= 8192 > at_kill  # the run went on from its checkpoint to the end
+    assert re.search(r"resum", r.stdout + r.stderr, re.I) and "done: update" in r.stdout
