@@ -93,8 +93,18 @@ def click(driver: Any, label: str) -> None:
     ).click().perform()
 
 
+def forget(driver: Any, url: str) -> None:
+    """Clear what the page keeps in the browser's storage for ``url`` (the last settings, a
+    deal in progress)."""
+    driver.execute_cdp_cmd(
+        "Storage.clearDataForOrigin", {"origin": url, "storageTypes": "local_storage"}
+    )
+
+
 def open_setup(driver: Any, url: str) -> None:
-    """Load the page (instant speed) and wait for its setup form."""
+    """Load the page (instant speed), nothing kept from an earlier test, and wait for its setup
+    form."""
+    forget(driver, url)
     driver.get(f"{url}/?speed=instant")
     wait(driver, lambda d: state(d)["state"] == "setup", "the setup form")
 

@@ -55,12 +55,29 @@ const Render = {
     const games = App.hello.games || {};
     sel.innerHTML = Object.entries(games)
       .map(([name, g]) => `<option value="${esc(name)}">${esc(g.title || name)}</option>`).join("");
+    // the person's last settings (store.js), then what the address asks for
+    const saved = Store.get(Store.SETTINGS) || {};
+    if (saved.game && games[saved.game]) sel.value = saved.game;
+    if (saved.flags && typeof saved.flags === "object" && Object.keys(saved.flags).length) {
+      document.getElementById("setup-flags").value = JSON.stringify(saved.flags);
+    }
+    if (SPEEDS[saved.speed]) setSpeed(saved.speed);
     const want = PARAMS.get("game");
     if (want && games[want]) sel.value = want;
     const sp = PARAMS.get("speed");
     if (sp && SPEEDS[sp]) setSpeed(sp);
     if (PARAMS.get("seed")) document.getElementById("setup-seed").value = PARAMS.get("seed");
+    if (Number.isInteger(saved.seat) && saved.game === sel.value) {
+      document.getElementById("setup-seat").innerHTML = `<option value="${saved.seat}">S${saved.seat}</option>`;
+    }
     Render.setupSeats();
+    if (Array.isArray(saved.bots) && saved.game === sel.value) {
+      const names = Render.botNames(sel.value);
+      document.querySelectorAll("#setup-seats select[data-seat]").forEach((el) => {
+        const b = saved.bots[Number(el.dataset.seat)];
+        if (names.includes(b)) el.value = b;
+      });
+    }
     document.body.dataset.state = "setup";
     Render.showSetup(true, note || "");
   },
