@@ -106,6 +106,7 @@ function onMessage(msg) {
 }
 
 function onError(msg) {
+  if (Clicks.answer(msg)) return; // the reason a clicked card may not be played
   const text = `The server refused (${msg.code}): ${msg.message}`;
   if (msg.id !== undefined && msg.id === App.openId) { // the deal could not be opened
     App.openId = null;
@@ -133,6 +134,7 @@ function startModel(msg) {
   const seats = msg.seats;
   const me = seats.indexOf("client");
   App.queue = [];
+  Clicks.reset();
   App.M = {
     game: msg.name, gid: msg.game, flags: msg.flags || {}, seats, me, n: seats.length,
     dealer: msg.dealer, view: null, legal: [], turnNo: 0, hand: [], counts: seats.map(() => null),
@@ -169,6 +171,7 @@ function apply(msg) {
     M.turnNo += 1;
     takeView(M, msg.view);
     if (App.resume) replayNext(M);
+    else Clicks.onTurn(M);
     return 0;
   }
   if (msg.type === "view") { takeView(M, msg.view); return 0; }
@@ -248,6 +251,7 @@ function move(label) {
   if (!M || !M.legal.includes(label)) return;
   M.sentMove = { label, legal: M.legal };
   M.legal = [];
+  Clicks.why = null;
   if (App.record) Store.addMove(App.record, label);
   send({ type: "move", game: M.gid, action: label });
   Render.all();

@@ -125,6 +125,17 @@
         `each opponent −${Math.abs(r.resti)}.`}</p>`;
   }
 
+  /** M-11.2, M-11.3: the led suit named, and what a void hand must do. */
+  function playPrompt(M) {
+    const first = M.trick.map((p) => Cards.parse(p.card)).find((c) => c && c.kind !== "matto");
+    if (!first) {
+      return M.trick.length ? "The Matto was led: any card, yours sets the suit." : "Your lead: any card.";
+    }
+    if (first.kind === "trump") return "Trumps led: play a trump if you hold one, else any card (the Matto always may).";
+    const name = Cards.SUITS[first.suit].name;
+    return `${name} led: follow ${name}; with none you must play a trump, with no trump any card (the Matto always may).`;
+  }
+
   Games.minchiate = {
     title: "Minchiate",
     unit: "Resti",
@@ -191,7 +202,7 @@
       }
       return {
         discard: "Discard a card to the Fola (no counters, not T29).",
-        play: "Your turn: play a card.",
+        play: playPrompt(M),
         pay: "The opponents won the trick of your Matto, which stays with your team: pay them one card of your team's pile for it.",
       }[verb] || "Your turn";
     },
