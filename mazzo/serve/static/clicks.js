@@ -69,7 +69,10 @@ const Clicks = {
 
   /** The action bar's line about the clicks: what waits for the turn, or why a card was refused. */
   note(M) {
-    const mine = (s) => s.replace(new RegExp(`\\bS${M.me}\\b`, "g"), "you");
+    // the engine's words with the page's: "you" for the person's seat, the suits' names
+    const words = { "cups (c)": "Coppe", "coins (d)": "Denari", "swords (s)": "Spade", "batons (b)": "Bastoni" };
+    const mine = (s) => Object.entries(words).reduce((t, [a, b]) => t.split(a).join(b), s)
+      .replace(new RegExp(`\\bS${M.me}\\b`, "g"), "you");
     if (Clicks.why) {
       const text = mine(Clicks.why.text);
       return `<div class="why" role="status">${Cards.chip(Clicks.why.code)} cannot be played now: ${esc(text)}.</div>`;
