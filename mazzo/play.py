@@ -1,9 +1,13 @@
 """Human play in the terminal (``mazzo play``): a person takes one seat, agents the others.
 
 Each decision of the person shows the table from his seat (hand sorted by suit, the auction,
-the current trick and who leads, the last tricks, the scores) and the legal actions, numbered,
-with their short labels. Input: a number, a label (``play Ac``), the label's argument alone
-(``Ac``, ``solo``) when that is unambiguous, ``help`` or ``quit``; anything else gets a clear
+the current trick, who leads and who is winning it so far, the last tricks, the scores): in full
+at the first decision, then only the lines that changed (``table`` shows it all again), and the
+legal actions with their short labels, numbered for the whole deal (an action's number is its
+id + 1, so a card keeps its number from turn to turn), wrapped to the terminal's width between
+options, never inside one. A decision with one legal action is played for the person, with a
+line saying so. Input: a number, a label (``play Ac``), the label's argument alone (``Ac``,
+``solo``) when that is unambiguous, ``table``, ``help`` or ``quit``; anything else gets a clear
 message and the question again. At the end of each deal the table and a one-line summary (who
 won, the scores) are printed, and the deal is saved at once as a RULES.md D.3 record with its
 full result: the save file is JSON Lines, one record per deal (replay it with ``mazzo
@@ -16,6 +20,7 @@ never overwritten without ``--force``; the default name takes a number when take
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -39,9 +44,11 @@ __all__ = [
 
 DEFAULT_SAVE = "mazzo_deal.json"
 
-HELP = """Type the number of an action, its label (e.g. 'play Ac'), or just its argument when it
-is unambiguous ('Ac', 'solo', 'pass'). 'help' shows this text, 'quit' ends the session (the deal
-so far is saved)."""
+HELP = """Type the number of an action (a card keeps its number for the whole deal), its label
+(e.g. 'play Ac'), or just its argument when it is unambiguous ('Ac', 'solo', 'pass'). 'table'
+shows the whole table again, 'help' this text, 'quit' ends the session (the deal so far is
+saved). A move that is the only legal one is played for you."""
+MIN_WIDTH = 40  # the options are wrapped to the terminal's width, but never narrower than this
 
 
 class HumanQuit(Exception):
@@ -120,11 +127,12 @@ def legal_choices(state: Any) -> list[tuple[int, str]]:
 
 
 def parse_choice(text: str, choices: list[tuple[int, str]]) -> int | None:
-    """The action the person meant, or None if the input matches no legal action (or several)."""
+    """The action the person meant (a number is an action's id + 1), or None if the input
+    matches no legal action (or several)."""
     text = " ".join(text.split()).lower()
     if text.isdigit():
-        k = int(text)
-        return choices[k - 1][0] if 1 <= k <= len(choices) else None
+        k = int(text) - 1
+        return k if any(a == k for a, _ in choices) else None
     exact = [a for a, label in choices if label.lower() == text]
     if exact:
         return exact[0]
@@ -150,23 +158,51 @@ def illegal_reason(state: Any, text: str, choices: list[tuple[int, str]]) -> str
     return None
 
 
+def option_lines(choices: list[tuple[int, str]], width: int) -> list[str]:
+    """``Your options: [1] pass  [42] bid solo ...`` wrapped to ``width`` columns between
+    options, never inside one (a continuation line is indented under the first option)."""
+    head = "Your options: "
+    items = [f"[{a + 1}] {label}" for a, label in choices]
+    lines, line = [], head
+    for item in items:
+        if line.strip() and line != head and len(line) + 2 + len(item) > width:
+            lines.append(line)
+            line = " " * len(head) + item
+        else:
+            line += ("  " if line != head else "") + item
+    lines.append(line)
+    return lines
+
+
+def changed_lines(text: str, before: str | None) -> str:
+    """The lines of the table ``text`` that were not in the table shown ``before`` (all of
+    them the first time), so that a turn shows what changed, not the whole table again."""
+    if before is None:
+        return text
+    seen = set(before.splitlines())
+    return "\n".join(line for line in text.splitlines() if line not in seen)
+
+
 def ask(
-    state: Any, view_text: str, read: Callable[[], str], out: TextIO, notation: str = ""
-) -> int:
-    """Show the view and the legal actions; read until a legal choice is made (``help``
-    shows how to answer and the game's ``notation``)."""
+    state: Any, view_text: str, read: Callable[[], str], out: TextIO, notation: str = "",
+    shown: str | None = None, width: int | None = None,
+) -> int:  # fmt: skip
+    """Show the view (only the lines not in ``shown``, the table shown at the person's last
+    decision) and the legal actions; read until a legal choice is made (``help`` shows how to
+    answer and the game's ``notation``, ``table`` the whole view)."""
     choices = legal_choices(state)
-    print(view_text, file=out)
-    print(
-        "Your options: " + "  ".join(f"[{i}] {label}" for i, (_, label) in enumerate(choices, 1)),
-        file=out,
-    )
+    print(changed_lines(view_text, shown), file=out)
+    cols = width or shutil.get_terminal_size().columns
+    print("\n".join(option_lines(choices, max(MIN_WIDTH, cols))), file=out)
     while True:
         out.write("> ")
         out.flush()
         text = read().strip()
         if text.lower() in ("quit", "exit"):
             raise HumanQuit
+        if text.lower() == "table":
+            print(view_text, file=out)
+            continue
         if text.lower() in ("help", "?", "h"):
             print(HELP, file=out)
             if notation:
@@ -175,8 +211,10 @@ def ask(
         action = parse_choice(text, choices)
         if action is not None:
             return action
-        numbers = "1" if len(choices) == 1 else f"a number 1-{len(choices)}"
-        hint = f"type {numbers}, a label, or 'help'"
+        numbers = ", ".join(str(a + 1) for a, _ in choices[:3]) + (
+            ", ..." if len(choices) > 3 else ""
+        )
+        hint = f"type the number of an option ({numbers}), a label, or 'help'"
         why = illegal_reason(state, text, choices)
         said = f"not allowed now: {why}" if why else "not one of your options"
         print(f"'{text}' is {said}; {hint}.", file=out)
@@ -243,11 +281,19 @@ def _play_deal(
     game: AnyGame, state: Any, seat: int, agents: list[AnyAgent], rng: np.random.Generator,
     read: Callable[[], str], out: TextIO,
 ) -> None:  # fmt: skip
+    shown: str | None = None  # the table as the person last saw it
     while not state.is_terminal():
         actor = state.to_play
+        forced = False
         if actor == seat:
-            view = game.render_view(state.info_view(seat))
-            action = ask(state, view, read, out, game.info.notation)
+            choices = legal_choices(state)
+            forced = len(choices) == 1
+            if forced:
+                action = choices[0][0]
+            else:
+                view = game.render_view(state.info_view(seat))
+                action = ask(state, view, read, out, game.info.notation, shown)
+                shown = view
         else:
             action = agents[actor].act(state.info_view(actor), rng)
         label = state.action_label(action)
@@ -256,7 +302,8 @@ def _play_deal(
         done = len(state.tricks)
         state.apply(action)
         who = "you" if actor == seat else f"S{actor}"
-        print(f"  {who}: {label}", file=out)
+        note = " (your only legal move: played for you)" if forced else ""
+        print(f"  {who}: {label}{note}", file=out)
         tricks = state.tricks
         if len(tricks) > done:
             print(f"  -> trick {len(tricks)} to S{tricks[-1][2]}", file=out)  # the winner seat

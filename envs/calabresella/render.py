@@ -15,6 +15,7 @@ from envs.calabresella.actions import CONTRACTS, PASS, Phase
 from envs.calabresella.dealing import dealt_hands
 from envs.calabresella.deck import ITALIAN_40
 from envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
+from envs.calabresella.kernel import trick_winner
 from envs.calabresella.scoring import pile_thirds
 from envs.calabresella.state import State
 from envs.calabresella.view import InfoView
@@ -135,7 +136,8 @@ def _current_trick(
     played = "  ".join(
         f"S{seat_of[(leader + k) % 3]} {ITALIAN_40.labels[c]}" for k, c in enumerate(trick)
     )
-    return f"Current trick (S{seat_of[leader]} led): {played}"
+    ahead = seat_of[(leader + trick_winner(trick)) % 3]  # C-6.3 so far
+    return f"Current trick (S{seat_of[leader]} led): {played}  (winning so far: S{ahead})"
 
 
 def _result_line(s: State) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import combo_label
 from envs.minchiate.deck import MINCHIATE_97
+from envs.minchiate.kernel import winner_seat
 from envs.minchiate.scoring import TEAM_NAMES
 from envs.minchiate.state import State
 from envs.minchiate.view import InfoView
@@ -140,7 +141,10 @@ def render_view(v: InfoView) -> str:
     lines += _trick_lines(v, last=4)
     if v.trick:
         cards = "  ".join(f"S{(v.leader + k) % 4} {DECK.labels[c]}" for k, c in enumerate(v.trick))
-        lines.append(f"Trick {v.n_tricks + 1}: {cards}")
+        ahead = ""
+        if v.led >= 0:  # M-11.4 so far (the Matto alone sets no suit and wins nothing)
+            ahead = f"  (winning so far: {_who(winner_seat(v.trick, v.leader, v.led), me)})"
+        lines.append(f"Trick {v.n_tricks + 1}: {cards}{ahead}")
     elif v.phase is Phase.PLAY:
         who = "You lead" if v.leader == me else f"{_who(v.leader, me)} leads"
         lines.append(f"{who} trick {v.n_tricks + 1}")

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.cards.errors import IllegalAction
 from envs.cards.flags import resolved_flags
 from envs.protocols import AnyState, RulesLike
 from envs.registry import AnyGame
@@ -102,13 +103,19 @@ class TableSession:
         legal = self._labels()
         try:
             action = state.parse_action(label)
-            if action not in state.legal_actions():
-                raise ValueError("not legal now")
         except ValueError as e:
             raise ProtocolError(
                 "illegal", f"move {label!r} in game {self.id}: {e}; legal: {', '.join(legal)}",
                 self.id, legal=legal,
             ) from None  # fmt: skip
+        if action not in state.legal_actions():
+            why = _why_illegal(state, action)
+            raise ProtocolError(
+                "illegal",
+                f"move {label!r} in game {self.id}: not legal now ({why}); legal: "
+                f"{', '.join(legal)}",
+                self.id, legal=legal, why=why,
+            )  # fmt: skip
         return [self._apply(action), *self.advance()]
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -172,6 +179,16 @@ class TableSession:
 
     def _labels(self) -> list[str]:
         return legal_labels(self.state.info_view(self.state.to_play), self.state.action_label)
+
+
+def _why_illegal(state: AnyState, action: int) -> str:
+    """The rule ``action`` (not legal now) breaks, in the engine's words: its ``apply`` refuses
+    it with an ``IllegalAction`` that names the rule (tried on a copy of the deal)."""
+    try:
+        state.clone().apply(action)
+    except IllegalAction as e:
+        return e.reason
+    return "not among the legal moves"
 
 
 def _seat_list(seats: tuple[int, ...]) -> str:

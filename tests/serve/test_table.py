@@ -349,3 +349,39 @@ def test_too_many_connections():
     with pytest.raises(Exception) as e:
         server.connect("late")
     assert getattr(e.value, "code", None) == "too_many_connections"
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("calabresella", "must follow suit"), ("minchiate", "must follow suit")],
+)
+def test_an_illegal_card_gets_the_engines_reason(name, words):
+    """A held card that may not be played (the led suit is held) is refused as ``illegal`` with
+    ``why``: the rule in the engine's words, also in the message; the deal is unchanged."""
+    from mazzo.serve.bots import Bots
+    from mazzo.serve.protocol import ProtocolError
+    from mazzo.serve.table import open_table
+
+    game = get_game(name)
+    seats = [CLIENT] + ["heuristic"] * (game.seats(game.rules({})) - 1)
+    bots = Bots([("heuristic", "heuristic")])
+    for seed in range(40):
+        message = {"type": "open", "mode": "table", "game": name, "seats": seats, "seed": seed}
+        session, pushes = open_table("g1", message, bots)
+        while pushes[-1]["type"] == "turn":
+            turn = pushes[-1]
+            view, legal = turn["view"], turn["legal"]
+            held = [f"play {c}" for c in view.get("hand", [])]
+            wrong = [lb for lb in held if lb not in legal]
+            if view["phase"] == "play" and wrong and all(lb.startswith("play ") for lb in legal):
+                before = session.view(0)
+                with pytest.raises(ProtocolError) as err:
+                    session.move(wrong[0])
+                e = err.value
+                assert e.code == "illegal" and words in e.extra["why"], e.extra
+                assert f"not legal now ({e.extra['why']})" in e.message
+                assert e.extra["legal"] == legal
+                assert session.view(0) == before
+                return
+            pushes = session.move(legal[0])
+    pytest.fail(f"no {name} deal of 40 gave the client a card it may not play")

@@ -16,7 +16,15 @@ import pytest
 from agents.base import RandomAgent
 from envs.deal_sets import read_deal_set, read_records
 from envs.registry import get_game
-from mazzo.play import HumanQuit, claim_save_path, deal_summary, parse_choice, play_session
+from mazzo.play import (
+    HumanQuit,
+    changed_lines,
+    claim_save_path,
+    deal_summary,
+    option_lines,
+    parse_choice,
+    play_session,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,14 +32,18 @@ CHOICES = [(40, "pass"), (41, "bid chiamo"), (42, "bid solo")]
 
 
 def test_parse_choice():
-    assert parse_choice("1", CHOICES) == 40
+    """A number is an action's id + 1 (a card keeps its number for the deal); a label or its
+    argument names an action too."""
+    assert parse_choice("41", CHOICES) == 40 and parse_choice("43", CHOICES) == 42
     assert parse_choice(" bid  solo ", CHOICES) == 42
     assert parse_choice("Solo", CHOICES) == 42
     assert parse_choice("pass", CHOICES) == 40
-    assert parse_choice("4", CHOICES) is None and parse_choice("0", CHOICES) is None
+    assert parse_choice("1", CHOICES) is None and parse_choice("0", CHOICES) is None
+    assert parse_choice("44", CHOICES) is None
     assert parse_choice("scegliete", CHOICES) is None and parse_choice("", CHOICES) is None
     cards = [(0, "play Ac"), (1, "play 2c")]
     assert parse_choice("ac", cards) == 0 and parse_choice("2C", cards) == 1
+    assert parse_choice("1", cards) == 0 and parse_choice("2", cards) == 1
 
 
 def spawn(tmp_path, *args, game="calabresella", save="deal.json", cwd=None):
@@ -45,6 +57,14 @@ def spawn(tmp_path, *args, game="calabresella", save="deal.json", cwd=None):
 
 
 SUMMARY = r"Deal 1 over: ([^\r\n]*)\r\n"
+
+
+def first_option(text: str) -> str:
+    """The number of the first option of the last options line in ``text``."""
+    last = text.rsplit("Your options: ", 1)[1]
+    return re.search(r"\[(\d+)\]", last).group(1)
+
+
 # The input prompt: "> " at the start of a line (the trick lines' "-> S0" is no prompt; a
 # line sent there would be echoed into the output the child is writing)
 PROMPT = r"\n> "
@@ -59,26 +79,31 @@ PROMPT = r"\n> "
 )
 def test_play_a_whole_deal_with_wrong_inputs(tmp_path, game, args, bad_number, tricks):
     child = spawn(tmp_path, *args, "--opponents", "heuristic", game=game)
+    child.expect("loading the opponents \\(heuristic\\)")  # said before the slow part
     child.expect("The deals are saved to ")
     child.expect("Your options: ")
     child.expect(PROMPT)
+    opening = "Your options: " + child.before
     child.sendline("banana")
     child.expect("'banana' is not one of your options")
     child.sendline("help")
     child.expect("'quit' ends the session")
     child.sendline(bad_number)
     child.expect("not one of your options")
-    moves = 0
+    moves, seen = 0, opening
     while True:
         i = child.expect([PROMPT, SUMMARY])
+        seen += child.before
         if i == 1:
             summary = child.match.group(1)
             break
-        child.sendline("1")
+        child.sendline(first_option(seen))
         moves += 1
     child.expect("saved 1 deal to ")
     child.expect(pexpect.EOF)
-    assert moves >= tricks  # at least one card per trick
+    forced = seen.count("(your only legal move: played for you)")
+    assert forced >= 1  # the last trick's card at least is played for the person
+    assert moves + forced >= tricks  # at least one card per trick
     text = (tmp_path / "deal.json").read_text()
     assert text.count("\n") == 1  # JSON Lines: one compact record per line
     record = json.loads(text)
@@ -99,7 +124,7 @@ def test_quit_end_of_input_and_ctrl_c_save_the_unfinished_deal(tmp_path):
     for how, save in [("quit", "q.json"), ("eof", "e.json"), ("intr", "i.json")]:
         child = spawn(tmp_path, "--seed", "2", save=save)  # S2 bids solo: the deal goes on
         child.expect(PROMPT)
-        child.sendline("1")  # one decision of ours, then stop at the next question
+        child.sendline(first_option(child.before))  # one decision, then stop at the next one
         child.expect(PROMPT)
         if how == "quit":
             child.sendline("quit")
@@ -169,7 +194,9 @@ def test_two_deals_save_json_lines_that_replay_and_eval_read(tmp_path, game):
     agents = [RandomAgent() for _ in range(spec.seats(rules))]
     save = tmp_path / "two.json"
     out = io.StringIO()
-    records = play_session(spec, rules, 0, agents, 4, 2, save, lambda: "1", out)
+    records = play_session(
+        spec, rules, 0, agents, 4, 2, save, lambda: first_option(out.getvalue()), out
+    )
     assert "saved 1 deal to" in out.getvalue() and "saved 2 deals to" in out.getvalue()
     lines = save.read_text().splitlines()
     assert [json.loads(line) for line in lines] == json.loads(json.dumps(records))
@@ -183,16 +210,17 @@ def test_input_ending_mid_session_keeps_the_finished_deals(tmp_path):
     spec = get_game("calabresella")
     rules = spec.rules()
     agents = [RandomAgent() for _ in range(3)]
-    answers = iter(["1"] * 40)
+    answers = iter(range(40))
+    out = io.StringIO()
 
     def read() -> str:
         try:
-            return next(answers)
+            next(answers)
         except StopIteration:
             raise HumanQuit from None
+        return first_option(out.getvalue())
 
     save = tmp_path / "s.json"
-    out = io.StringIO()
     with pytest.raises(HumanQuit):
         play_session(spec, rules, 0, agents, 0, 5, save, read, out)
     records = [json.loads(line) for line in save.read_text().splitlines()]
@@ -279,10 +307,66 @@ def test_help_explains_the_notation_and_an_illegal_card_gets_its_reason():
         break
     code = game.info.deck.format(barred[0])
     assert "must follow suit" in illegal_reason(state, code, legal_choices(state))
-    answers = iter(["help", code, "1"])
+    answers = iter(["help", code, str(legal_choices(state)[0][0] + 1)])
     out = io.StringIO()
     ask(state, "(the table)", lambda: next(answers), out, game.info.notation)
     text = out.getvalue()
     assert "c coppe" in text and "N (cavallo" in text and "A0 is the eldest" in text
     assert f"'{code}' is not allowed now: " in text and "must follow suit" in text
     assert "1-1" not in text
+
+
+def test_options_wrap_between_options_never_inside_one():
+    """21 cards of Minchiate at 160 columns (and 60): every line fits, every option is whole on
+    one line, in order, the first line led by ``Your options:``."""
+    choices = [(a, f"play T{a}") for a in range(30, 41)] + [(a, f"play {a}c") for a in range(2, 12)]
+    for width in (160, 60):
+        lines = option_lines(choices, width)
+        assert len(lines) > 1 and lines[0].startswith("Your options: [31] play T30")
+        assert all(len(line) <= width for line in lines), lines
+        found = [m for line in lines for m in re.findall(r"\[\d+\] play \w+", line)]
+        assert found == [f"[{a + 1}] {label}" for a, label in choices]
+        assert all(line.startswith(" " * 14) for line in lines[1:])
+
+
+def test_changed_lines_show_what_changed():
+    before = "You are S0\nHand: Ac 2c\nScore: 0"
+    assert changed_lines(before, None) == before
+    assert changed_lines("You are S0\nHand: 2c\nTrick 1: S1 3c\nScore: 0", before) == (
+        "Hand: 2c\nTrick 1: S1 3c"
+    )
+
+
+@pytest.mark.parametrize("game", ["calabresella", "minchiate"])
+def test_a_session_shows_changes_forced_moves_and_the_trick_winner(game):
+    """A whole deal in process: the table in full once, then only its changed lines (the
+    header of a phase once per phase); forced moves played with a line saying so; the trick
+    line names who is winning so far; the numbers typed are the options' stable numbers."""
+    g = get_game(game)
+    rules = g.rules()
+    n = g.seats(rules)
+    out = io.StringIO()
+
+    def read() -> str:
+        return first_option(out.getvalue())
+
+    agents = [RandomAgent() for _ in range(n)]
+    for seed in range(10):
+        out.seek(0)
+        out.truncate()
+        records = play_session(g, rules, 0, agents, seed, 1, Path(os.devnull), read, out)
+        if not records[0]["result"].get("void"):
+            break
+    text = out.getvalue()
+    asked = text.count("Your options: ")
+    assert asked > 5
+    assert text.count("Your hand") <= asked + 1  # the hand changes at most once a decision
+    header = "You are S0"
+    assert text.count(header) <= 6 < asked, text.count(header)  # once per phase, not per turn
+    assert "(your only legal move: played for you)" in text
+    assert "(winning so far: " in text
+    numbers = re.findall(r"\[(\d+)\] play (\S+)", text)
+    by_card: dict[str, set[str]] = {}
+    for number, card in numbers:
+        by_card.setdefault(card, set()).add(number)
+    assert all(len(v) == 1 for v in by_card.values())  # a card keeps its number

@@ -28,7 +28,7 @@ return {state: b.state, turn: b.turn || '0', legal: b.legal || '[]', shown: show
 # the element of a move, and the width of its uncovered left strip (an overlapped card in a long
 # hand shows that much of itself): the x offsets from its left edge where it is the topmost one
 _TARGET = """
-const el = document.querySelector(`.legal[data-label="${arguments[0]}"]`);
+const el = document.querySelector(arguments[0]);
 if (!el) return [null, 0, 0];
 const r = el.getBoundingClientRect(), y = r.top + r.height / 2;
 let w = 0;
@@ -81,9 +81,18 @@ def check_highlighted(st: dict[str, Any]) -> None:
 def click(driver: Any, label: str) -> None:
     """Click the highlighted element of move ``label`` where a person would: its middle, or the
     visible left strip of a card the next card overlaps (at least ``MIN_STRIP_PX`` wide)."""
-    el, strip, width = driver.execute_script(_TARGET, label)
-    assert el is not None, f"no highlighted element for {label!r}"
-    assert strip >= MIN_STRIP_PX, f"only {strip} px of {label!r} can be clicked"
+    _click(driver, f'.legal[data-label="{label}"]', f"no highlighted element for {label!r}")
+
+
+def click_card(driver: Any, code: str) -> None:
+    """Click card ``code`` of the person's hand, highlighted or not, as ``click`` does."""
+    _click(driver, f'#hand .card[data-code="{code}"]', f"no card {code!r} in the hand")
+
+
+def _click(driver: Any, selector: str, missing: str) -> None:
+    el, strip, width = driver.execute_script(_TARGET, selector)
+    assert el is not None, missing
+    assert strip >= MIN_STRIP_PX, f"only {strip} px of {selector!r} can be clicked"
     if strip >= width:
         el.click()
         return
@@ -93,8 +102,18 @@ def click(driver: Any, label: str) -> None:
     ).click().perform()
 
 
+def forget(driver: Any, url: str) -> None:
+    """Clear what the page keeps in the browser's storage for ``url`` (the last settings, a
+    deal in progress)."""
+    driver.execute_cdp_cmd(
+        "Storage.clearDataForOrigin", {"origin": url, "storageTypes": "local_storage"}
+    )
+
+
 def open_setup(driver: Any, url: str) -> None:
-    """Load the page (instant speed) and wait for its setup form."""
+    """Load the page (instant speed), nothing kept from an earlier test, and wait for its setup
+    form."""
+    forget(driver, url)
     driver.get(f"{url}/?speed=instant")
     wait(driver, lambda d: state(d)["state"] == "setup", "the setup form")
 

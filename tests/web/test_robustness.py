@@ -54,18 +54,24 @@ def _deal(
 def test_server_gone_mid_deal_then_back(browser: Any) -> None:
     """The server stops in the middle of a deal: the page says so, offers no stale move and a
     Reconnect button (which, while nobody answers, says the server cannot be reached); once a
-    server answers again on that port, Reconnect brings the setup form back (saying the deal is
-    lost) and a new deal plays."""
+    server answers again on that port, Reconnect takes the deal up at the same turn (the page
+    kept it: a restarted server deals it again from its seed and the moves are replayed) and it
+    plays on; a deal the new server cannot open (a bot it lacks) brings the setup form back,
+    saying so."""
     port = free_port()
     with serve_web(port, bots=("random",)) as url:
         open_setup(browser, url)
         _deal(browser)
         st = next_turn(browser, "0")
         assert st["state"] == "myturn"
+        click(browser, legal_of(st)[0])
+        st = next_turn(browser, st["turn"])
+        assert st["state"] == "myturn"
     # the server is gone
     wait(browser, lambda d: state(d)["state"] == "closed", "that the server went away")
     text = _notice(browser)
     assert "connection to the server was lost" in text and "Reconnect" in text, text
+    assert "take the deal up where it stopped" in text, text
     assert browser.find_elements(By.CSS_SELECTOR, ".legal[data-label]") == []
     # the banner pushes the table down: it covers no seat's name
     covered = browser.execute_script(_COVERS)
@@ -75,11 +81,22 @@ def test_server_gone_mid_deal_then_back(browser: Any) -> None:
     wait(browser, lambda d: "Cannot reach the mazzo server" in _notice(d), "the server unreachable")
     with serve_web(port, bots=("random",)):
         browser.find_element(By.ID, "reconnect").click()
-        wait(browser, lambda d: state(d)["state"] == "setup", "the setup form again")
-        assert "no longer has the deal" in _setup_error(browser)
-        assert _notice(browser) == ""
+        wait(browser, lambda d: "back as you left it" in _notice(d), "the deal taken up again")
+        again = next_turn(browser, "0")
+        assert again["state"] == "myturn" and legal_of(again) == legal_of(st)
+        check_highlighted(again)
         browser.save_screenshot(str(artifacts_dir() / "web_server_back.png"))
-        _deal(browser)
+        click(browser, legal_of(again)[0])
+        assert next_turn(browser, again["turn"])["state"] in ("myturn", "end")
+    # a server without the deal's bot: the deal cannot be taken up, the form says why
+    wait(browser, lambda d: state(d)["state"] == "closed", "that the server went away again")
+    with serve_web(port, bots=("heuristic",)):
+        browser.find_element(By.ID, "reconnect").click()
+        wait(browser, lambda d: state(d)["state"] == "setup", "the setup form again")
+        assert "could not be taken up again" in _setup_error(browser), _setup_error(browser)
+        assert "unknown_bot" in _setup_error(browser)
+        fill_setup(browser, "calabresella", 3, "", 0, ("heuristic",) * 2)
+        browser.find_element(By.ID, "setup-deal").click()
         st = next_turn(browser, "0")
         assert st["state"] == "myturn"
         check_highlighted(st)

@@ -10,6 +10,8 @@ const SPEEDS = { slow: [900, 1800], normal: [450, 1100], fast: [150, 500], insta
 const App = {
   ws: null, hello: null, nextId: 1, queue: [], busy: false, M: null, settings: null,
   openId: null, keepAlive: null, connected: false, timer: null,
+  record: null, // the deal kept in the browser's storage (store.js)
+  resume: null, // while a kept deal is replayed: {moves, next}
 };
 
 /** The speed now: the header's control (the setup form's choice when a deal starts). */
@@ -25,6 +27,7 @@ function setSpeed(value) {
   document.getElementById("speed").value = value;
   document.getElementById("setup-speed").value = value;
   if (App.settings) App.settings.speed = value;
+  Store.saveSpeed(value);
   if (App.busy) {
     clearTimeout(App.timer);
     App.busy = false;
@@ -62,8 +65,9 @@ function onDisconnect() {
   if (M) { M.legal = []; M.sentMove = null; App.queue = []; Render.all(); }
   document.body.dataset.state = "closed";
   const what = !was ? "Cannot reach the mazzo server." :
-    midDeal ? "The connection to the server was lost: this deal cannot go on." : "The connection to the server was lost.";
-  showNotice(`${what} Check that the server (mazzo serve --web) is running, then reconnect to start a new deal.`, "error", true);
+    midDeal ? "The connection to the server was lost in the middle of the deal." : "The connection to the server was lost.";
+  const then = Store.deal() ? "reconnect to take the deal up where it stopped" : "reconnect to start a new deal";
+  showNotice(`${what} Check that the server (mazzo serve --web) is running, then ${then}.`, "error", true);
 }
 
 function reconnect() {
@@ -86,6 +90,8 @@ function send(msg) {
 function onMessage(msg) {
   if (msg.type === "hello") {
     App.hello = msg;
+    const kept = Store.deal();
+    if (kept) { resume(kept); return; }
     const lost = App.M && !App.M.end;
     if (lost) { App.M = null; App.queue = []; }
     Render.setupForm(lost ? "Connected again. The server no longer has the deal you were playing: deal a new one." : "");
@@ -100,12 +106,17 @@ function onMessage(msg) {
 }
 
 function onError(msg) {
+  if (Clicks.answer(msg)) return; // the reason a clicked card may not be played
   const text = `The server refused (${msg.code}): ${msg.message}`;
   if (msg.id !== undefined && msg.id === App.openId) { // the deal could not be opened
     App.openId = null;
+    if (App.resume) { resumeFailed(text); return; }
+    Store.dropDeal();
+    App.record = null;
     Render.showSetup(true, text);
     return;
   }
+  if (App.resume) { resumeFailed(text); return; }
   showNotice(text, "error", false);
   const M = App.M;
   if (M && M.sentMove && (msg.code === "illegal" || msg.code === "not_your_turn")) {
@@ -123,6 +134,7 @@ function startModel(msg) {
   const seats = msg.seats;
   const me = seats.indexOf("client");
   App.queue = [];
+  Clicks.reset();
   App.M = {
     game: msg.name, gid: msg.game, flags: msg.flags || {}, seats, me, n: seats.length,
     dealer: msg.dealer, view: null, legal: [], turnNo: 0, hand: [], counts: seats.map(() => null),
@@ -152,17 +164,21 @@ function pump() {
 /** Apply one push to the model; returns how long to show the result (ms). */
 function apply(msg) {
   const M = App.M;
-  const [delay, pause] = SPEEDS[speed()];
+  const [delay, pause] = App.resume ? [0, 0] : SPEEDS[speed()];
   if (msg.type === "event") return applyEvent(M, msg) ? pause : delay;
   if (msg.type === "turn") {
     M.legal = msg.legal;
     M.turnNo += 1;
     takeView(M, msg.view);
+    if (App.resume) replayNext(M);
+    else Clicks.onTurn(M);
     return 0;
   }
   if (msg.type === "view") { takeView(M, msg.view); return 0; }
   if (msg.type === "end") {
     M.end = msg;
+    Store.dropDeal();
+    if (App.resume) resumeDone();
     M.legal = [];
     if (M.pending) finishTrick(M, game().lastWinner ? game().lastWinner(M, msg.result) : null);
     if (game().onEnd) game().onEnd(M, msg);
@@ -235,18 +251,72 @@ function move(label) {
   if (!M || !M.legal.includes(label)) return;
   M.sentMove = { label, legal: M.legal };
   M.legal = [];
+  Clicks.why = null;
+  if (App.record) Store.addMove(App.record, label);
   send({ type: "move", game: M.gid, action: label });
   Render.all();
 }
 
+/* ---------- a kept deal taken up again (store.js) ---------- */
+
+/** Open the kept deal again; its turns then replay the person's moves (replayNext). */
+function resume(rec) {
+  App.M = null;
+  App.queue = [];
+  App.record = rec;
+  App.resume = { moves: rec.moves.slice(), next: 0 };
+  const saved = Store.get(Store.SETTINGS);
+  if (saved) { App.settings = saved; if (SPEEDS[saved.speed]) setSpeed(saved.speed); }
+  Render.showSetup(false);
+  showNotice("Taking up the deal you were playing…", "", false);
+  App.openId = send(Object.assign({}, rec.open));
+}
+
+/** A turn of the replay: send the person's next kept move, or end the replay at the turn the
+    person had reached. */
+function replayNext(M) {
+  const R = App.resume;
+  if (R.next >= R.moves.length) { resumeDone(); return; }
+  const label = R.moves[R.next];
+  if (!M.legal.includes(label)) {
+    resumeFailed(`your move ${label} (move ${R.next + 1}) is not legal there: the server deals or plays differently now`);
+    return;
+  }
+  R.next += 1;
+  M.sentMove = { label, legal: M.legal };
+  M.legal = [];
+  send({ type: "move", game: M.gid, action: label });
+}
+
+function resumeDone() {
+  const n = App.resume.moves.length;
+  App.resume = null;
+  showNotice(`The deal is back as you left it (${n} ${n === 1 ? "move" : "moves"} of yours replayed).`, "", false);
+}
+
+function resumeFailed(why) {
+  App.resume = null;
+  App.record = null;
+  Store.dropDeal();
+  if (App.M && !App.M.end) send({ type: "close", game: App.M.gid });
+  App.M = null;
+  App.queue = [];
+  hideNotice();
+  Render.setupForm(`The deal you were playing could not be taken up again (${why}): deal a new one.`);
+}
+
 function deal(settings) {
   App.settings = settings;
+  App.resume = null;
   setSpeed(settings.speed);
+  Store.saveSettings(settings);
   if (App.M && !App.M.end) send({ type: "close", game: App.M.gid });
   const seats = [];
   for (let s = 0; s < settings.bots.length; s++) seats.push(s === settings.seat ? "client" : settings.bots[s]);
-  const msg = { type: "open", mode: "table", game: settings.game, flags: settings.flags, seats };
-  if (settings.seed !== null) msg.seed = settings.seed;
+  // always a seed (a random one unless the person typed one): the kept deal can be dealt again
+  const seed = settings.seed !== null ? settings.seed : Math.floor(Math.random() * 2 ** 31);
+  const msg = { type: "open", mode: "table", game: settings.game, flags: settings.flags, seats, seed };
+  App.record = Store.startDeal(Object.assign({}, msg));
   App.M = null;
   App.openId = send(msg);
 }

@@ -27,7 +27,10 @@ const Render = {
     document.getElementById("setup-cancel").addEventListener("click", () => Render.showSetup(false));
     document.body.addEventListener("click", (e) => {
       const el = e.target.closest("[data-label]");
-      if (el && el.classList.contains("legal")) move(el.dataset.label);
+      if (el && el.classList.contains("legal")) { move(el.dataset.label); return; }
+      // a card not offered now: queued while the page waits, explained on the person's turn
+      const card = e.target.closest("#hand .card[data-code]");
+      if (card) Clicks.card(card.dataset.code);
     });
     document.body.addEventListener("keydown", (e) => {
       const el = e.target.closest && e.target.closest("[data-label]");
@@ -55,12 +58,29 @@ const Render = {
     const games = App.hello.games || {};
     sel.innerHTML = Object.entries(games)
       .map(([name, g]) => `<option value="${esc(name)}">${esc(g.title || name)}</option>`).join("");
+    // the person's last settings (store.js), then what the address asks for
+    const saved = Store.get(Store.SETTINGS) || {};
+    if (saved.game && games[saved.game]) sel.value = saved.game;
+    if (saved.flags && typeof saved.flags === "object" && Object.keys(saved.flags).length) {
+      document.getElementById("setup-flags").value = JSON.stringify(saved.flags);
+    }
+    if (SPEEDS[saved.speed]) setSpeed(saved.speed);
     const want = PARAMS.get("game");
     if (want && games[want]) sel.value = want;
     const sp = PARAMS.get("speed");
     if (sp && SPEEDS[sp]) setSpeed(sp);
     if (PARAMS.get("seed")) document.getElementById("setup-seed").value = PARAMS.get("seed");
+    if (Number.isInteger(saved.seat) && saved.game === sel.value) {
+      document.getElementById("setup-seat").innerHTML = `<option value="${saved.seat}">S${saved.seat}</option>`;
+    }
     Render.setupSeats();
+    if (Array.isArray(saved.bots) && saved.game === sel.value) {
+      const names = Render.botNames(sel.value);
+      document.querySelectorAll("#setup-seats select[data-seat]").forEach((el) => {
+        const b = saved.bots[Number(el.dataset.seat)];
+        if (names.includes(b)) el.value = b;
+      });
+    }
     document.body.dataset.state = "setup";
     Render.showSetup(true, note || "");
   },
@@ -196,13 +216,18 @@ const Render = {
     const keep = !M.pending && !M.trick.length && lastDone && !M.end;
     const t = M.pending || (keep ? lastDone : { cards: M.trick, winner: null });
     const used = new Set();
+    // a trick in play: who led it and who is winning it so far
+    const open = !M.pending && !keep && t.cards.length > 0;
+    const ahead = open && G.trickWinner ? G.trickWinner(M, t.cards) : null;
     const html = t.cards.map((p, i) => {
       const place = Render.place(M, p.seat);
       const again = used.has(place) ? " again" : ""; // a due, one seat plays two positions
       used.add(place);
       const win = t.winner === p.seat ? " winner" : "";
-      return `<div class="slot ${place}${again}${win}${keep ? " previous" : ""}" style="z-index:${i + 1}">` +
-        `${Cards.html(p.card, { size: "" })}</div>`;
+      const tags = open ? (i === 0 ? '<span class="tag led">led</span>' : "") +
+        (ahead === p.seat && i === t.cards.findIndex((q) => q.seat === ahead) ? '<span class="tag ahead">winning</span>' : "") : "";
+      return `<div class="slot ${place}${again}${win}${ahead === p.seat && open ? " ahead" : ""}${keep ? " previous" : ""}" ` +
+        `data-seat="${p.seat}" style="z-index:${i + 1}">${Cards.html(p.card, { size: "" })}${tags}</div>`;
     });
     let note = "";
     const done = M.pending || (keep ? lastDone : null);
@@ -251,7 +276,8 @@ const Render = {
     const html = sorted.map((c) => {
       const label = byCard[c];
       const mark = G.handMark ? G.handMark(M, c) : "";
-      const extra = label ? "legal" : cardTurn ? "dim" : mark;
+      const queued = Clicks.queued.includes(c) ? " queued" : "";
+      const extra = (label ? "legal" : cardTurn ? "dim" : mark) + queued;
       const attrs = label ? `data-label="${esc(label)}" role="button" tabindex="0"` : "";
       return Cards.html(c, { extra, attrs });
     });
@@ -292,7 +318,7 @@ const Render = {
       return `<button class="legal act" data-label="${esc(label)}"${tip ? ` title="${esc(tip)}"` : ""}>${inner}</button>`;
     });
     const hint = Object.keys(byCard).length ? '<span class="hint">Click a highlighted card.</span>' : "";
-    bar.innerHTML = `<div class="prompt${M.legal.length ? " mine" : ""}">${prompt} ${hint}</div>` +
+    bar.innerHTML = `<div class="prompt${M.legal.length ? " mine" : ""}">${prompt} ${hint}${Clicks.note(M)}</div>` +
       `<div class="buttons">${buttons.join("")}</div>`;
   },
 

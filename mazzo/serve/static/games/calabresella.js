@@ -193,7 +193,8 @@
       const verb = M.legal[0].split(" ")[0];
       const v = M.view || {};
       const due = aDue(M) && typeof v.position === "number";
-      if (due && verb === "play") return `Play a card of your A${v.position} hand (follow the led suit if you can).`;
+      const led = M.trick.length ? Cards.SUITS[suit(M.trick[0].card)].name : null;
+      if (due && verb === "play") return `Your A${v.position} hand: ${led ? `${led} led, follow ${led} if you can.` : "lead any card."}`;
       const hand = due ? `Your A${v.position} hand: ` : "";
       const other = splitNames(M)[1];
       const text = {
@@ -205,7 +206,7 @@
         split: aDue(M) ?
           `Split the open monte between your two hands: choose the cards ${splitNames(M)[0]} takes, ${other} takes the rest; each hand then discards as many as it took.` :
           `Split the open monte: choose the cards you take, ${other} takes the rest; each of you then discards as many as he took.`,
-        play: "Your turn: play a card (follow the led suit if you can).",
+        play: led ? `${led} led: follow ${led} if you can, else any card.` : "Your lead: any card.",
       }[verb] || "Your turn";
       return hand + text;
     },

@@ -41,12 +41,99 @@
     return `D = ${D} (${lead}); resti R = ${R ?? 0}`;
   }
 
-  function lastEvents(events) {
-    const evs = U.list(events).slice(-4).reverse();
-    return evs.map((e) => {
-      const t = typeof e.team === "number" ? "AB"[e.team] : e.team;
-      return `<div class="ev">Team ${t} +${e.points} <i>${e.cause}${e.trick ? `, trick ${e.trick}` : ""}</i></div>`;
-    }).join("");
+  const CAUSES = {
+    cutter_rob: "the cutter's robbing", faceup: "a face-up 21st card", dealer_rob: "the dealer's robbing",
+    dealer_take: "the dealer's take from the Fola", declare: "a declaration", capture: "captured counters",
+    matto_death: "the Matto's payment", final: "the end count",
+  };
+  // the causes grouped as the settlement reads them (M-14.5's order)
+  const GROUPS = [
+    ["Robbing and face-up cards", ["cutter_rob", "faceup", "dealer_rob", "dealer_take"]],
+    ["Declarations", ["declare"]],
+    ["Captured counters", ["capture"]],
+    ["The Matto's payment", ["matto_death"]],
+  ];
+  const teamOf = (e) => (typeof e.team === "number" ? "AB"[e.team] : e.team);
+
+  /** The events' points per team: {A, B}; ``causes`` (if given) keeps only those. */
+  function sums(events, causes) {
+    const out = { A: 0, B: 0 };
+    for (const e of events) if (!causes || causes.includes(e.cause)) out[teamOf(e)] += e.points;
+    return out;
+  }
+
+  function eventText(e) {
+    const who = e.seat >= 0 ? ` (${seatLabel(e.seat)})` : "";
+    return `${U.cap(CAUSES[e.cause] || e.cause)}${e.trick ? `, trick ${e.trick}` : ""}${who}`;
+  }
+
+  /** The running score of the panel: each team's points so far, then every event, newest
+      first (the list scrolls). */
+  function runningScore(events) {
+    const evs = U.list(events).filter((e) => e.cause !== "final");
+    if (!evs.length) return "";
+    const t = sums(evs);
+    const all = evs.slice().reverse().map((e) =>
+      `<div class="ev">Team ${teamOf(e)} +${e.points} <i>${eventText(e)}</i></div>`).join("");
+    return `<div class="so-far" data-a="${t.A}" data-b="${t.B}">Scored so far: team A ${t.A} · team B ${t.B}</div>` +
+      `<div class="events">${all}</div>`;
+  }
+
+  /** The count as RULES.md settles it (M-12 to M-14), every line with its numbers in data
+      attributes: each scoring event of the deal, their sums by cause, the resti banked as the
+      deal went (every full unit of lead, M-14.2), the lead carried to the end, the end count
+      T_A - T_B (M-13.2), the end rounding (M-14.3) and the net resti. */
+  function ledger(M, r) {
+    const unit = Number(M.flags.resti_unit) || 60;
+    const evs = U.list(r.events).filter((e) => e.cause !== "final");
+    const rows = evs.map((e, i) => {
+      const t = teamOf(e);
+      return `<tr class="event" data-team="${t}" data-points="${e.points}" data-d="${e.D}" data-r="${e.R}">` +
+        `<td>${i + 1}</td><td>${eventText(e)}</td><td>${t === "A" ? e.points : ""}</td>` +
+        `<td>${t === "B" ? e.points : ""}</td><td>${e.D}</td><td>${e.R}</td></tr>`;
+    });
+    const groups = GROUPS.map(([name, causes]) => [name, sums(evs, causes)])
+      .map(([name, t]) => `<tr class="group" data-a="${t.A}" data-b="${t.B}"><th colspan="2">${name}</th>` +
+        `<td>${t.A}</td><td>${t.B}</td><td colspan="2"></td></tr>`);
+    const all = sums(evs);
+    const lead = all.A - all.B;
+    const carried = lead - unit * r.r_play;
+    const c = r.end_counts;
+    const tA = c ? c.A.total : 0, tB = c ? c.B.total : 0;
+    const d = r.d_final;
+    const sign = d > 0 ? "+" : d < 0 ? "−" : "";
+    const rounding = d === 0 ? "D = 0: no resto" : `${sign}ceil(${Math.abs(d)} / ${unit}) = ${signed(r.end_resti)}`;
+    const line = (k, label, formula, v) =>
+      `<tr data-k="${k}" data-v="${v}"><th>${label}</th><td>${formula}</td><td><b>${v}</b></td></tr>`;
+    const resti = (k) => `${k} ${Math.abs(k) === 1 ? "resto" : "resti"}`;
+    return `<h3>Every scoring event</h3><div class="ledger-box"><table class="ledger">` +
+      `<tr><th>#</th><th>Event</th><th>Team A</th><th>Team B</th><th title="A's lead after the event">D</th>` +
+      `<th title="Net resti after the event (+ for team A)">R</th></tr>${rows.join("")}` +
+      `${groups.join("")}<tr class="sum" data-a="${all.A}" data-b="${all.B}"><th colspan="2">Scored during the deal</th>` +
+      `<td><b>${all.A}</b></td><td><b>${all.B}</b></td><td colspan="2"></td></tr></table></div>` +
+      `<h3>The settlement (RULES.md M-13, M-14)</h3><table class="kv settle">` +
+      line("lead", "A's lead during the deal", `${all.A} − ${all.B}`, lead) +
+      line("banked", `Resti banked as it went (each full ${unit} of lead, M-14.2)`,
+        `${signed(r.r_play)} × ${unit} points`, r.r_play) +
+      line("carried", "Lead carried to the end", `${lead} − ${unit} × ${r.r_play < 0 ? `(${r.r_play})` : r.r_play}`, carried) +
+      line("net", "End count T<sub>A</sub> − T<sub>B</sub> (M-13.2, below)", `${tA} − ${tB}`, tA - tB) +
+      line("d", "Point difference D", `${carried} + ${tA - tB}`, d) +
+      line("rounding", `End rounding (M-14.3): sign(D) × ceil(|D| / ${unit})`, rounding, r.end_resti) +
+      line("resti", "Net resti R (+ for team A)", `${r.r_play} + ${r.end_resti}`, r.resti) +
+      `</table><p class="verdict">${r.resti === 0 ? "A draw." :
+        `Team ${r.resti > 0 ? "A" : "B"} wins ${resti(Math.abs(r.resti))}: each of its players +${Math.abs(r.resti)}, ` +
+        `each opponent −${Math.abs(r.resti)}.`}</p>`;
+  }
+
+  /** M-11.2, M-11.3: the led suit named, and what a void hand must do. */
+  function playPrompt(M) {
+    const first = M.trick.map((p) => Cards.parse(p.card)).find((c) => c && c.kind !== "matto");
+    if (!first) {
+      return M.trick.length ? "The Matto was led: any card, yours sets the suit." : "Your lead: any card.";
+    }
+    if (first.kind === "trump") return "Trumps led: play a trump if you hold one, else any card (the Matto always may).";
+    const name = Cards.SUITS[first.suit].name;
+    return `${name} led: follow ${name}; with none you must play a trump, with no trump any card (the Matto always may).`;
   }
 
   Games.minchiate = {
@@ -115,7 +202,7 @@
       }
       return {
         discard: "Discard a card to the Fola (no counters, not T29).",
-        play: "Your turn: play a card.",
+        play: playPrompt(M),
         pay: "The opponents won the trick of your Matto, which stays with your team: pay them one card of your team's pile for it.",
       }[verb] || "Your turn";
     },
@@ -154,7 +241,7 @@
       const decl = declarations(r ? r.declared : v.declared);
       if (decl) out.push({ title: "Declarations", html: decl });
       const sl = r ? scoreLine(r.d_final, r.resti) : scoreLine(v.D, v.R);
-      if (sl) out.push({ title: "Score", html: `<div>${sl}</div>${lastEvents(r ? r.events : v.events)}` });
+      if (sl) out.push({ title: "Score", html: `<div>${sl}</div>${runningScore(r ? r.events : v.events)}` });
       return out;
     },
 
@@ -172,18 +259,23 @@
       const c = r.end_counts;
       let counts = "";
       if (c) {
-        const row = (k, f) => `<tr><th>${k}</th><td>${f(c.A)}</td><td>${f(c.B)}</td></tr>`;
+        const row = (k, key, f) => `<tr data-k="${key}" data-a="${f === null ? c.A[key] : ""}" data-b="${f === null ? c.B[key] : ""}">` +
+          `<th>${k}</th><td>${f ? f(c.A) : c.A[key]}</td><td>${f ? f(c.B) : c.B[key]}</td></tr>`;
         const combos = (t) => U.list(t.combos).map((x) => `<div>${combo(x)}</div>`).join("") || "—";
-        counts = `<table class="counts"><tr><th></th><th>Team A</th><th>Team B</th></tr>` +
-          row("Card points", (t) => t.card_points) + row("Combinations", combos) +
-          row("Cards taken", (t) => t.cards) + row("Surplus", (t) => t.surplus) +
-          row("Last trick", (t) => t.last_trick) + row("Declared", (t) => t.declared) +
-          row("<b>Total</b>", (t) => `<b>${t.total}</b>`) + "</table>";
+        const atEnd = M.flags.declaration_score_timing === "end";
+        counts = `<h3>The end count of each team's pile (M-13.2)</h3><table class="counts">` +
+          `<tr><th></th><th>Team A</th><th>Team B</th></tr>` +
+          row("Card points", "card_points", null) + row("Combinations found in the pile", "combo_points", null) +
+          `<tr class="combos"><th></th><td>${combos(c.A)}</td><td>${combos(c.B)}</td></tr>` +
+          row(`Cards taken (over 42 score 1 each)`, "cards", (t) => `${t.cards}`) +
+          row("Surplus", "surplus", null) + row("Last trick", "last_trick", null) +
+          (atEnd ? row("Declarations, counted at the end", "declared", null) : "") +
+          row("<b>Total T</b>", "total", null) + "</table>" +
+          (atEnd ? "" : `<p class="note">Declarations scored when they were made (in the events above: ` +
+            `team A ${sums(U.list(r.events), ["declare"]).A}, team B ${sums(U.list(r.events), ["declare"]).B}), not in this count.</p>`);
       }
       const m = r.matto;
-      return counts + U.kv([
-        ["Point difference D", r.d_final],
-        ["Resti", `${r.r_play} in play + ${r.end_resti} at the end = <b>${r.resti}</b> for team A`],
+      return ledger(M, r) + counts + U.kv([
         m ? ["Matto", `${seatLabel(m.owner)}${m.paid ? `, paid ${Cards.chip(m.paid)}` : ""}${m.lost ? ", lost" : ""}`] : null,
       ]);
     },
