@@ -7,7 +7,12 @@ positions) that follow it in turn order, and ``n`` for every place outside the h
 Minchiate Fola and discards, the Calabresella monte or set-aside cards). Each game says how a
 complete world maps to these classes (``HolderMap``: ``agents.<game>.holders``).
 
-The model is a small MLP whose forward pass runs here in numpy, so a search agent that uses it
+The model starts from the *constraint prior* (``slot_prior``: each hidden card spread over the
+slots the world sampler allows it, in proportion to their free room) and adds an MLP's logits to
+the prior's: the network learns only what the play says beyond the rules' constraints (the
+constraints themselves, which a network would have to learn from the raw observation, it gets
+for free, and a network that learned nothing leaves the prior as it is). The MLP's last layer
+starts at zero. Its forward pass runs here in numpy, so a search agent that uses it
 needs neither torch nor a GPU; ``training.belief`` trains it (with torch) and writes it in the
 format read here: a folder with ``meta.json`` (``format``: ``mazzo-belief/1``, the game, its
 rule flags, the encoding version, the layer sizes, the training and calibration figures) and
@@ -71,6 +76,54 @@ class HolderMap(Protocol):
     def hidden(self, view: Any) -> int:
         """The cards whose place ``view`` does not show (bitmask)."""
 
+    def prior(self, view: Any, sampler: Any) -> npt.NDArray[np.float32]:
+        """log of the constraint prior (``slot_prior``) of ``view``'s world sampler."""
+
+
+PRIOR_FLOOR = 1e-6  # the prior's share of a class the constraints rule out (log ~ -13.8)
+
+
+def slot_prior(
+    n_cards: int, n_classes: int, slot_class: Sequence[int], capacities: Sequence[int],
+    allowed: dict[int, int], placed: Sequence[tuple[int, int]],
+) -> npt.NDArray[np.float32]:  # fmt: skip
+    """The *constraint prior*: log of each card's share of each class when every hidden card
+    goes to an allowed slot in proportion to the slot's free capacity (what the rules and the
+    view allow, card by card, without the coupling of the exact sampler), one-hot for the
+    cards whose place is known.
+
+    Args:
+        slot_class: the holder class of each sampler slot.
+        capacities: each sampler slot's free capacity.
+        allowed: hidden card -> bitmask over the sampler slots it may occupy.
+        placed: (cards, class) of the cards whose place is known (bitmask, class); every card
+            not hidden and not placed is put in the last class (outside the hands).
+    """
+    share = np.zeros((n_cards, n_classes))
+    share[:, n_classes - 1] = 1.0
+    for cards, k in placed:
+        for c in _bit_ids(cards):
+            share[c] = 0.0
+            share[c, k] = 1.0
+    weight = np.zeros((len(slot_class), n_classes))
+    weight[np.arange(len(slot_class)), list(slot_class)] = capacities
+    for c, mask in allowed.items():
+        slots = [j for j in range(len(slot_class)) if mask >> j & 1]
+        row = weight[slots].sum(axis=0)
+        total = row.sum()
+        share[c] = row / total if total > 0 else share[c]
+    out: npt.NDArray[np.float32] = np.log(np.maximum(share, PRIOR_FLOOR)).astype(np.float32)
+    return out
+
+
+def _bit_ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
 
 def holder_map(game: str) -> HolderMap:
     """The holder classes of ``game``."""
@@ -99,23 +152,28 @@ class BeliefModel:
         self._obs = np.zeros((1, encoder.obs_size), np.float32)
         self._mask = np.zeros((1, encoder.num_actions), np.int8)
 
-    def log_probs(self, view: Any) -> npt.NDArray[np.float32]:
-        """log q(card, class) for ``view``: shape (n_cards, n_classes), each row normalised."""
+    def log_probs(self, view: Any, sampler: Any) -> npt.NDArray[np.float32]:
+        """log q(card, class) for ``view`` (``sampler``: its world sampler, for the constraint
+        prior): shape (n_cards, n_classes), each row normalised."""
         self._obs[:] = 0
         self._mask[:] = 0
         self.encoder.encode_batch([view], self._obs, self._mask)
-        out: npt.NDArray[np.float32] = self.log_probs_of(self._obs)[0]
+        prior = self.holders.prior(view, sampler)[None]
+        out: npt.NDArray[np.float32] = self.log_probs_of(self._obs, prior)[0]
         return out
 
-    def log_probs_of(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """log q for a batch of encoded observations: shape (batch, n_cards, n_classes)."""
+    def log_probs_of(
+        self, obs: npt.NDArray[np.float32], prior: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        """log q for a batch of encoded observations and their constraint priors: shape
+        (batch, n_cards, n_classes); the network adds its evidence to the prior's logits."""
         h = obs
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             h = h @ w.T + b
             if i < last:
                 np.maximum(h, 0, out=h)
-        h = h.reshape(len(obs), self.holders.n_cards, self.holders.n_classes)
+        h = h.reshape(len(obs), self.holders.n_cards, self.holders.n_classes) + prior
         h = h - h.max(axis=2, keepdims=True)
         out: npt.NDArray[np.float32] = h - np.log(np.exp(h).sum(axis=2, keepdims=True))
         return out
@@ -196,7 +254,7 @@ class BeliefWorlds:
         evaluates each once); with ``pool`` = 1, ``samples`` uniform assignments, each
         weighted by its normalised belief weight (importance sampling, nothing drawn twice)."""
         worlds = [sampler.sample_assignment(rng) for _ in range(samples * self.pool)]
-        weights = self.weights(view, worlds)
+        weights = self.weights(view, sampler, worlds)
         if self.pool == 1:
             shares = weights * (samples / weights.sum())
             return [(w, float(x)) for w, x in zip(worlds, shares, strict=True)]
@@ -205,7 +263,7 @@ class BeliefWorlds:
         rng.shuffle(chosen)
         return [(worlds[i], float(counts[i])) for i in chosen]
 
-    def weights(self, view: Any, worlds: Sequence[Any]) -> npt.NDArray[np.float64]:
+    def weights(self, view: Any, sampler: Any, worlds: Sequence[Any]) -> npt.NDArray[np.float64]:
         """Each world's weight (the largest is 1): ``prod over hidden cards of (q / u) **
         alpha`` at the card's class in the world, ``q`` the model's probability and ``u`` the
         share of the worlds given that puts the card there (smoothed by ``U_SMOOTHING``)."""
@@ -214,7 +272,7 @@ class BeliefWorlds:
         cards = np.array([c for c in range(holders.n_cards) if hidden >> c & 1], np.int64)
         if not len(cards) or self.alpha == 0:
             return np.ones(len(worlds))
-        logq = self.model.log_probs(view)[cards]
+        logq = self.model.log_probs(view, sampler)[cards]
         classes = np.stack([holders.of_assignment(view, w)[cards] for w in worlds])
         cols = np.broadcast_to(np.arange(len(cards)), classes.shape)
         counts = np.zeros((len(cards), holders.n_classes))

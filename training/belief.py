@@ -57,6 +57,7 @@ class BeliefConfig:
         workers: processes collecting.
         hidden: the MLP's hidden layer sizes.
         epochs, lr, batch, weight_decay: the fit.
+        dropout: dropout on the observation and after each hidden layer while fitting.
         valid: share of the deals the epoch is chosen on (after the training deals).
         holdout: share of the deals held out for the reported figures (the last ones).
         uniform_every: score the uniform sampler on every this-many-th decision.
@@ -75,6 +76,7 @@ class BeliefConfig:
     lr: float = 1e-3
     batch: int = 512
     weight_decay: float = 1e-2
+    dropout: float = 0.0
     valid: float = 0.05
     holdout: float = 0.1
     uniform_every: int = 20
@@ -88,6 +90,7 @@ class BeliefData:
 
     Attributes:
         obs: observations (float16), one row per decision.
+        prior: the constraint prior of each decision (``agents.belief.slot_prior``, float16).
         classes: the true holder class of every card (int8).
         hidden: the cards the seat's view leaves hidden (bool).
         deal: the deal (index) of each row.
@@ -96,6 +99,7 @@ class BeliefData:
     """
 
     obs: npt.NDArray[np.float16]
+    prior: npt.NDArray[np.float16]
     classes: npt.NDArray[np.int8]
     hidden: npt.NDArray[np.bool_]
     deal: npt.NDArray[np.int32]
@@ -108,6 +112,7 @@ class BeliefData:
         offsets = np.cumsum([0] + [len(p.obs) for p in parts[:-1]])
         return cls(
             obs=np.concatenate([p.obs for p in parts]),
+            prior=np.concatenate([p.prior for p in parts]),
             classes=np.concatenate([p.classes for p in parts]),
             hidden=np.concatenate([p.hidden for p in parts]),
             deal=np.concatenate([p.deal for p in parts]),
@@ -146,6 +151,7 @@ def collect(config: BeliefConfig, deals: range) -> BeliefData:
     play = importlib.import_module(f"envs.{config.game}.actions").Phase.PLAY
     agents = [make_agent(spec, game) for spec in config.agents]
     obs_rows: list[np.ndarray] = []
+    prior_rows: list[np.ndarray] = []
     class_rows: list[np.ndarray] = []
     hidden_rows: list[np.ndarray] = []
     deal_of: list[int] = []
@@ -168,12 +174,14 @@ def collect(config: BeliefConfig, deals: range) -> BeliefData:
                 hidden = _mask_bits(holders.hidden(view), holders.n_cards)
                 row = len(obs_rows)
                 obs_rows.append(obs[0].astype(np.float16))
+                sampler = sampler_type(view)
+                prior_rows.append(holders.prior(view, sampler).astype(np.float16))
                 class_rows.append(truth)
                 hidden_rows.append(hidden)
                 deal_of.append(d)
                 if row % config.uniform_every == 0 and hidden.any():
                     loss = _uniform_loss(
-                        sampler_type(view), holders, view, truth, hidden, config.uniform_worlds, rng
+                        sampler, holders, view, truth, hidden, config.uniform_worlds, rng
                     )
                     u_rows.append(row)
                     u_loss.append(loss)
@@ -182,6 +190,7 @@ def collect(config: BeliefConfig, deals: range) -> BeliefData:
     n, k = holders.n_cards, len(obs_rows)
     return BeliefData(
         obs=np.stack(obs_rows) if k else np.zeros((0, encoder.obs_size), np.float16),
+        prior=np.stack(prior_rows) if k else np.zeros((0, n, holders.n_classes), np.float16),
         classes=np.stack(class_rows) if k else np.zeros((0, n), np.int8),
         hidden=np.stack(hidden_rows) if k else np.zeros((0, n), bool),
         deal=np.array(deal_of, np.int32),
@@ -221,31 +230,40 @@ def collect_parallel(config: BeliefConfig, chunk: int = 25) -> BeliefData:
 
 
 class BeliefNet(nn.Module):
-    """The MLP: observation -> (n_cards x n_classes) logits."""
+    """The MLP: (observation, constraint prior) -> log q, the prior's logits plus the MLP's
+    (its last layer starts at zero: an untrained net predicts the prior)."""
 
-    def __init__(self, obs_size: int, hidden: Sequence[int], n_cards: int, n_classes: int) -> None:
+    def __init__(
+        self, obs_size: int, hidden: Sequence[int], n_cards: int, n_classes: int,
+        dropout: float = 0.0,
+    ) -> None:  # fmt: skip
         super().__init__()
         sizes = [obs_size, *hidden]
-        layers: list[nn.Module] = []
+        layers: list[nn.Module] = [nn.Dropout(dropout)] if dropout else []
         for a, b in itertools.pairwise(sizes):
-            layers += [nn.Linear(a, b), nn.ReLU()]
-        layers.append(nn.Linear(sizes[-1], n_cards * n_classes))
+            layers += [nn.Linear(a, b), nn.ReLU()] + ([nn.Dropout(dropout)] if dropout else [])
+        out = nn.Linear(sizes[-1], n_cards * n_classes)
+        nn.init.zeros_(out.weight)
+        nn.init.zeros_(out.bias)
+        layers.append(out)
         self.body = nn.Sequential(*layers)
         self.n_cards, self.n_classes = n_cards, n_classes
 
-    def forward(self, obs: torch.Tensor) -> torch.Tensor:
-        out: torch.Tensor = self.body(obs).view(-1, self.n_cards, self.n_classes)
+    def forward(self, obs: torch.Tensor, prior: torch.Tensor) -> torch.Tensor:
+        logits = self.body(obs).view(-1, self.n_cards, self.n_classes) + prior
+        out: torch.Tensor = torch.log_softmax(logits, dim=-1)
         return out
 
     def linears(self) -> list[nn.Linear]:
         return [m for m in self.body if isinstance(m, nn.Linear)]
 
 
-def _loss(net: BeliefNet, obs: torch.Tensor, classes: torch.Tensor, hidden: torch.Tensor) -> tuple[
-    torch.Tensor, torch.Tensor
-]:  # fmt: skip
+def _loss(
+    net: BeliefNet, obs: torch.Tensor, prior: torch.Tensor, classes: torch.Tensor,
+    hidden: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
     """(summed cross-entropy over the hidden cards, their number)."""
-    logp = torch.log_softmax(net(obs), dim=-1)
+    logp = net(obs, prior)
     picked = logp.gather(2, classes.long().unsqueeze(-1)).squeeze(-1)
     return -(picked * hidden).sum(), hidden.sum()
 
@@ -265,9 +283,12 @@ def fit(
     train = np.flatnonzero(data.deal < valid_from)
     valid = np.flatnonzero((data.deal >= valid_from) & (data.deal < test_from))
     held = np.flatnonzero(data.deal >= test_from)
-    net = BeliefNet(data.obs.shape[1], config.hidden, holders.n_cards, holders.n_classes)
+    net = BeliefNet(
+        data.obs.shape[1], config.hidden, holders.n_cards, holders.n_classes, config.dropout
+    )
     opt = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     obs = torch.from_numpy(data.obs)
+    prior = torch.from_numpy(data.prior)
     classes = torch.from_numpy(data.classes)
     hidden = torch.from_numpy(data.hidden)
     gen = torch.Generator().manual_seed(config.seed)
@@ -279,12 +300,14 @@ def fit(
         total, cards = 0.0, 0
         for i in range(0, len(order), config.batch):
             rows = order[i : i + config.batch]
-            loss, n = _loss(net, obs[rows].float(), classes[rows], hidden[rows].float())
+            loss, n = _loss(
+                net, obs[rows].float(), prior[rows].float(), classes[rows], hidden[rows].float()
+            )
             opt.zero_grad()
             torch.autograd.backward([loss / n.clamp(min=1)])
             opt.step()
             total, cards = total + float(loss.detach()), cards + int(n)
-        valid_loss = _held_loss(net, obs, classes, hidden, valid if len(valid) else train)
+        valid_loss = _held_loss(net, obs, prior, classes, hidden, valid if len(valid) else train)
         log(f"epoch {epoch + 1}: train {total / max(cards, 1):.4f}, validation {valid_loss:.4f}")
         if best is None or valid_loss < best[0]:
             best = (valid_loss, epoch + 1, {k: v.clone() for k, v in net.state_dict().items()})
@@ -296,7 +319,8 @@ def fit(
         "heldout_decisions": len(held),
         "best_epoch": best[1] if best is not None else 0,
         "valid_logloss": best[0] if best is not None else None,
-        "heldout_logloss": _held_loss(net, obs, classes, hidden, held),
+        "heldout_logloss": _held_loss(net, obs, prior, classes, hidden, held),
+        "prior_logloss": _prior_loss(prior, classes, hidden, held),
     }
     pick = np.isin(data.uniform_rows, held)
     if pick.any():
@@ -305,22 +329,37 @@ def fit(
             data.uniform_loss[pick].sum() / data.uniform_cards[pick].sum()
         )
         report["model_logloss_same_decisions"] = _held_loss(
-            net, obs, classes, hidden, data.uniform_rows[pick]
+            net, obs, prior, classes, hidden, data.uniform_rows[pick]
         )
     return net, report
 
 
 @torch.no_grad()
 def _held_loss(
-    net: BeliefNet, obs: torch.Tensor, classes: torch.Tensor, hidden: torch.Tensor,
-    rows: npt.NDArray[np.int64],
+    net: BeliefNet, obs: torch.Tensor, prior: torch.Tensor, classes: torch.Tensor,
+    hidden: torch.Tensor, rows: npt.NDArray[np.int64],
 ) -> float:  # fmt: skip
     net.eval()
     total, cards = 0.0, 0
     for i in range(0, len(rows), 2048):
         r = torch.from_numpy(rows[i : i + 2048])
-        loss, n = _loss(net, obs[r].float(), classes[r], hidden[r].float())
+        loss, n = _loss(net, obs[r].float(), prior[r].float(), classes[r], hidden[r].float())
         total, cards = total + float(loss), cards + int(n)
+    return total / max(cards, 1)
+
+
+@torch.no_grad()
+def _prior_loss(
+    prior: torch.Tensor, classes: torch.Tensor, hidden: torch.Tensor, rows: npt.NDArray[np.int64]
+) -> float:
+    """The held-out log-loss of the constraint prior alone (an untrained network's)."""
+    total, cards = 0.0, 0
+    for i in range(0, len(rows), 2048):
+        r = torch.from_numpy(rows[i : i + 2048])
+        logp = torch.log_softmax(prior[r].float(), dim=-1)
+        picked = logp.gather(2, classes[r].long().unsqueeze(-1)).squeeze(-1)
+        mask = hidden[r].float()
+        total, cards = total - float((picked * mask).sum()), cards + int(mask.sum())
     return total / max(cards, 1)
 
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.belief import slot_prior
+from agents.calabresella.sampler import REST, WorldSampler
 from envs.calabresella.view import InfoView
 
 __all__ = ["HOLDERS", "CalabresellaHolders"]
@@ -54,6 +56,18 @@ class CalabresellaHolders:
         for card in view.trick:
             seen |= 1 << card
         return ALL & ~seen
+
+    def prior(self, view: InfoView, sampler: WorldSampler) -> np.ndarray:
+        pos = view.position
+
+        def klass(slot: int) -> int:
+            return ELSEWHERE if slot == REST else (slot - pos) % 3
+
+        placed = [(hand, klass(p)) for p, hand in sampler.known.items()]
+        return slot_prior(
+            N_CARDS, self.n_classes, [klass(j) for j in sampler.slots],
+            sampler._sampler.capacities, sampler.allowed, placed,
+        )  # fmt: skip
 
 
 HOLDERS = CalabresellaHolders()

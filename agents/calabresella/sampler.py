@@ -43,6 +43,9 @@ class WorldSampler:
 
     Attributes:
         slots: the slot of each sampler index: a position, or ``REST``.
+        known: the hands the viewer knows, by position.
+        fixed_rest: the cards the viewer knows to be in the rest slot.
+        allowed: for each hidden card, the bitmask over ``slots`` it may occupy.
     """
 
     # Builds the assignment sampler from (capacities, groups); uniform by default (the seat
@@ -63,7 +66,8 @@ class WorldSampler:
         self.slots = [*others, REST]
         rest_size = 40 - sum(view.hand_sizes) - played.bit_count() - self.fixed_rest.bit_count()
         capacities = [view.hand_sizes[p] for p in others] + [rest_size]
-        groups = [([c], self._allowed(c)) for c in bit_list(unknown)]
+        self.allowed = {c: self._allowed(c) for c in bit_list(unknown)}
+        groups = [([c], a) for c, a in self.allowed.items()]
         self._sampler = self.slot_sampler(capacities, groups)
 
     def count(self) -> int:

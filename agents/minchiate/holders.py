@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.belief import slot_prior
+from agents.minchiate.sampler import WorldSampler
 from envs.minchiate.view import InfoView
 from envs.minchiate.worlds import Assignment
 
@@ -51,6 +53,18 @@ class MinchiateHolders:
         for cards in view.played_by:
             seen |= cards
         return ALL & ~seen
+
+    def prior(self, view: InfoView, sampler: WorldSampler) -> np.ndarray:
+        seat = view.seat
+
+        def klass(slot: int) -> int:
+            return (slot - seat) & 3 if slot < 4 else ELSEWHERE
+
+        return slot_prior(
+            N_CARDS, self.n_classes, [klass(j) for j in sampler.slots],
+            sampler._sampler.capacities, sampler.allowed,
+            [(cards, klass(slot)) for slot, cards in sampler.known.items()],
+        )  # fmt: skip
 
 
 HOLDERS = MinchiateHolders()

@@ -23,6 +23,11 @@ from training.belief import BeliefConfig, BeliefNet, collect, fit, train_belief,
 GAMES = ("calabresella", "minchiate")
 
 
+def sampler_of(game_name: str) -> Any:
+    """The game's world sampler class."""
+    return __import__(f"agents.{game_name}.sampler", fromlist=["WorldSampler"]).WorldSampler
+
+
 def play_states(game_name: str, deals: int, seed: int = 3) -> list[Any]:
     """Card-play states of heuristic deals (copies, every fourth decision)."""
     game = get_game(game_name)
@@ -66,6 +71,10 @@ def test_holder_classes_of_states_and_of_sampled_worlds_agree(game_name: str) ->
             if hidden >> c & 1:
                 assert truth[c] != 0
         sampler = sampler_type(view)
+        prior = holders.prior(view, sampler)
+        assert np.allclose(np.exp(prior).sum(axis=1), 1, atol=1e-4)
+        # the true world and every sampled one are possible under the constraint prior
+        assert (prior[np.arange(holders.n_cards), truth] > np.log(1e-5)).all()
         for _ in range(5):
             world = sampler.sample_assignment(rng)
             by_assignment = holders.of_assignment(view, world)
@@ -84,6 +93,10 @@ def test_holder_classes_of_states_and_of_sampled_worlds_agree(game_name: str) ->
             # what the view shows has the same class in every world
             seen = [c for c in range(holders.n_cards) if not hidden >> c & 1]
             assert (by_assignment[seen] == truth[seen]).all()
+            assert (prior[np.arange(holders.n_cards), by_assignment] > np.log(1e-5)).all()
+            # a card the prior pins (one class) has that class in every world
+            pinned = np.flatnonzero(prior.max(axis=1) > -1e-6)
+            assert (by_assignment[pinned] == prior[pinned].argmax(axis=1)).all()
             del rebuilt
 
 
@@ -123,14 +136,21 @@ def test_numpy_forward_pass_equals_torch(game_name: str, tmp_path: Path) -> None
         for p in net.parameters():
             p.copy_(p.half().float())
     config = BeliefConfig(game=game_name, hidden=(24, 16))
+    with torch.no_grad():  # the last layer starts at zero; give it weights to compare
+        net.linears()[-1].weight.copy_(torch.randn_like(net.linears()[-1].weight).half().float())
     write_belief(tmp_path, net, config, game.rules({}), {})
     model = load_belief(tmp_path, game_name)
     obs = np.random.default_rng(0).random((7, encoder.obs_size)).astype(np.float32)
+    prior = np.log(
+        np.random.default_rng(1).dirichlet(np.ones(holders.n_classes), (7, holders.n_cards))
+    )
+    prior = prior.astype(np.float32)
     with torch.no_grad():
-        expected = torch.log_softmax(net(torch.from_numpy(obs)), dim=-1).numpy()
-    assert np.allclose(model.log_probs_of(obs), expected, atol=1e-5)
+        expected = net(torch.from_numpy(obs), torch.from_numpy(prior)).numpy()
+    assert np.allclose(model.log_probs_of(obs, prior), expected, atol=1e-5)
     state = play_states(game_name, 1)[0]
-    row = model.log_probs(state.info_view(state.to_play))
+    view = state.info_view(state.to_play)
+    row = model.log_probs(view, sampler_of(game_name)(view))
     assert row.shape == (holders.n_cards, holders.n_classes)
     assert np.allclose(np.exp(row).sum(axis=1), 1, atol=1e-5)
 
@@ -184,8 +204,8 @@ def test_belief_weights_prefer_the_worlds_the_model_prefers(
     view = state.info_view(state.to_play)
     sampler = sampler_type(view)
     pool = [sampler.sample_assignment(rng) for _ in range(40)]
-    w = worlds.weights(view, pool)
-    logq = model.log_probs(view)
+    w = worlds.weights(view, sampler, pool)
+    logq = model.log_probs(view, sampler)
     hidden = [c for c in range(model.holders.n_cards) if model.holders.hidden(view) >> c & 1]
     n_classes = model.holders.n_classes
     where = [model.holders.of_assignment(view, x) for x in pool]
