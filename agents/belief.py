@@ -107,11 +107,15 @@ def slot_prior(
             share[c, k] = 1.0
     weight = np.zeros((len(slot_class), n_classes))
     weight[np.arange(len(slot_class)), list(slot_class)] = capacities
+    by_mask: dict[int, list[int]] = {}
     for c, mask in allowed.items():
+        by_mask.setdefault(mask, []).append(c)
+    for mask, cards in by_mask.items():  # most hidden cards share a few masks
         slots = [j for j in range(len(slot_class)) if mask >> j & 1]
         row = weight[slots].sum(axis=0)
         total = row.sum()
-        share[c] = row / total if total > 0 else share[c]
+        if total > 0:
+            share[cards] = row / total
     out: npt.NDArray[np.float32] = np.log(np.maximum(share, PRIOR_FLOOR)).astype(np.float32)
     return out
 
