@@ -43,6 +43,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from envs.cards.bits import bit_list
 from envs.protocols import AnyEncoder
 from envs.registry import get_game
 
@@ -51,7 +52,10 @@ __all__ = [
     "BeliefModel",
     "BeliefWorlds",
     "HolderMap",
+    "hand_classes",
     "load_belief",
+    "mask_array",
+    "slot_prior",
     "systematic_counts",
 ]
 
@@ -102,7 +106,7 @@ def slot_prior(
     share = np.zeros((n_cards, n_classes))
     share[:, n_classes - 1] = 1.0
     for cards, k in placed:
-        for c in _bit_ids(cards):
+        for c in bit_list(cards):
             share[c] = 0.0
             share[c, k] = 1.0
     weight = np.zeros((len(slot_class), n_classes))
@@ -110,22 +114,31 @@ def slot_prior(
     by_mask: dict[int, list[int]] = {}
     for c, mask in allowed.items():
         by_mask.setdefault(mask, []).append(c)
-    for mask, cards in by_mask.items():  # most hidden cards share a few masks
+    for mask, group in by_mask.items():  # most hidden cards share a few masks
         slots = [j for j in range(len(slot_class)) if mask >> j & 1]
         row = weight[slots].sum(axis=0)
         total = row.sum()
         if total > 0:
-            share[cards] = row / total
+            share[group] = row / total
     out: npt.NDArray[np.float32] = np.log(np.maximum(share, PRIOR_FLOOR)).astype(np.float32)
     return out
 
 
-def _bit_ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+def mask_array(mask: int, n_cards: int) -> npt.NDArray[np.bool_]:
+    """Card bitmask ``mask`` as ``n_cards`` booleans (card id order)."""
+    raw = np.frombuffer(mask.to_bytes((n_cards + 7) // 8, "little"), np.uint8)
+    out: npt.NDArray[np.bool_] = np.unpackbits(raw, bitorder="little")[:n_cards].astype(bool)
+    return out
+
+
+def hand_classes(hands: Sequence[int], first: int, n_cards: int) -> Classes:
+    """The holder class of every card when ``hands`` (per seat or position, in turn order)
+    are the hands and ``first`` is the viewer: ``(holder - first) mod len(hands)``, and
+    ``len(hands)`` (outside the hands) for every other card."""
+    n = len(hands)
+    out = np.full(n_cards, n, np.int8)
+    for r in range(n):
+        out[mask_array(hands[(first + r) % n], n_cards)] = r
     return out
 
 

@@ -34,7 +34,7 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from agents.belief import BELIEF_FORMAT, holder_map
+from agents.belief import BELIEF_FORMAT, holder_map, mask_array
 from agents.registry import make_agent
 from envs.protocols import RulesLike
 from envs.registry import get_game
@@ -135,12 +135,6 @@ class BeliefData:
             return cls(**{k: npz[k] for k in cls.__dataclass_fields__})
 
 
-def _mask_bits(mask: int, n: int) -> npt.NDArray[np.bool_]:
-    raw = np.frombuffer(mask.to_bytes((n + 7) // 8, "little"), np.uint8)
-    out: npt.NDArray[np.bool_] = np.unpackbits(raw, bitorder="little")[:n].astype(bool)
-    return out
-
-
 def collect(config: BeliefConfig, deals: range) -> BeliefData:
     """Play deals ``deals`` of ``config`` and keep their card-play decisions."""
     game = get_game(config.game)
@@ -171,7 +165,7 @@ def collect(config: BeliefConfig, deals: range) -> BeliefData:
                 obs[:] = 0
                 encoder.encode_batch([view], obs, mask)
                 truth = holders.of_state(state, seat)
-                hidden = _mask_bits(holders.hidden(view), holders.n_cards)
+                hidden = mask_array(holders.hidden(view), holders.n_cards)
                 row = len(obs_rows)
                 obs_rows.append(obs[0].astype(np.float16))
                 sampler = sampler_type(view)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.belief import slot_prior
+from agents.belief import hand_classes, slot_prior
 from agents.calabresella.sampler import REST, WorldSampler
 from envs.calabresella.view import InfoView
 
@@ -23,19 +23,6 @@ ALL = (1 << N_CARDS) - 1
 ELSEWHERE = 3
 
 
-def _bits(mask: int) -> np.ndarray:
-    """``mask`` as 40 booleans (card id order)."""
-    raw = np.frombuffer(mask.to_bytes(5, "little"), np.uint8)
-    return np.unpackbits(raw, bitorder="little").astype(bool)
-
-
-def _classes(hands: Any, position: int) -> np.ndarray:
-    out = np.full(N_CARDS, ELSEWHERE, np.int8)
-    for r in range(3):
-        out[_bits(hands[(position + r) % 3])] = r
-    return out
-
-
 class CalabresellaHolders:
     """The holder classes of Calabresella (see the module docstring)."""
 
@@ -44,10 +31,10 @@ class CalabresellaHolders:
 
     def of_state(self, state: Any, seat: int) -> np.ndarray:
         """Classes from the position ``state``'s seat ``seat`` decides for now (its view's)."""
-        return _classes(state.hands, state.info_view(seat).position)
+        return hand_classes(state.hands, state.info_view(seat).position, N_CARDS)
 
     def of_assignment(self, view: InfoView, world: tuple[tuple[int, int, int], int]) -> np.ndarray:
-        return _classes(world[0], view.position)
+        return hand_classes(world[0], view.position, N_CARDS)
 
     def hidden(self, view: InfoView) -> int:
         seen = view.hand | view.discards

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.belief import slot_prior
+from agents.belief import hand_classes, slot_prior
 from agents.minchiate.sampler import WorldSampler
 from envs.minchiate.view import InfoView
 from envs.minchiate.worlds import Assignment
@@ -23,19 +23,6 @@ ALL = (1 << N_CARDS) - 1
 ELSEWHERE = 4
 
 
-def _bits(mask: int) -> np.ndarray:
-    """``mask`` as 97 booleans (card id order)."""
-    raw = np.frombuffer(mask.to_bytes(13, "little"), np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:N_CARDS].astype(bool)
-
-
-def _classes(hands: tuple[int, ...] | list[int], seat: int) -> np.ndarray:
-    out = np.full(N_CARDS, ELSEWHERE, np.int8)
-    for r in range(4):
-        out[_bits(hands[(seat + r) & 3])] = r
-    return out
-
-
 class MinchiateHolders:
     """The holder classes of Minchiate (see the module docstring)."""
 
@@ -43,10 +30,10 @@ class MinchiateHolders:
     n_classes = 5
 
     def of_state(self, state: Any, seat: int) -> np.ndarray:
-        return _classes(state.hands, seat)
+        return hand_classes(state.hands, seat, N_CARDS)
 
     def of_assignment(self, view: InfoView, world: Assignment) -> np.ndarray:
-        return _classes(world.hands, view.seat)
+        return hand_classes(world.hands, view.seat, N_CARDS)
 
     def hidden(self, view: InfoView) -> int:
         seen = view.hand | view.discards | view.fola_known
