@@ -35,6 +35,17 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _share(text: str) -> float:
+    """A dropout probability in [0, 1); an argparse ``type``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a dropout must be >= 0 and < 1")
+    return value
+
+
 def cmd_belief(args: argparse.Namespace) -> int:
     """Collect, fit, write; returns the exit status."""
     require("belief", "train")
@@ -50,7 +61,7 @@ def cmd_belief(args: argparse.Namespace) -> int:
     config = BeliefConfig(
         game=game.name, flags=rules.to_flags(), agents=tuple(args.agents), deals=args.n,
         seed=args.seed, workers=args.workers or os.cpu_count() or 1, hidden=args.hidden,
-        epochs=args.epochs,
+        epochs=args.epochs, dropout=args.dropout,
     )  # fmt: skip
     if args.data is not None and not args.data.endswith(".npz"):
         raise ValueError(f"--data {args.data!r}: give a file name ending in .npz")
@@ -88,6 +99,10 @@ def add_belief_command(sub: Any) -> None:
         help="hidden layer sizes (default 512,512)",
     )  # fmt: skip
     p.add_argument("--epochs", type=count(1), default=8, help="training epochs (default 8)")
+    p.add_argument(
+        "--dropout", type=_share, default=0.0, metavar="P",
+        help="dropout while fitting, 0 <= P < 1 (default 0)",
+    )  # fmt: skip
     p.add_argument(
         "--data", metavar="FILE.npz",
         help="keep the collected decisions in this file, or fit again on them if it exists",

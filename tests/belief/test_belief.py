@@ -255,18 +255,22 @@ def test_mazzo_belief_trains_and_writes_a_model_ipimc_plays(tmp_path: Path) -> N
     out = tmp_path / "model"
     result = run_cli(
         "belief", "--game", "calabresella", "--agents", "heuristic", "--n", "40",
-        "--hidden", "16", "--epochs", "1", "--workers", "1", "--out", str(out),
+        "--hidden", "16", "--epochs", "1", "--dropout", "0.1", "--workers", "1",
+        "--out", str(out),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "uniform_logloss" in result.stdout and f"ipimc:belief={out}" in result.stdout
     meta = json.loads((out / "meta.json").read_text())
     assert meta["format"] == "mazzo-belief/1" and meta["hidden"] == [16]
+    assert meta["config"]["dropout"] == 0.1
     agent = make_agent(f"ipimc:belief={out},samples=4,ms=0", "calabresella")
     state = play_states("calabresella", 1)[0]
     view = state.info_view(state.to_play)
     assert view.legal_mask >> agent.act(view, np.random.default_rng(0)) & 1
     bad = run_cli("belief", "--game", "calabresella", "--agents", "pimc:foo=1", "--out", str(out))
     assert bad.returncode == 2 and "unknown parameter 'foo'" in bad.stderr
+    bad = run_cli("belief", "--game", "calabresella", "--dropout", "1.5", "--out", str(out))
+    assert bad.returncode == 2 and "'1.5': a dropout must be >= 0 and < 1" in bad.stderr
     bad = run_cli("belief", "--game", "calabresella", "--data", "x.npy", "--out", str(out))
     assert bad.returncode == 2 and "--data 'x.npy': give a file name ending in .npz" in bad.stderr
 
