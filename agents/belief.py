@@ -52,11 +52,13 @@ __all__ = [
     "BeliefModel",
     "BeliefWorlds",
     "HolderMap",
+    "effective_size",
     "hand_classes",
     "load_belief",
     "mask_array",
     "slot_prior",
     "systematic_counts",
+    "tempered",
 ]
 
 BELIEF_FORMAT = "mazzo-belief/1"
@@ -255,12 +257,18 @@ class BeliefWorlds:
         model: the belief model.
         pool: uniform worlds drawn per evaluated world (1: no resampling, the evaluated
             worlds are weighted instead).
-        alpha: the weight's exponent (0: the uniform sampler; 1: the model's product as is).
+        alpha: the weight's largest exponent (0: the uniform sampler; 1: the model's product
+            as is).
+        ess: the smallest effective sample size of the weights, as a share of the worlds
+            weighted: the exponent is lowered (tempered) until ``(sum w)^2 / sum w^2`` reaches
+            it. A product over dozens of cards is peaked; untempered, a handful of worlds
+            would carry the whole search.
     """
 
     model: BeliefModel
     pool: int = 8
     alpha: float = 1.0
+    ess: float = 0.5
 
     def draw(self, view: Any, sampler: Any, samples: int, rng: np.random.Generator) -> list[
         tuple[Any, float]
@@ -296,6 +304,28 @@ class BeliefWorlds:
         np.add.at(counts, (cols, classes), 1.0)
         logu = np.log((counts + U_SMOOTHING) / (len(worlds) + U_SMOOTHING * holders.n_classes))
         ratio = logq.astype(np.float64) - logu
-        score = ratio[cols, classes].sum(axis=1) * self.alpha
-        out: npt.NDArray[np.float64] = np.exp(score - score.max())
+        score = ratio[cols, classes].sum(axis=1)
+        score -= score.max()
+        out: npt.NDArray[np.float64] = np.exp(score * tempered(score, self.alpha, self.ess))
         return out
+
+
+def effective_size(weights: npt.NDArray[np.float64]) -> float:
+    """Kish's effective sample size of importance weights."""
+    return float(weights.sum() ** 2 / (weights**2).sum())
+
+
+def tempered(score: npt.NDArray[np.float64], alpha: float, ess: float) -> float:
+    """The largest exponent ``a <= alpha`` whose weights ``exp(a * score)`` keep an effective
+    sample size of at least ``ess * len(score)`` (bisection; the size falls as ``a`` grows)."""
+    need = ess * len(score)
+    if effective_size(np.exp(alpha * score)) >= need:
+        return alpha
+    lo, hi = 0.0, alpha
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if effective_size(np.exp(mid * score)) >= need:
+            lo = mid
+        else:
+            hi = mid
+    return lo

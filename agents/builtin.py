@@ -28,6 +28,10 @@ BELIEF_PARAMS = (
     ),
     Param("pool", int, 8, "uniform worlds drawn per evaluated world, resampled by belief", low=1),
     Param("alpha", float, 1.0, "exponent of the belief weights (0: plain PIMC's worlds)", low=0),
+    Param(
+        "ess", float, 0.5, "least effective share of the weighted worlds (tempers alpha)",
+        low=0, high=1,
+    ),
 )  # fmt: skip
 
 
@@ -55,13 +59,15 @@ def register_builtin_agents(
     register(game, "heuristic", versions=tuple(heuristics), help=heuristic_help)(heuristic)
     register(game, "pimc", params=pimc_params, help=pimc_help)(pimc)
 
-    def ipimc(version: int, belief: Path, pool: int, alpha: float, **values: Any) -> AnyAgent:
+    def ipimc(
+        version: int, belief: Path, pool: int, alpha: float, ess: float, **values: Any
+    ) -> AnyAgent:
         path = shipped_belief(game) if str(belief) == SHIPPED_NAME else belief
         try:
             model = load_belief(path, game)
         except ValueError as e:
             raise ValueError(f"{game} agent 'ipimc': 'belief={belief}': {e}") from None
-        worlds = BeliefWorlds(model, pool=pool, alpha=alpha)
+        worlds = BeliefWorlds(model, pool=pool, alpha=alpha, ess=ess)
         searcher = pimc(version, **values)
         return dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
 

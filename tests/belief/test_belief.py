@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 import torch
 
-from agents.belief import BeliefWorlds, holder_map, load_belief, systematic_counts
+from agents.belief import (
+    BeliefWorlds,
+    effective_size,
+    holder_map,
+    load_belief,
+    systematic_counts,
+    tempered,
+)
 from agents.registry import make_agent
 from envs.registry import get_game
 from tests.cli_runner import run_cli
@@ -111,6 +118,21 @@ def test_systematic_counts_are_floor_or_ceil_of_the_shares() -> None:
         assert (counts >= np.floor(share) - 1e-9).all() and (counts <= np.ceil(share) + 1e-9).all()
 
 
+def test_tempering_keeps_the_effective_sample_size() -> None:
+    rng = np.random.default_rng(8)
+    for _ in range(100):
+        score = rng.normal(0, rng.uniform(0.1, 30), int(rng.integers(2, 300)))
+        score -= score.max()
+        ess = float(rng.uniform(0.05, 0.95))
+        a = tempered(score, 1.0, ess)
+        assert 0 <= a <= 1
+        assert effective_size(np.exp(a * score)) >= ess * len(score) - 1e-6
+        if a < 1:  # the largest such exponent: a little more falls below
+            assert effective_size(np.exp(min(1.0, a + 1e-3) * score)) < ess * len(score) + 1e-3
+    flat = np.zeros(10)
+    assert tempered(flat, 0.7, 0.9) == 0.7
+
+
 @pytest.fixture(scope="module")
 def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A small model per game, trained on 30 heuristic deals."""
@@ -197,7 +219,7 @@ def test_belief_weights_prefer_the_worlds_the_model_prefers(
     game_name: str, tiny_models: dict[str, Path]
 ) -> None:
     model = load_belief(tiny_models[game_name], game_name)
-    worlds = BeliefWorlds(model, pool=4, alpha=1.0)
+    worlds = BeliefWorlds(model, pool=4, alpha=1.0, ess=0.0)  # untempered: the product as is
     sampler_type = __import__(f"agents.{game_name}.sampler", fromlist=["WorldSampler"]).WorldSampler
     rng = np.random.default_rng(2)
     state = play_states(game_name, 1)[2]
