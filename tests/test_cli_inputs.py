@@ -75,7 +75,7 @@ PIMC_KNOWN = (
         (
             "nobody",
             [
-                "unknown agent 'nobody' for calabresella; known: bot, heuristic, nn, onnx, pimc, random"
+                "unknown agent 'nobody' for calabresella; known: bot, heuristic, ipimc, nn, onnx, pimc, random"
             ],
         ),
     ],
