@@ -266,7 +266,7 @@ class BeliefWorlds:
     """
 
     model: BeliefModel
-    pool: int = 8
+    pool: int = 2
     alpha: float = 1.0
     ess: float = 0.5
 

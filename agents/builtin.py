@@ -26,7 +26,7 @@ BELIEF_PARAMS = (
         "belief", Path, Path(SHIPPED_NAME),
         "a belief model folder (mazzo belief --out), or 'shipped': checkpoints/GAME/belief",
     ),
-    Param("pool", int, 8, "uniform worlds drawn per evaluated world, resampled by belief", low=1),
+    Param("pool", int, 2, "uniform worlds drawn per evaluated world, resampled by belief", low=1),
     Param("alpha", float, 1.0, "exponent of the belief weights (0: plain PIMC's worlds)", low=0),
     Param(
         "ess", float, 0.5, "least effective share of the weighted worlds (tempers alpha)",
