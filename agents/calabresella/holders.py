@@ -53,7 +53,7 @@ class CalabresellaHolders:
         placed = [(hand, klass(p)) for p, hand in sampler.known.items()]
         return slot_prior(
             N_CARDS, self.n_classes, [klass(j) for j in sampler.slots],
-            sampler._sampler.capacities, sampler.allowed, placed,
+            sampler.capacities, sampler.allowed, placed,
         )  # fmt: skip
 
 

@@ -46,6 +46,7 @@ class WorldSampler:
         known: the hands the viewer knows, by position.
         fixed_rest: the cards the viewer knows to be in the rest slot.
         allowed: for each hidden card, the bitmask over ``slots`` it may occupy.
+        capacities: how many hidden cards each of ``slots`` takes.
     """
 
     # Builds the assignment sampler from (capacities, groups); uniform by default (the seat
@@ -68,6 +69,7 @@ class WorldSampler:
         capacities = [view.hand_sizes[p] for p in others] + [rest_size]
         self.allowed = {c: self._allowed(c) for c in bit_list(unknown)}
         groups = [([c], a) for c, a in self.allowed.items()]
+        self.capacities = capacities
         self._sampler = self.slot_sampler(capacities, groups)
 
     def count(self) -> int:

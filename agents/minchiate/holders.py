@@ -49,7 +49,7 @@ class MinchiateHolders:
 
         return slot_prior(
             N_CARDS, self.n_classes, [klass(j) for j in sampler.slots],
-            sampler._sampler.capacities, sampler.allowed,
+            sampler.capacities, sampler.allowed,
             [(cards, klass(slot)) for slot, cards in sampler.known.items()],
         )  # fmt: skip
 

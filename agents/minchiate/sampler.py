@@ -81,6 +81,7 @@ class WorldSampler:
         known: the cards whose slot the viewer knows, per slot id (the viewer's own hand and
             discards included).
         allowed: for each hidden card, the bitmask over ``slots`` it may occupy.
+        capacities: how many hidden cards each of ``slots`` takes.
     """
 
     # Builds the assignment sampler from (capacities, groups); uniform by default (the seat
@@ -127,6 +128,7 @@ class WorldSampler:
         ]
         self.allowed = {c: self._allowed(c) for c in bit_list(hidden)}
         groups = [([c], a) for c, a in self.allowed.items()]
+        self.capacities = caps
         self._sampler = self.slot_sampler(caps, groups)
         self.tries = 0
         self.accepted = 0
