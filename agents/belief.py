@@ -174,11 +174,14 @@ class BeliefModel:
     def log_probs(self, view: Any, sampler: Any) -> npt.NDArray[np.float32]:
         """log q(card, class) for ``view`` (``sampler``: its world sampler, for the constraint
         prior): shape (n_cards, n_classes), each row normalised."""
+        return self.log_probs_with(view, self.holders.prior(view, sampler))
+
+    def log_probs_with(self, view: Any, prior: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """``log_probs`` given the view's constraint prior."""
         self._obs[:] = 0
         self._mask[:] = 0
         self.encoder.encode_batch([view], self._obs, self._mask)
-        prior = self.holders.prior(view, sampler)[None]
-        out: npt.NDArray[np.float32] = self.log_probs_of(self._obs, prior)[0]
+        out: npt.NDArray[np.float32] = self.log_probs_of(self._obs, prior[None])[0]
         return out
 
     def log_probs_of(
@@ -263,12 +266,17 @@ class BeliefWorlds:
             weighted: the exponent is lowered (tempered) until ``(sum w)^2 / sum w^2`` reaches
             it. A product over dozens of cards is peaked; untempered, a handful of worlds
             would carry the whole search.
+        against: what the model's probabilities are divided by: ``prior`` (the constraint
+            prior: the weights are the network's own evidence, all 1 for a network that
+            learned nothing) or ``pool`` (the pool's own shares, the uniform sampler's
+            marginals).
     """
 
     model: BeliefModel
     pool: int = 2
     alpha: float = 1.0
     ess: float = 0.5
+    against: str = "prior"
 
     def draw(self, view: Any, sampler: Any, samples: int, rng: np.random.Generator) -> list[
         tuple[Any, float]
@@ -289,21 +297,27 @@ class BeliefWorlds:
         return [(worlds[i], float(counts[i])) for i in chosen]
 
     def weights(self, view: Any, sampler: Any, worlds: Sequence[Any]) -> npt.NDArray[np.float64]:
-        """Each world's weight (the largest is 1): ``prod over hidden cards of (q / u) **
-        alpha`` at the card's class in the world, ``q`` the model's probability and ``u`` the
-        share of the worlds given that puts the card there (smoothed by ``U_SMOOTHING``)."""
+        """Each world's weight (the largest is 1): ``prod over hidden cards of (q / r) **
+        alpha`` at the card's class in the world, ``q`` the model's probability and ``r`` the
+        reference ``against`` names: the constraint prior (the network's own evidence), or
+        the share of the worlds given that puts the card there (smoothed by
+        ``U_SMOOTHING``); the exponent tempered to keep ``ess``."""
         holders = self.model.holders
         hidden = holders.hidden(view)
         cards = np.array([c for c in range(holders.n_cards) if hidden >> c & 1], np.int64)
         if not len(cards) or self.alpha == 0:
             return np.ones(len(worlds))
-        logq = self.model.log_probs(view, sampler)[cards]
+        prior = holders.prior(view, sampler)
+        logq = self.model.log_probs_with(view, prior)[cards].astype(np.float64)
         classes = np.stack([holders.of_assignment(view, w)[cards] for w in worlds])
         cols = np.broadcast_to(np.arange(len(cards)), classes.shape)
-        counts = np.zeros((len(cards), holders.n_classes))
-        np.add.at(counts, (cols, classes), 1.0)
-        logu = np.log((counts + U_SMOOTHING) / (len(worlds) + U_SMOOTHING * holders.n_classes))
-        ratio = logq.astype(np.float64) - logu
+        if self.against == "prior":
+            ratio = logq - prior[cards]
+        else:
+            counts = np.zeros((len(cards), holders.n_classes))
+            np.add.at(counts, (cols, classes), 1.0)
+            share = (counts + U_SMOOTHING) / (len(worlds) + U_SMOOTHING * holders.n_classes)
+            ratio = logq - np.log(share)
         score = ratio[cols, classes].sum(axis=1)
         score -= score.max()
         out: npt.NDArray[np.float64] = np.exp(score * tempered(score, self.alpha, self.ess))

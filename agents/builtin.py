@@ -29,6 +29,10 @@ BELIEF_PARAMS = (
     Param("pool", int, 2, "uniform worlds drawn per evaluated world, resampled by belief", low=1),
     Param("alpha", float, 1.0, "exponent of the belief weights (0: plain PIMC's worlds)", low=0),
     Param(
+        "against", str, "prior", "the belief's reference: the constraint prior or the pool's",
+        choices=("prior", "pool"),
+    ),
+    Param(
         "ess", float, 0.5, "least effective share of the weighted worlds (tempers alpha)",
         low=0, high=1,
     ),
@@ -60,14 +64,15 @@ def register_builtin_agents(
     register(game, "pimc", params=pimc_params, help=pimc_help)(pimc)
 
     def ipimc(
-        version: int, belief: Path, pool: int, alpha: float, ess: float, **values: Any
-    ) -> AnyAgent:
+        version: int, belief: Path, pool: int, alpha: float, against: str, ess: float,
+        **values: Any,
+    ) -> AnyAgent:  # fmt: skip
         path = shipped_belief(game) if str(belief) == SHIPPED_NAME else belief
         try:
             model = load_belief(path, game)
         except ValueError as e:
             raise ValueError(f"{game} agent 'ipimc': 'belief={belief}': {e}") from None
-        worlds = BeliefWorlds(model, pool=pool, alpha=alpha, ess=ess)
+        worlds = BeliefWorlds(model, pool=pool, alpha=alpha, ess=ess, against=against)
         searcher = pimc(version, **values)
         return dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
 

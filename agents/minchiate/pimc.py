@@ -128,7 +128,11 @@ class PIMC:
         self.name = f"pimc:samples={self.samples},ms={self.ms:g},exact={self.exact_tricks}"
         if self.beliefs is not None:
             b = self.beliefs
-            self.name = "i" + self.name + f",pool={b.pool},alpha={b.alpha:g},ess={b.ess:g}"
+            self.name = (
+                "i"
+                + self.name
+                + f",pool={b.pool},alpha={b.alpha:g},ess={b.ess:g},against={b.against}"
+            )
 
     def act(self, view: InfoView, rng: np.random.Generator) -> int:
         """The candidate with the best mean value over the sampled worlds."""
