@@ -266,17 +266,17 @@ class BeliefWorlds:
             weighted: the exponent is lowered (tempered) until ``(sum w)^2 / sum w^2`` reaches
             it. A product over dozens of cards is peaked; untempered, a handful of worlds
             would carry the whole search.
-        against: what the model's probabilities are divided by: ``prior`` (the constraint
-            prior: the weights are the network's own evidence, all 1 for a network that
-            learned nothing) or ``pool`` (the pool's own shares, the uniform sampler's
-            marginals).
+        against: what the model's probabilities are divided by: ``pool`` (the pool's own
+            shares, the uniform sampler's marginals; the default, measured stronger) or
+            ``prior`` (the constraint prior: the weights are the network's own evidence, all 1
+            for a network that learned nothing).
     """
 
     model: BeliefModel
     pool: int = 2
     alpha: float = 1.0
     ess: float = 0.5
-    against: str = "prior"
+    against: str = "pool"
 
     def draw(self, view: Any, sampler: Any, samples: int, rng: np.random.Generator) -> list[
         tuple[Any, float]

@@ -29,7 +29,7 @@ BELIEF_PARAMS = (
     Param("pool", int, 2, "uniform worlds drawn per evaluated world, resampled by belief", low=1),
     Param("alpha", float, 1.0, "exponent of the belief weights (0: plain PIMC's worlds)", low=0),
     Param(
-        "against", str, "prior", "the belief's reference: the constraint prior or the pool's",
+        "against", str, "pool", "the belief's reference: the pool's shares or the constraint prior",
         choices=("prior", "pool"),
     ),
     Param(

@@ -5,9 +5,12 @@ Owns ``ray_session``, the one place that starts or joins a runtime: ``"local"`` 
 Ray runtime of this machine's own (``--ray``); any other address joins a running cluster
 (``--ray-address``: ``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``). A session started here is
 shut down when it ends; one already open in this process (``ray.init`` called by a caller, as
-the tests do) is used as it is and left open. The work that runs on it lives beside its local
-form: the arena's workers (``agents.arena.ray_workers``), the trainers' actors
-(``training.rl.ray_actors``), the search labels (through the arena's workers).
+the tests do) is used as it is and left open. Ray's worker logs are not copied into this
+process's output (Ray keeps them in its session's log folder); the cluster's error notices (a
+worker that died, even one of an earlier job) still print, as lines prefixed ``(raylet)``. The
+work that runs on it lives beside its local form: the arena's workers
+(``agents.arena.ray_workers``), the trainers' actors (``training.rl.ray_actors``), the search
+labels (through the arena's workers).
 
 Nothing here imports Ray at import time: without the extra, mazzo runs as before and only a
 request for Ray says what is missing.
@@ -93,7 +96,10 @@ def ray_session(address: str, num_cpus: int | None = None) -> Iterator[Cluster]:
     check_address(address)
     started = False
     if not ray.is_initialized():
-        options: dict[str, object] = {"logging_level": logging.WARNING}
+        # log_to_driver off: mazzo's report owns this process's stdout, mazzo reports a lost
+        # worker itself, and the workers' logs stay under the session's log folder
+        # (/tmp/ray/session_latest/logs).
+        options: dict[str, object] = {"logging_level": logging.WARNING, "log_to_driver": False}
         if address == LOCAL:
             options |= {"include_dashboard": False, "num_cpus": num_cpus or os.cpu_count() or 1}
         try:

@@ -222,7 +222,7 @@ def test_ipimc_with_an_untrained_network_is_pimc(game_name: str, tmp_path: Path)
     game = get_game(game_name)
     net = BeliefNet(game.encoder(game.rules({})).obs_size, (8,), holders.n_cards, holders.n_classes)
     write_belief(tmp_path, net, BeliefConfig(game=game_name, hidden=(8,)), game.rules({}), {})
-    ipimc = make_agent(f"ipimc:belief={tmp_path},pool=1,ms=0,samples=8", game_name)
+    ipimc = make_agent(f"ipimc:belief={tmp_path},pool=1,against=prior,ms=0,samples=8", game_name)
     pimc = make_agent("pimc:ms=0,samples=8", game_name)
     for state in play_states(game_name, 2)[:10]:
         view = state.info_view(state.to_play)
@@ -236,7 +236,7 @@ def test_belief_weights_prefer_the_worlds_the_model_prefers(
     game_name: str, tiny_models: dict[str, Path]
 ) -> None:
     model = load_belief(tiny_models[game_name], game_name)
-    worlds = BeliefWorlds(model, pool=4, alpha=1.0, ess=0.0, against="pool")  # untempered
+    worlds = BeliefWorlds(model, pool=4, alpha=1.0, ess=0.0)  # untempered, against the pool
     sampler_type = __import__(f"agents.{game_name}.sampler", fromlist=["WorldSampler"]).WorldSampler
     rng = np.random.default_rng(2)
     state = play_states(game_name, 1)[2]
@@ -259,8 +259,9 @@ def test_belief_weights_prefer_the_worlds_the_model_prefers(
     # against the constraint prior: the network's own evidence, log q - log prior
     prior = model.holders.prior(view, sampler)
     own = [sum(logq[c, w[c]] - prior[c, w[c]] for c in hidden) for w in where]
-    by_prior = BeliefWorlds(model, pool=4, alpha=1.0, ess=0.0).weights(view, sampler, pool)
-    assert np.allclose(np.log(by_prior), np.array(own) - max(own), atol=1e-4)
+    by_prior = BeliefWorlds(model, pool=4, alpha=1.0, ess=0.0, against="prior")
+    by_prior_w = by_prior.weights(view, sampler, pool)
+    assert np.allclose(np.log(by_prior_w), np.array(own) - max(own), atol=1e-4)
     drawn = worlds.draw(view, sampler, 16, rng)
     assert sum(c for _, c in drawn) == 16
     flat = BeliefWorlds(model, pool=1, alpha=1.0).draw(view, sampler, 16, rng)
