@@ -1,7 +1,8 @@
 """The trainers' actors on a real Ray cluster (``conftest.cluster``): a PPO run with k actors on
 Ray gives the weights, the evaluations and the decision count of the same config with k local
 actor processes, resumes exactly (from a checkpoint of either), and an actor killed mid-run is
-replaced in its last state: the same weights, and the run says what happened. Without actors
+replaced in its last state: the same weights, and the run says what happened; a killed learner
+or a lost head leaves a checkpoint that resumes. Without actors
 (``n_actors = 0``) Ray is refused with the key to set."""
 
 from __future__ import annotations
@@ -132,3 +133,51 @@ def test_a_killed_learner_leaves_a_checkpoint_the_run_resumes_from(cluster, tmp_
     assert r.returncode == 0, r.stderr
     assert _decisions(run) >= 8192 > at_kill  # the run went on from its checkpoint to the end
     assert re.search(r"resum", r.stdout + r.stderr, re.I) and "done: update" in r.stdout
+
+
+def test_a_lost_head_ends_the_run_and_its_checkpoint_resumes(cluster, tmp_path):
+    """The head of the learner's cluster (a cluster of its own, started for this test) killed
+    after the run's first checkpoint: the learner ends (Ray ends the driver once the head has
+    not answered for the reconnect timeout, saying so) and its run directory resumes on another
+    cluster (the package's) to the end."""
+    from ray.cluster_utils import Cluster
+
+    from tests.distributed.conftest import NODE
+
+    run = tmp_path / "run"
+    sets = [f"--set={k}={json.dumps(list(v) if isinstance(v, tuple) else v)}"
+            for k, v in (TINY | {"total_decisions": 8192, "eval_every": 0,
+                                 "checkpoint_minutes": 1e-4}).items()]  # fmt: skip
+    # the driver gives up on a head that does not answer after 10 s (Ray's default: 60 s)
+    env = os.environ | {"PYTHONPATH": str(ROOT), "RAY_gcs_rpc_server_reconnect_timeout_s": "10"}
+    doomed = Cluster(initialize_head=True, head_node_args=NODE | {"include_dashboard": False})
+    try:
+        learner = subprocess.Popen(
+            [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
+             "--run-dir", str(run), "--ray-address", doomed.address],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 150
+            while not (run / "latest").exists() and learner.poll() is None:
+                assert time.monotonic() < deadline, "no checkpoint within 150 s"
+                time.sleep(0.2)
+            assert learner.poll() is None, learner.communicate()[1]
+            doomed.remove_node(doomed.head_node, allow_graceful=False)
+            out, err = learner.communicate(timeout=90)
+        finally:
+            if learner.poll() is None:
+                learner.kill()
+    finally:
+        doomed.shutdown()
+    assert learner.returncode != 0
+    assert "Failed to connect to GCS" in err, err  # Ray's own reason, on the learner's stderr
+    at_loss = _decisions(run)
+    assert 0 < at_loss < 8192
+    r = subprocess.run(
+        [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
+         "--resume", str(run), "--ray-address", cluster],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert _decisions(run) >= 8192 > at_loss
