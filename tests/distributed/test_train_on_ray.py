@@ -164,7 +164,7 @@ def test_a_lost_head_ends_the_run_and_its_checkpoint_resumes(cluster, tmp_path):
                 time.sleep(0.2)
             assert learner.poll() is None, learner.communicate()[1]
             doomed.remove_node(doomed.head_node, allow_graceful=False)
-            out, err = learner.communicate(timeout=90)
+            _, err = learner.communicate(timeout=90)
         finally:
             if learner.poll() is None:
                 learner.kill()
