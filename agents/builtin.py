@@ -2,6 +2,8 @@
 package: its versioned heuristic baseline, its determinized search agent (``pimc``) and the same
 search with learned inference (``ipimc``: the worlds of card play drawn with a belief model,
 ``agents.belief``), each with its help line and declared parameters, into ``agents.registry``.
+Both searches take ``others``: ``own`` (their own way outside card play) or ``bot`` (the
+shipped network bids, calls, exchanges, discards and declares: ``agents.outside_play``).
 
 Must not import torch or training/, nor name a game.
 """
@@ -15,10 +17,11 @@ from typing import Any
 
 from agents.base import AnyAgent
 from agents.belief import BeliefWorlds, load_belief
+from agents.outside_play import OutsidePlay
 from agents.params import Param
 from agents.registry import SHIPPED, Factory, register
 
-__all__ = ["BELIEF_PARAMS", "register_builtin_agents", "shipped_belief"]
+__all__ = ["BELIEF_PARAMS", "OTHERS_PARAM", "register_builtin_agents", "shipped_belief"]
 
 SHIPPED_NAME = "shipped"
 BELIEF_PARAMS = (
@@ -36,6 +39,14 @@ BELIEF_PARAMS = (
         "ess", float, 0.5, "least effective share of the weighted worlds (tempers alpha)",
         low=0, high=1,
     ),
+)  # fmt: skip
+
+
+OWN = "own"
+OTHERS_PARAM = Param(
+    "others", str, OWN,
+    "decisions outside card play: own (the search's own way) or bot (the shipped network)",
+    choices=(OWN, "bot"),
 )  # fmt: skip
 
 
@@ -61,11 +72,22 @@ def register_builtin_agents(
         return heuristics[version]()
 
     register(game, "heuristic", versions=tuple(heuristics), help=heuristic_help)(heuristic)
-    register(game, "pimc", params=pimc_params, help=pimc_help)(pimc)
+
+    def with_others(searcher: AnyAgent, others: str) -> AnyAgent:
+        if others == OWN:
+            return searcher
+        from agents.registry import make_agent  # the network (torch) only when asked for
+
+        return OutsidePlay(searcher, make_agent(others, game), others)
+
+    def plain(version: int, others: str, **values: Any) -> AnyAgent:
+        return with_others(pimc(version, **values), others)
+
+    register(game, "pimc", params=(*pimc_params, OTHERS_PARAM), help=pimc_help)(plain)
 
     def ipimc(
         version: int, belief: Path, pool: int, alpha: float, against: str, ess: float,
-        **values: Any,
+        others: str, **values: Any,
     ) -> AnyAgent:  # fmt: skip
         path = shipped_belief(game) if str(belief) == SHIPPED_NAME else belief
         try:
@@ -74,9 +96,10 @@ def register_builtin_agents(
             raise ValueError(f"{game} agent 'ipimc': 'belief={belief}': {e}") from None
         worlds = BeliefWorlds(model, pool=pool, alpha=alpha, ess=ess, against=against)
         searcher = pimc(version, **values)
-        return dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
+        searcher = dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
+        return with_others(searcher, others)
 
     register(
-        game, "ipimc", params=(*pimc_params, *BELIEF_PARAMS),
+        game, "ipimc", params=(*pimc_params, *BELIEF_PARAMS, OTHERS_PARAM),
         help="pimc with learned inference: its worlds of card play resampled by a belief model",
     )(ipimc)  # fmt: skip

@@ -1,0 +1,81 @@
+"""``others=bot`` on ``pimc`` and ``ipimc`` (``agents.outside_play``): the search plays the
+cards and the shipped network takes every other decision, exactly as each would alone; the
+network's rules travel with it (the arena refuses foreign rules as it does for the bot); the
+searcher's ``search`` reports card play with its values and the rest unsearched."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents.arena.runner import make_plan
+from agents.outside_play import is_card_play
+from agents.registry import make_agent
+from agents.trained_rules import ForeignRules, trained_rules
+from envs.deal_sets import generate_deals
+from envs.registry import get_game
+
+GAMES = ("calabresella", "minchiate")
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_search_plays_the_cards_and_the_bot_takes_the_rest(game_name: str) -> None:
+    game = get_game(game_name)
+    rules = game.rules({})
+    both = make_agent("pimc:others=bot,samples=4,ms=0", game)
+    pimc = make_agent("pimc:samples=4,ms=0", game)
+    bot = make_agent("bot", game)
+    seen = {"play": 0, "other": 0}
+    for d in range(2):
+        rng = np.random.default_rng([11, d])
+        state: Any = game.new_state(game.deal_random(rng, rules), rules)
+        while not state.is_terminal():
+            view = state.info_view(state.to_play)
+            alone = pimc if is_card_play(view) else bot
+            seen["play" if alone is pimc else "other"] += 1
+            a = both.act(view, np.random.default_rng(d))
+            assert a == alone.act(view, np.random.default_rng(d))
+            state.apply(a)
+    assert seen["play"] > 0 and seen["other"] > 0  # both kinds of decision were met
+
+
+def test_the_option_names_itself_and_keeps_the_bots_rules() -> None:
+    game = get_game("calabresella")
+    both = make_agent("ipimc:others=bot", game)
+    assert both.name.endswith(",others=bot") and both.name.startswith("ipimc:")
+    assert trained_rules(both) == game.rules()
+    assert trained_rules(make_agent("pimc:others=own", game)) is None
+    assert make_agent("pimc:others=own", game).name == make_agent("pimc", game).name
+    deals = generate_deals(game, game.rules({"players": 4}), 2, seed=0)
+    with pytest.raises(ForeignRules, match=r"players 3 \(trained\) vs 4 \(here\)"):
+        make_plan(deals, ["pimc:others=bot", "heuristic"])
+    make_plan(deals, ["pimc", "heuristic"])  # the search alone plays any rules
+
+
+def test_a_bad_choice_names_the_allowed_ones() -> None:
+    with pytest.raises(ValueError, match=r"'others=net': not an allowed choice.*own\|bot"):
+        make_agent("pimc:others=net", "minchiate")
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_search_reports_card_play_with_values_and_the_rest_unsearched(game_name: str) -> None:
+    game = get_game(game_name)
+    rules = game.rules({})
+    both: Any = make_agent("pimc:others=bot,samples=4,ms=0", game)
+    rng = np.random.default_rng(5)
+    state: Any = game.new_state(game.deal_random(rng, rules), rules)
+    searched = unsearched = 0
+    while not state.is_terminal():
+        view = state.info_view(state.to_play)
+        action, values = both.search(view, np.random.default_rng(1))
+        assert action == both.act(view, np.random.default_rng(1))
+        if not is_card_play(view):
+            assert values == {}
+            unsearched += 1
+        elif values:
+            assert action in values and values[action] == max(values.values())
+            searched += 1
+        state.apply(action)
+    assert searched > 0 and unsearched > 0
