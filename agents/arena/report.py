@@ -7,8 +7,8 @@ Files written to the output folder:
 - ``agents.csv``: one row per agent; ``pairs.csv``: one row per pair of agents;
   ``contracts.csv``: one row per agent and contract (games with contracts only);
   ``games.csv``: one row per game (deal, lineup, agent and payoff per seat, contract);
-- ``timing.json``: measured speed (wall time, workers, time per decision): the one output that
-  is not reproducible, hence kept apart.
+- ``timing.json``: measured speed (wall time, workers, time per decision: mean, median and
+  95th percentile): the one output that is not reproducible, hence kept apart.
 
 An interrupted run's outputs cover the deals it finished (the first ``k``: the same as a run of
 ``--n k``) and ``summary.json`` and ``timing.json`` then say so: ``"partial": {"deals_done": k,
@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from agents.arena.runner import ArenaRun
 from agents.arena.stats import Interval
-from agents.arena.summary import AgentStats, ContractStats, PairStats, Summary
+from agents.arena.summary import AgentStats, ContractStats, PairStats, Summary, Timing
 from agents.arena.units import format_rate
 
 __all__ = [
@@ -127,6 +127,13 @@ def summary_json(s: Summary) -> dict[str, Any]:
     }
 
 
+def _micro(values: tuple[float, ...], i: int) -> float | None:
+    """``values[i]`` in microseconds, None where not measured."""
+    if i >= len(values) or not math.isfinite(values[i]):
+        return None
+    return 1e6 * values[i]
+
+
 def timing_json(s: Summary) -> dict[str, Any]:
     """The measured speed (not reproducible)."""
     t = s.timing
@@ -140,8 +147,10 @@ def timing_json(s: Summary) -> dict[str, Any]:
                 "decisions": d,
                 "act_seconds": sec,
                 "us_per_decision": 1e6 * sec / d if d else None,
+                "us_median": _micro(t.median, i),
+                "us_p95": _micro(t.p95, i),
             }
-            for a, d, sec in zip(s.agents, t.decisions, t.act_seconds, strict=True)
+            for i, (a, d, sec) in enumerate(zip(s.agents, t.decisions, t.act_seconds, strict=True))
         ],
     }
 
@@ -239,14 +248,26 @@ def format_table(s: Summary) -> str:
     t = s.timing
     speed = format_rate(s.games / t.seconds, "games") if t.seconds > 0 else ""
     per = ", ".join(
-        f"{a.label} {1e6 * sec / d:.0f} us" if d else f"{a.label} -"
-        for a, d, sec in zip(s.agents, t.decisions, t.act_seconds, strict=True)
+        f"{a.label} {_duration(sec / d)}{_spread(t, i)}" if d else f"{a.label} -"
+        for i, (a, d, sec) in enumerate(zip(s.agents, t.decisions, t.act_seconds, strict=True))
     )
     lines += [
         "",
         f"played in {t.seconds:.1f}s with {t.workers} worker(s), {speed}; time per decision: {per}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _duration(seconds: float) -> str:
+    """A time per decision in the unit that reads best (us below a millisecond, else ms)."""
+    return f"{1e6 * seconds:.0f} us" if seconds < 1e-3 else f"{1e3 * seconds:.1f} ms"
+
+
+def _spread(t: Timing, i: int) -> str:
+    """`` (median M, p95 P)`` of agent ``i``, where measured."""
+    if i >= len(t.median) or not math.isfinite(t.median[i]):
+        return ""
+    return f" (median {_duration(t.median[i])}, p95 {_duration(t.p95[i])})"
 
 
 # ---------------------------------------------------------------- files

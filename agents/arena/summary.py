@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.arena.latency import Histogram, merge, quantile
 from agents.arena.runner import ArenaRun
 from agents.arena.stats import Interval, bootstrap_ci, fit_bradley_terry, mean_ci
 from agents.arena.streams import bootstrap_rng
@@ -101,12 +102,23 @@ class ContractStats:
 
 @dataclass(frozen=True)
 class Timing:
-    """Measured speed (not reproducible; kept out of the deterministic report)."""
+    """Measured speed (not reproducible; kept out of the deterministic report).
+
+    Attributes:
+        seconds: wall time of the play.
+        workers: processes (or Ray workers) that played.
+        decisions: decisions taken per agent.
+        act_seconds: time spent deciding per agent.
+        median: per agent, the median time of one decision in seconds (NaN: none timed).
+        p95: per agent, its 95th percentile.
+    """
 
     seconds: float
     workers: int
     decisions: tuple[int, ...]
     act_seconds: tuple[float, ...]
+    median: tuple[float, ...] = ()
+    p95: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -292,9 +304,16 @@ def _contracts(run: ArenaRun) -> tuple[ContractStats, ...]:
 def _timing(run: ArenaRun) -> Timing:
     k = len(run.plan.entrants)
     decisions, seconds = [0] * k, [0.0] * k
+    histograms: list[Histogram] = [{} for _ in range(k)]
     for deal in run.outcomes:
         for r, o in enumerate(deal):
             for s, a in enumerate(run.plan.lineups[r]):
                 decisions[a] += o.decisions[s]
                 seconds[a] += o.seconds[s]
-    return Timing(run.seconds, run.workers, tuple(decisions), tuple(seconds))
+                if o.latency:
+                    merge(histograms[a], o.latency[s])
+    return Timing(
+        run.seconds, run.workers, tuple(decisions), tuple(seconds),
+        tuple(quantile(h, 0.5) for h in histograms),
+        tuple(quantile(h, 0.95) for h in histograms),
+    )  # fmt: skip

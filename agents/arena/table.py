@@ -13,11 +13,12 @@ from __future__ import annotations
 import operator
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.arena.latency import Histogram, add
 from agents.arena.streams import agent_rng
 from agents.base import AnyAgent, EachAgent
 from agents.registry import make_agent
@@ -46,6 +47,8 @@ class GameOutcome:
         success: whether the soloist made the contract, if any.
         decisions: decisions taken per seat.
         seconds: time spent in ``act`` per seat (measured; not reproducible).
+        latency: per seat, the histogram of its time per decision as sorted ``(bin, count)``
+            pairs (``agents.arena.latency``; measured, left out of equality).
     """
 
     payoffs: tuple[float, ...]
@@ -55,6 +58,7 @@ class GameOutcome:
     success: bool | None
     decisions: tuple[int, ...]
     seconds: tuple[float, ...]
+    latency: tuple[tuple[tuple[int, int], ...], ...] = field(default=(), compare=False)
 
 
 def build_agent(entrant: Entrant, game: AnyGame) -> AnyAgent:
@@ -151,6 +155,7 @@ class Table:
         for g, seat, action, dt in zip(games, seats, actions, seconds, strict=True):
             g.decisions[seat] += 1
             g.seconds[seat] += dt
+            add(g.latency[seat], dt)
             try:
                 g.state.apply(operator.index(action))
             except (ValueError, TypeError) as e:
@@ -189,13 +194,16 @@ class Played:
 class _Game:
     """One game being played: its deal index, lineup, engine, generators and counters."""
 
-    __slots__ = ("decisions", "done", "index", "lineup", "r", "rngs", "seconds", "state")
+    __slots__ = (
+        "decisions", "done", "index", "latency", "lineup", "r", "rngs", "seconds", "state",
+    )  # fmt: skip
 
     def __init__(self, index: int, r: int, state: Any, lineup: Sequence[int]) -> None:
         self.index, self.r, self.state, self.lineup = index, r, state, lineup
         n = len(lineup)
         self.rngs: list[np.random.Generator | None] = [None] * n
         self.decisions, self.seconds = [0] * n, [0.0] * n
+        self.latency: list[Histogram] = [{} for _ in range(n)]
         self.done = False
 
     def rng(self, seed: int, seat: int) -> np.random.Generator:
@@ -206,7 +214,8 @@ class _Game:
 
     def outcome(self) -> GameOutcome:
         s = self.state
-        return _outcome(s.result(), s.returns(), self.decisions, self.seconds)
+        latency = tuple(tuple(sorted(h.items())) for h in self.latency)
+        return _outcome(s.result(), s.returns(), self.decisions, self.seconds, latency)
 
 
 def _act_timed(
@@ -229,8 +238,9 @@ def _act_timed(
 
 
 def _outcome(
-    result: dict[str, Any], returns: Sequence[float], decisions: list[int], seconds: list[float]
-) -> GameOutcome:
+    result: dict[str, Any], returns: Sequence[float], decisions: list[int], seconds: list[float],
+    latency: tuple[tuple[tuple[int, int], ...], ...] = (),
+) -> GameOutcome:  # fmt: skip
     contract = result.get("contract")
     return GameOutcome(
         payoffs=tuple(returns),
@@ -240,4 +250,5 @@ def _outcome(
         success=result.get("success") if contract is not None else None,
         decisions=tuple(decisions),
         seconds=tuple(seconds),
+        latency=latency,
     )
