@@ -3,7 +3,8 @@ package: its versioned heuristic baseline, its determinized search agent (``pimc
 search with learned inference (``ipimc``: the worlds of card play drawn with a belief model,
 ``agents.belief``), each with its help line and declared parameters, into ``agents.registry``.
 Both searches take ``others``: ``own`` (their own way outside card play) or ``bot`` (the
-shipped network bids, calls, exchanges, discards and declares: ``agents.outside_play``).
+shipped network bids, calls, exchanges, discards and declares: ``agents.outside_play``);
+``pimc`` defaults to ``own`` (the plain baseline), ``ipimc`` to ``bot`` (every learned part).
 
 Must not import torch or training/, nor name a game.
 """
@@ -43,11 +44,19 @@ BELIEF_PARAMS = (
 
 
 OWN = "own"
-OTHERS_PARAM = Param(
-    "others", str, OWN,
-    "decisions outside card play: own (the search's own way) or bot (the shipped network)",
-    choices=(OWN, "bot"),
-)  # fmt: skip
+
+
+def others_param(default: str) -> Param:
+    """``others``: who takes the decisions outside card play (``own`` or ``bot``)."""
+    return Param(
+        "others", str, default,
+        "decisions outside card play: own (the search's own way) or bot (the shipped network)",
+        choices=(OWN, "bot"),
+    )  # fmt: skip
+
+
+OTHERS_PARAM = others_param(OWN)  # pimc's: plain PIMC stays the baseline
+IPIMC_OTHERS_PARAM = others_param("bot")  # ipimc's: every learned part (measured stronger)
 
 
 def shipped_belief(game: str) -> Path:
@@ -100,6 +109,6 @@ def register_builtin_agents(
         return with_others(searcher, others)
 
     register(
-        game, "ipimc", params=(*pimc_params, *BELIEF_PARAMS, OTHERS_PARAM),
-        help="pimc with learned inference: its worlds of card play resampled by a belief model",
+        game, "ipimc", params=(*pimc_params, *BELIEF_PARAMS, IPIMC_OTHERS_PARAM),
+        help="pimc with learned parts: belief-resampled worlds of card play, the bot elsewhere",
     )(ipimc)  # fmt: skip
