@@ -98,41 +98,59 @@ def test_mazzo_train_on_a_cluster(cluster, tmp_path):
     assert "done: update 1" in r.stdout and (tmp_path / "run" / "latest").exists()
 
 
+FAULT_SETS = [
+    f"--set={k}={json.dumps(list(v) if isinstance(v, tuple) else v)}"
+    for k, v in (TINY | {"total_decisions": 8192, "eval_every": 0,
+                         "checkpoint_minutes": 1e-4}).items()
+]  # fmt: skip
+TRAIN = [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *FAULT_SETS]
+
+
+def _learner_at_its_first_checkpoint(run, address, env):
+    """A ``mazzo train`` process on ``address``, returned once its first checkpoint is on
+    disk (still running)."""
+    learner = subprocess.Popen(
+        [*TRAIN, "--run-dir", str(run), "--ray-address", address],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 150
+    while not (run / "latest").exists() and learner.poll() is None:
+        if time.monotonic() > deadline:
+            learner.kill()
+            raise AssertionError("no checkpoint within 150 s")
+        time.sleep(0.2)
+    if learner.poll() is not None:
+        raise AssertionError(learner.communicate()[1])
+    return learner
+
+
+def _resumes_to_the_end(run, address, env):
+    """``--resume`` of the run on ``address`` finishes its decisions from its checkpoint."""
+    at_stop = _decisions(run)
+    assert 0 < at_stop < 8192
+    r = subprocess.run(
+        [*TRAIN, "--resume", str(run), "--ray-address", address],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert _decisions(run) >= 8192 > at_stop  # the run went on from its checkpoint to the end
+    assert re.search(r"resum", r.stdout + r.stderr, re.I) and "done: update" in r.stdout
+
+
 def test_a_killed_learner_leaves_a_checkpoint_the_run_resumes_from(cluster, tmp_path):
     """The learner (the ``mazzo train`` process, the driver of its Ray actors) killed with
     SIGKILL after its first checkpoint: the run directory resumes with ``--resume`` on the same
     cluster (the dead driver's actors are gone, new ones start) and finishes its decisions."""
     run = tmp_path / "run"
-    sets = [f"--set={k}={json.dumps(list(v) if isinstance(v, tuple) else v)}"
-            for k, v in (TINY | {"total_decisions": 8192, "eval_every": 0,
-                                 "checkpoint_minutes": 1e-4}).items()]  # fmt: skip
     env = os.environ | {"PYTHONPATH": str(ROOT)}
-    learner = subprocess.Popen(
-        [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
-         "--run-dir", str(run), "--ray-address", cluster],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    learner = _learner_at_its_first_checkpoint(run, cluster, env)
     try:
-        deadline = time.monotonic() + 150
-        while not (run / "latest").exists() and learner.poll() is None:
-            assert time.monotonic() < deadline, "no checkpoint within 150 s"
-            time.sleep(0.2)
-        assert learner.poll() is None, learner.communicate()[1]
         learner.send_signal(signal.SIGKILL)
         learner.wait(timeout=30)
     finally:
         if learner.poll() is None:
             learner.kill()
-    at_kill = _decisions(run)
-    assert 0 < at_kill < 8192
-    r = subprocess.run(
-        [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
-         "--resume", str(run), "--ray-address", cluster],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
-    assert r.returncode == 0, r.stderr
-    assert _decisions(run) >= 8192 > at_kill  # the run went on from its checkpoint to the end
-    assert re.search(r"resum", r.stdout + r.stderr, re.I) and "done: update" in r.stdout
+    _resumes_to_the_end(run, cluster, env)
 
 
 def test_a_lost_head_ends_the_run_and_its_checkpoint_resumes(cluster, tmp_path):
@@ -145,24 +163,12 @@ def test_a_lost_head_ends_the_run_and_its_checkpoint_resumes(cluster, tmp_path):
     from tests.distributed.conftest import NODE
 
     run = tmp_path / "run"
-    sets = [f"--set={k}={json.dumps(list(v) if isinstance(v, tuple) else v)}"
-            for k, v in (TINY | {"total_decisions": 8192, "eval_every": 0,
-                                 "checkpoint_minutes": 1e-4}).items()]  # fmt: skip
     # the driver gives up on a head that does not answer after 10 s (Ray's default: 60 s)
     env = os.environ | {"PYTHONPATH": str(ROOT), "RAY_gcs_rpc_server_reconnect_timeout_s": "10"}
     doomed = Cluster(initialize_head=True, head_node_args=NODE | {"include_dashboard": False})
     try:
-        learner = subprocess.Popen(
-            [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
-             "--run-dir", str(run), "--ray-address", doomed.address],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        learner = _learner_at_its_first_checkpoint(run, doomed.address, env)
         try:
-            deadline = time.monotonic() + 150
-            while not (run / "latest").exists() and learner.poll() is None:
-                assert time.monotonic() < deadline, "no checkpoint within 150 s"
-                time.sleep(0.2)
-            assert learner.poll() is None, learner.communicate()[1]
             doomed.remove_node(doomed.head_node, allow_graceful=False)
             _, err = learner.communicate(timeout=90)
         finally:
@@ -172,12 +178,4 @@ def test_a_lost_head_ends_the_run_and_its_checkpoint_resumes(cluster, tmp_path):
         doomed.shutdown()
     assert learner.returncode != 0
     assert "Failed to connect to GCS" in err, err  # Ray's own reason, on the learner's stderr
-    at_loss = _decisions(run)
-    assert 0 < at_loss < 8192
-    r = subprocess.run(
-        [sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml", *sets,
-         "--resume", str(run), "--ray-address", cluster],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
-    assert r.returncode == 0, r.stderr
-    assert _decisions(run) >= 8192 > at_loss
+    _resumes_to_the_end(run, cluster, env)
