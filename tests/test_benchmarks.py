@@ -142,3 +142,17 @@ def test_bench_ray_scaling_reports_both_rates():
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout.splitlines()[-1])
     assert report["learner"]["samples_per_s"] > 0 and report["processes:1"]["per_actor"] > 0
+
+
+def test_round_robin_plays_and_renders_the_strength_table(tmp_path):
+    out = run("round_robin.py", "run", "--game", "minchiate", "--agents", "random", "heuristic",
+              "pimc:samples=2,ms=0", "--n", "2", "--workers", "1", "--out", str(tmp_path / "rr"))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    text = run("round_robin.py", "table", str(tmp_path / "rr")).stdout
+    assert "the first 2 deals of" in text and "2 lineups per deal and pair" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    assert len(rows) == 1 + 3 + 1 + 3  # a header and three agents; a header and three pairs
+    assert "| heuristic | random | +" in text  # the higher-rated agent first, its margin positive
+    assert "Wall time" in text
+    bad = run("round_robin.py", "table", str(tmp_path / "missing"))
+    assert bad.returncode == 2 and "not an arena output folder" in bad.stderr
