@@ -26,8 +26,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from envs.registry import game_names, get_game  # noqa: E402  (the checkout's, first on the path)
+
 AGENTS = ("random", "heuristic", "pimc", "ipimc", "bot")
-UNITS = {"calabresella": "game points", "minchiate": "resti"}
 
 
 def _ci(x: dict[str, Any]) -> str:
@@ -52,7 +55,7 @@ def table(folder: Path) -> str:
     except (OSError, json.JSONDecodeError) as e:
         raise ValueError(f"{folder}: not an arena output folder (mazzo eval --out): {e}") from e
     game = summary["game"]
-    unit = UNITS.get(game, "payoff")
+    unit = get_game(game).info.score_unit
     times = {a["label"]: a for a in timing["agents"]}
     deals, seating = summary["deals"], summary["seating"]
     k = len(summary["agents"])
@@ -107,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="play the round robin with mazzo eval")
-    r.add_argument("--game", required=True, choices=sorted(UNITS))
+    r.add_argument("--game", required=True, choices=game_names())
     r.add_argument("--agents", nargs="+", default=list(AGENTS), help="agent specs")
     r.add_argument("--n", type=int, default=None, help="the first N committed deals (all)")
     r.add_argument("--workers", type=int, default=2)
