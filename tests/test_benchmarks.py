@@ -156,3 +156,14 @@ def test_round_robin_plays_and_renders_the_strength_table(tmp_path):
     assert "Wall time" in text
     bad = run("round_robin.py", "table", str(tmp_path / "missing"))
     assert bad.returncode == 2 and "not an arena output folder" in bad.stderr
+
+
+def test_bench_rllib_refuses_unknown_cases_before_starting_anything():
+    out = run("bench_rllib.py", "--cases", "mazzo:ray,tianshou")
+    assert out.returncode == 2
+    assert (
+        "--cases 'mazzo:ray,tianshou': choose among mazzo:ray, mazzo:ray+bc, rllib:ppo"
+        in out.stderr
+    )
+    out = run("bench_rllib.py", "--bc-decisions", "0")
+    assert out.returncode == 2 and "--bc-decisions 0: must be >= 1" in out.stderr
