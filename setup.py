@@ -3,7 +3,8 @@ search cores.
 
 Every ``envs/<game>/_cencode.c`` becomes the extension module ``envs.<game>._cencode`` (the
 observation encoder) and every ``agents/<game>/_csearch.c`` the module
-``agents.<game>._csearch`` (the playouts and endgame solver of the game's PIMC). They are
+``agents.<game>._csearch`` (the playouts and endgame solver of the game's PIMC);
+``agents/_csample.c`` becomes ``agents._csample`` (the world sampler's draws). They are
 optional: where no C compiler is found, the install goes on and the Python code (the reference,
 with the same results) is used.
 """
@@ -29,4 +30,5 @@ setup(
         for package, module, header in COMPILED
         for source in sorted(Path(package).glob(f"*/{module}.c"))
     ]
+    + [Extension("agents._csample", ["agents/_csample.c"], optional=True)]
 )

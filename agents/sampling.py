@@ -21,19 +21,52 @@ uniform shuffle. Within the recursion, groups allowed in fewer slots come first,
 the memo small, and the last group is counted together with the free cards in closed form
 (Vandermonde's identity). None of this changes any world's probability.
 
-So every consistent world has the same probability, which the tests check against full
-enumeration. Must not import torch or training/.
+So every consistent world has the same probability (to within 2**-53, below), which the tests
+check against full enumeration.
+
+**The random stream.** A draw reads only the raw 64-bit outputs of the generator's bit generator
+(``rng.bit_generator.random_raw``), in one fixed order: per group, one output to choose its count
+vector (where it has more than one) by comparing its top 53 bits with the options' cumulative
+thresholds ``floor(2**53 * prefix / total)``, then one output per swap of a Fisher-Yates shuffle
+of the group's cards, ``j = (raw * (i + 1)) >> 64`` (skipped when the whole group goes to one
+slot); the free cards the same way; then each merged slot's split. Rounding the thresholds and
+the multiply-shift bound bias a world's probability by at most 2**-53 relative. The compiled
+twin (``agents/_csample.c``, built like the search cores; ``MAZZO_PURE_PYTHON=1`` keeps this
+code) reads the same outputs in the same order through the bit generator's C interface, so a
+seeded generator draws the same worlds either way (``tests/test_compiled_sampler.py``).
+
+Must not import torch or training/.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from math import comb, factorial
+from types import ModuleType
 
 import numpy as np
 
-__all__ = ["NoConsistentWorld", "SlotSampler"]
+from envs.common.compiled import pure_python_requested
+
+__all__ = ["NoConsistentWorld", "SlotSampler", "below"]
+
+_THRESHOLD_BITS = 53
+_MAX_PLAN_OPTIONS = 100_000  # a larger count-vector tree is drawn by the reference, lazily
+
+
+def _load_core() -> ModuleType | None:
+    """The compiled twin ``agents._csample``, or None (not built, or ``MAZZO_PURE_PYTHON``)."""
+    if pure_python_requested():
+        return None
+    try:
+        return importlib.import_module("agents._csample")
+    except ImportError:
+        return None
+
+
+_CORE = _load_core()
 
 
 class NoConsistentWorld(ValueError):
@@ -120,6 +153,8 @@ class SlotSampler:
         ]
         self._ways = lru_cache(maxsize=None)(self._ways_uncached)
         self._options = lru_cache(maxsize=None)(self._options_uncached)
+        self._choices = lru_cache(maxsize=None)(self._choices)  # type: ignore[method-assign]
+        self._plan: object | None = None  # the compiled twin's, built at the first draw
         if self.count() == 0:
             raise NoConsistentWorld("no assignment of the unknown cards meets the constraints")
 
@@ -161,21 +196,89 @@ class SlotSampler:
                 weights.append(w)
         return options, weights
 
+    def _choices(
+        self, i: int, caps: tuple[int, ...]
+    ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]]:
+        """``_options(i, caps)`` with the cumulative thresholds a draw compares against:
+        ``floor(2**53 * (w_0 + ... + w_k) / total)`` for option k (the last is ``2**53``)."""
+        options, weights = self._options(i, caps)
+        total, acc, thresholds = sum(weights), 0, []
+        for w in weights:
+            acc += w
+            thresholds.append((acc << _THRESHOLD_BITS) // total)
+        return options, thresholds
+
     def sample(self, rng: np.random.Generator) -> list[int]:
-        """One world, uniformly at random: a bitmask of cards per slot."""
+        """One world, uniformly at random: a bitmask of cards per slot. Reads ``rng``'s bit
+        generator only (the module docstring's stream), by the compiled twin where it is
+        built: the same world either way."""
+        bits = rng.bit_generator
+        if _CORE is not None:
+            plan = self._compiled_plan()
+            if plan is not None:
+                world: list[int] = _CORE.sample(plan, bits.capsule)
+                return world
+        return self.sample_reference(bits)
+
+    def sample_reference(self, bits: np.random.BitGenerator) -> list[int]:
+        """``sample`` in Python (the reference the compiled twin is held to)."""
         out = [0] * len(self._classes)
         caps = self._caps
         for i, (cards, _) in enumerate(self._cgroups):
-            options, weights = self._options(i, caps)
-            k, caps = options[_weighted_index(rng, weights)]
-            _deal_out(rng, cards, self._slots[i], k, out)
-        _deal_out(rng, self._cfree, range(len(caps)), caps, out)
-        if len(self._classes) == len(self.capacities):
-            return [out[i] for i in sorted(range(len(out)), key=lambda i: self._classes[i][0])]
+            options, thresholds = self._choices(i, caps)
+            pick = _pick(int(bits.random_raw()), thresholds) if len(options) > 1 else 0
+            k, caps = options[pick]
+            _deal_out(bits, cards, self._slots[i], k, out)
+        _deal_out(bits, self._cfree, range(len(caps)), caps, out)
         world = [0] * len(self.capacities)
         for i, members in enumerate(self._classes):
-            _deal_out(rng, _bits(out[i]), members, [self.capacities[j] for j in members], world)
+            if len(members) == 1:
+                world[members[0]] = out[i]
+            else:
+                caps_of = [self.capacities[j] for j in members]
+                _deal_out(bits, _bits(out[i]), members, caps_of, world)
         return world
+
+    def _compiled_plan(self) -> object | None:
+        """The compiled twin's plan of this sampler (built once): the merged slots, the
+        groups and every node of the count-vector tree reachable from the full capacities,
+        with its options' thresholds. None when the tree is too large to tabulate (the
+        reference then draws, lazily)."""
+        if self._plan is None:
+            self._plan = self._build_plan()
+        return self._plan or None
+
+    def _build_plan(self) -> object:
+        n_groups = len(self._cgroups)
+        index = {(0, self._caps): 0}
+        order = [(0, self._caps)]
+        nodes = []
+        options_seen = 0
+        for i, caps in order:  # grows while it is walked: breadth first
+            entries: list[tuple[tuple[int, ...], int, int]] = []
+            if i < n_groups:
+                options, thresholds = self._choices(i, caps)
+                options_seen += len(options)
+                if options_seen > _MAX_PLAN_OPTIONS:
+                    return False
+                for (k, rest), threshold in zip(options, thresholds, strict=True):
+                    child = (i + 1, rest)
+                    if child not in index:
+                        index[child] = len(order)
+                        order.append(child)
+                    entries.append((k, index[child], threshold))
+            nodes.append((caps, tuple(entries)))
+        assert _CORE is not None
+        return _CORE.plan(
+            len(self.capacities),
+            tuple((tuple(m), tuple(self.capacities[j] for j in m)) for m in self._classes),
+            tuple(
+                (tuple(g[0]), tuple(slots))
+                for g, slots in zip(self._cgroups, self._slots, strict=True)
+            ),
+            tuple(self._cfree),
+            tuple(nodes),
+        )
 
 
 def _last_group_ways(n: int, allowed_caps: Sequence[int], caps: Sequence[int]) -> int:
@@ -202,34 +305,45 @@ def _bits(mask: int) -> list[int]:
 
 
 def _deal_out(
-    rng: np.random.Generator,
+    bits: np.random.BitGenerator,
     cards: Sequence[int],
     slots: Sequence[int],
     counts: Sequence[int],
     out: list[int],
 ) -> None:
-    """Shuffle ``cards`` and give ``counts[i]`` of them to ``out[slots[i]]``."""
-    perm = rng.permutation(len(cards)).tolist()
+    """Give ``counts[i]`` of ``cards`` to ``out[slots[i]]``: the cards in a Fisher-Yates order
+    (one raw output per swap, from the last position down), except when they all go to one
+    slot (no draw)."""
+    if sum(1 for k in counts if k) <= 1:
+        for j, kj in zip(slots, counts, strict=True):
+            if kj:
+                out[j] |= sum(1 << c for c in cards)
+        return
+    order = list(cards)
+    n = len(order)
+    raws = bits.random_raw(n - 1).tolist()
+    for t, i in enumerate(range(n - 1, 0, -1)):
+        j = (raws[t] * (i + 1)) >> 64
+        order[i], order[j] = order[j], order[i]
     pos = 0
     for j, kj in zip(slots, counts, strict=True):
         mask = 0
-        for x in perm[pos : pos + kj]:
-            mask |= 1 << cards[x]
+        for c in order[pos : pos + kj]:
+            mask |= 1 << c
         out[j] |= mask
         pos += kj
 
 
-def _weighted_index(rng: np.random.Generator, weights: list[int]) -> int:
-    """Index drawn with probability proportional to (possibly huge) integer weights, exactly."""
-    total = sum(weights)
-    # draw an integer uniformly in [0, total) from 62-bit chunks (exact for big totals)
-    bits = total.bit_length() + 64
-    x = 0
-    for _ in range((bits + 61) // 62):
-        x = (x << 62) | int(rng.integers(0, 1 << 62))
-    x %= total  # bias at most total / 2**bits < 2**-64
-    for i, w in enumerate(weights):
-        if x < w:
+def _pick(raw: int, thresholds: Sequence[int]) -> int:
+    """The option whose cumulative threshold first exceeds ``raw``'s top 53 bits."""
+    u = raw >> (64 - _THRESHOLD_BITS)
+    for i, t in enumerate(thresholds):
+        if u < t:
             return i
-        x -= w
-    raise AssertionError("unreachable")
+    raise AssertionError("unreachable: the last threshold is 2**53")
+
+
+def below(raw: int, n: int) -> int:
+    """A raw 64-bit output mapped onto ``0 .. n-1`` (multiply-shift: bias at most n / 2**64),
+    the way the compiled twin maps it."""
+    return (raw * n) >> 64

@@ -113,9 +113,26 @@ def keep_score(card: int, hand: int, gone: int) -> float:
     return 100 * is_master + 10 * THIRDS[card] + 2 * length + STRENGTH[card] / 10
 
 
+_KEEP_THIRDS = tuple(10 * THIRDS[c] for c in range(len(THIRDS)))
+_KEEP_STRENGTH = tuple(STRENGTH[c] / 10 for c in range(len(STRENGTH)))
+
+
 def cheapest_to_lose(hand: int, gone: int) -> int:
-    """The card of ``hand`` with the lowest keep score."""
-    return min(bit_list(hand), key=lambda c: keep_score(c, hand, gone))
+    """The card of ``hand`` with the lowest keep score (the first such card by id): the
+    scores of ``keep_score``, summed in its order, one suit length at a time."""
+    known = hand | gone
+    best, best_score = -1, float("inf")
+    for s in range(4):
+        cards = hand & SUIT_MASK[s]
+        length = 2 * cards.bit_count()
+        while cards:
+            low = cards & -cards
+            c = low.bit_length() - 1
+            cards ^= low
+            score = (100 * (ABOVE[c] & ~known == 0) + _KEEP_THIRDS[c] + length) + _KEEP_STRENGTH[c]
+            if score < best_score:
+                best, best_score = c, score
+    return best
 
 
 @dataclass

@@ -10,7 +10,9 @@ world as a tuple of ints (``world_of``).
 for ``team`` of each candidate play of ``state`` (None: the state as it is); ``ready(state)``
 says whether the core can take ``state``: in PLAY and past the declarations that
 ``declare_timing = with_first_card`` opens during trick 1 (those are played in Python).
-``playout`` is ``rollout.playout`` with the core taking over as soon as it can.
+``playout`` is ``rollout.playout`` with the core taking over as soon as it can. In card play
+every world of a view differs only in its hands: ``view_world`` builds the core's world tuple
+from the view and the sampled hands (no state), ``world_values`` plays it.
 
 Must not import torch or training/.
 """
@@ -30,6 +32,8 @@ from envs.minchiate.actions import Phase
 from envs.minchiate.rules import Rules
 from envs.minchiate.state import State
 from envs.minchiate.tables import STRENGTH, SUIT, VALUE
+from envs.minchiate.view import InfoView
+from envs.minchiate.worlds import declared_for_the_end
 
 __all__ = [
     "CONFIG_FIELDS",
@@ -42,7 +46,10 @@ __all__ = [
     "ready",
     "reference_value",
     "values",
+    "view_ready",
+    "view_world",
     "world_of",
+    "world_values",
 ]
 
 CORE: ModuleType | None = load_search("agents.minchiate._csearch", (SUIT, STRENGTH, VALUE))
@@ -81,6 +88,40 @@ def world_of(s: State) -> World:
         (h[0], h[1], h[2], h[3]), tuple(s.trick), s.leader, s.suits_led, (p[0], p[1]), s.D, s.R,
         s.matto_owner, int(s.matto_debt), len(s.tricks), (s.decl_end[0], s.decl_end[1]),
     )  # fmt: skip
+
+
+def view_ready(view: InfoView) -> bool:
+    """``ready`` of every world of ``view`` (the same phase and tricks in all of them)."""
+    return view.phase is _PLAY and not (
+        view.rules.declare_timing == "with_first_card" and not view.tricks
+    )
+
+
+def view_world(view: InfoView, hands: tuple[int, int, int, int]) -> World:
+    """``world_of(determinize(view, world))`` for a world with these ``hands``, without
+    building the state: in card play every field but the hands is the view's."""
+    p, decl_end = view.piles, declared_for_the_end(view)
+    return (
+        hands, tuple(view.trick), view.leader, view.suits_led, (p[0], p[1]), view.D, view.R,
+        view.matto_owner, int(view.matto_debt), len(view.tricks), (decl_end[0], decl_end[1]),
+    )  # fmt: skip
+
+
+def world_values(
+    world: World,
+    rules: Rules,
+    team: int,
+    candidates: Sequence[int] | None,
+    exact_tricks: int,
+    point_weight: float,
+) -> tuple[float, ...]:
+    """``values`` of a world tuple (``view_world``) under ``rules``."""
+    if CORE is None:
+        raise RuntimeError("the compiled Minchiate search core is not loaded")
+    result: tuple[float, ...] = CORE.values(
+        world, candidates, exact_tricks, team, point_weight, config(rules)
+    )
+    return result
 
 
 def ready(s: State) -> bool:

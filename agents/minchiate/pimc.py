@@ -58,9 +58,8 @@ from agents.minchiate.rollout import playout
 from agents.minchiate.sampler import WorldSampler
 from envs.cards.bits import bit_list
 from envs.minchiate.actions import Phase
-from envs.minchiate.state import State
 from envs.minchiate.view import InfoView
-from envs.minchiate.worlds import determinize
+from envs.minchiate.worlds import Assignment, determinize
 
 __all__ = ["PIMC", "distinct_cards"]
 
@@ -166,17 +165,23 @@ class PIMC:
         totals = np.zeros(len(candidates))
         team = view.seat & 1
         compiled = csearch.CORE is not None
+        direct = compiled and csearch.view_ready(view)  # no state needed: the hands suffice
+        base = csearch.view_world(view, (0, 0, 0, 0)) if direct else None
         play = csearch.playout if compiled else playout
         n = 0.0
-        for world, count in self._worlds(view, sampler, rng):
-            if compiled and csearch.ready(world):  # every candidate in one call, same values
+        for assignment, count in self._assignments(view, sampler, rng):
+            if base is not None:  # every candidate in one call, the same values
+                world = (assignment.hands, *base[1:])
                 values = np.asarray(
-                    csearch.values(world, team, candidates, self.exact_tricks, self.point_weight)
+                    csearch.world_values(
+                        world, view.rules, team, candidates, self.exact_tricks, self.point_weight
+                    )
                 )
             else:
+                state = determinize(view, assignment)
                 values = np.zeros(len(candidates))
                 for i, action in enumerate(candidates):
-                    w = world.clone()
+                    w = state.clone()
                     w.apply(action)
                     values[i] = play(w, self.exact_tricks, team, self.point_weight)
             totals += count * values
@@ -185,15 +190,13 @@ class PIMC:
                 break
         return totals / n
 
-    def _worlds(
+    def _assignments(
         self, view: InfoView, sampler: WorldSampler, rng: np.random.Generator
-    ) -> Iterator[tuple[State, float]]:
+    ) -> Iterator[tuple[Assignment, float]]:
         """The worlds to evaluate, each with its weight (how many of the ``samples`` draws it
-        stands for):
-        uniform draws one at a time, or the belief model's resampled pool."""
+        stands for): uniform draws one at a time, or the belief model's resampled pool."""
         if self.beliefs is None:
             for _ in range(self.samples):
-                yield sampler.sample(rng), 1.0
+                yield sampler.sample_assignment(rng), 1.0
             return
-        for world, count in self.beliefs.draw(view, sampler, self.samples, rng):
-            yield determinize(view, world), count
+        yield from self.beliefs.draw(view, sampler, self.samples, rng)

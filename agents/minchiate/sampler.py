@@ -55,7 +55,7 @@ from agents.minchiate.knowledge import (
     T29_BIT,
     play_exclusions,
 )
-from agents.sampling import NoConsistentWorld, SlotSampler
+from agents.sampling import NoConsistentWorld, SlotSampler, below
 from envs.cards.bits import bit_list
 from envs.minchiate.actions import Phase
 from envs.minchiate.combos import ONE_40_M, Combo, find_combos
@@ -201,7 +201,7 @@ class WorldSampler:
         if ORIG not in self.slots:
             return True
         top = (world.orig_fola & ~BIT[self.view.stop_card]).bit_count() or 1
-        return bool(rng.integers(top) < self._fola_orders(world.orig_fola))
+        return below(int(rng.bit_generator.random_raw()), top) < self._fola_orders(world.orig_fola)
 
     def _fola_orders(self, orig: int) -> int:
         """How many cards could have stopped the dealer's robbing (M-7.1): the non-qualifying

@@ -23,7 +23,14 @@ from envs.minchiate.pregame import offers
 from envs.minchiate.state import State
 from envs.minchiate.view import InfoView
 
-__all__ = ["Assignment", "declaring_holding", "determinize", "extra_cards", "stop_in_fola"]
+__all__ = [
+    "Assignment",
+    "declared_for_the_end",
+    "declaring_holding",
+    "determinize",
+    "extra_cards",
+    "stop_in_fola",
+]
 
 
 class Assignment(NamedTuple):
@@ -131,19 +138,27 @@ def determinize(view: InfoView, world: Assignment) -> State:
     )
 
 
-def _declaring(view: InfoView, hands: tuple[int, int, int, int]) -> dict[str, Any]:
-    """The declaration bookkeeping (``decl_k``, ``decl_end``, ``offers``, ``offer_i``,
-    ``decl_sum``): the declarer's offers and how far he is through them, his running total, and
-    (``declaration_score_timing = end``) the totals of finished declarers."""
+def declared_for_the_end(view: InfoView) -> list[int]:
+    """Per team, the declarations kept for the end count (``declaration_score_timing = end``)
+    by the seats that have finished declaring: the state's ``decl_end`` in every world of
+    ``view``."""
     declarer = view.to_play if view.phase is Phase.DECLARE else -1
     decl_end = [0, 0]
     if view.rules.declaration_score_timing == "end":
         for seat, combo in view.declared:
             if seat != declarer:
                 decl_end[seat & 1] += combo.score
+    return decl_end
+
+
+def _declaring(view: InfoView, hands: tuple[int, int, int, int]) -> dict[str, Any]:
+    """The declaration bookkeeping (``decl_k``, ``decl_end``, ``offers``, ``offer_i``,
+    ``decl_sum``): the declarer's offers and how far he is through them, his running total, and
+    (``declaration_score_timing = end``) the totals of finished declarers."""
+    declarer = view.to_play if view.phase is Phase.DECLARE else -1
     out: dict[str, Any] = {
         "decl_k": (declarer - view.dealer - 1) & 3 if declarer >= 0 else 0,
-        "decl_end": decl_end,
+        "decl_end": declared_for_the_end(view),
         "offers": (),
         "offer_i": 0,
         "decl_sum": 0,

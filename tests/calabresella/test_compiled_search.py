@@ -12,6 +12,7 @@ import random
 import numpy as np
 import pytest
 
+from agents import sampling
 from agents.calabresella import csearch, pimc
 from agents.calabresella.heuristic import HeuristicV1
 from agents.calabresella.pimc import PIMC
@@ -164,6 +165,7 @@ def test_pimc_chooses_the_same_with_either_core(flags, monkeypatch):
                 fast = agent.evaluate(view, cands, np.random.default_rng(seed))
                 with monkeypatch.context() as m:
                     m.setattr(csearch, "CORE", None)
+                    m.setattr(sampling, "_CORE", None)
                     slow = agent.evaluate(view, cands, np.random.default_rng(seed))
                 assert fast.tolist() == slow.tolist(), view.phase
                 decisions += 1

@@ -13,6 +13,7 @@ import random
 import numpy as np
 import pytest
 
+from agents import sampling
 from agents.minchiate import csearch
 from agents.minchiate.pimc import PIMC
 from agents.minchiate.rollout import playout, rollout_action, solve
@@ -61,13 +62,13 @@ def test_the_compiled_core_is_built_and_used():
 @needs_core
 def test_pimc_calls_the_compiled_core(monkeypatch):
     calls = []
-    real = csearch.values
+    real = csearch.world_values
 
     def counting(*args):
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(csearch, "values", counting)
+    monkeypatch.setattr(csearch, "world_values", counting)
     agent = PIMC(samples=3, ms=0)
     view = next(
         v
@@ -143,6 +144,7 @@ def test_pimc_values_the_same_with_either_core(flags, monkeypatch):
                 fast = agent.evaluate(view, cands, np.random.default_rng(seed))
                 with monkeypatch.context() as m:
                     m.setattr(csearch, "CORE", None)
+                    m.setattr(sampling, "_CORE", None)
                     slow = agent.evaluate(view, cands, np.random.default_rng(seed))
                 assert fast.tolist() == slow.tolist()
                 decisions += 1
@@ -203,3 +205,31 @@ def test_malformed_worlds_raise_naming_the_field():
         call(world, c=(*cf[:4], 0, *cf[5:]))
     with pytest.raises(ValueError, match="diecine"):
         call(world, c=(*cf[:8], 3, *cf[9:]))
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [{}, {"declaration_score_timing": "end"}, {"declare_timing": "with_first_card"}],
+    ids=str,
+)
+def test_a_world_tuple_from_the_view_equals_the_determinized_states(flags):
+    """PIMC hands the core ``view_world(view, hands)`` in card play instead of building the
+    determinized state: the same tuple as ``world_of(determinize(...))`` for sampled worlds of
+    every seat's view, and ``view_ready`` is ``ready`` of those states."""
+    from agents.minchiate.sampler import WorldSampler
+    from envs.minchiate.worlds import determinize
+
+    rules = Rules.from_flags(flags)
+    rng = np.random.default_rng(len(str(flags)))
+    checked = 0
+    for s in positions(rules, 25, seed=31 + len(str(flags))):
+        for seat in range(4):
+            view = s.info_view(seat)
+            sampler = WorldSampler(view)
+            for _ in range(2):
+                a = sampler.sample_assignment(rng)
+                state = determinize(view, a)
+                assert csearch.view_ready(view) == csearch.ready(state)
+                assert csearch.view_world(view, a.hands) == csearch.world_of(state)
+                checked += 1
+    assert checked == 200
