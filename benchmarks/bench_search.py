@@ -9,8 +9,10 @@ exactly: what PIMC runs for each candidate in each world) and ``solver`` (``roll
 from the lead with ``DEFAULT_EXACT`` tricks left, and with ``MAX_EXACT``). Each case runs on
 the same random positions through the Python reference (``rollout.py``) and the compiled core
 (``_csearch.c``), checks that both give the same values, and reports calls per second and the
-ratio. Without a compiled build (or under ``MAZZO_PURE_PYTHON=1``) only the Python figures are
-reported.
+ratio; and ``world draw``: worlds drawn per second by the world sampler for the view of the
+seat on turn, the Python reference against the compiled twin (``agents/_csample.c``), the same
+worlds checked. Without a compiled build (or under ``MAZZO_PURE_PYTHON=1``) only the Python
+figures are reported.
 
 Usage:
     python benchmarks/bench_search.py                 # every game, about 2 s per measure
@@ -74,7 +76,42 @@ def bench_game(name: str, seconds: float, n: int, seed: int) -> dict[str, dict[s
                 raise SystemExit(f"{name} {case}: the compiled values differ from Python's")
             row |= {"compiled_per_s": round(c, 1), "speedup": round(c / py, 1)}
         out[case] = row
+    out["world draw"] = bench_draws(name, core.positions(rules, n, seed, 0), seconds)
     return out
+
+
+def bench_draws(name: str, states: list[Any], seconds: float) -> dict[str, float]:
+    """Worlds drawn per second by the game's world sampler (``agents.sampling.SlotSampler``
+    built for the view of the seat on turn), the Python reference against the compiled twin
+    (``agents/_csample.c``), each from its own generators seeded alike: the same worlds."""
+    import numpy as np
+
+    from agents import sampling
+
+    world_sampler = importlib.import_module(f"agents.{name}.sampler").WorldSampler
+    samplers = [world_sampler(s.info_view(s.to_play))._sampler for s in states]
+    items = list(range(len(samplers)))
+
+    def drawing(compiled: bool) -> Callable[[int], float]:
+        gens = [np.random.default_rng(i) for i in items]
+
+        def draw(i: int) -> float:
+            if compiled:
+                world = samplers[i].sample(gens[i])
+            else:
+                world = samplers[i].sample_reference(gens[i].bit_generator)
+            return float(hash(tuple(world)))
+
+        return draw
+
+    py, want = rate(drawing(False), items, seconds)
+    row = {"python_per_s": round(py, 1)}
+    if sampling._CORE is not None:
+        c, got = rate(drawing(True), items, seconds)
+        if got != want:
+            raise SystemExit(f"{name} world draw: the compiled worlds differ from Python's")
+        row |= {"compiled_per_s": round(c, 1), "speedup": round(c / py, 1)}
+    return row
 
 
 def main() -> int:

@@ -7,7 +7,8 @@ duplicate deals (the arena's ``pairs`` seating), rendered as the README's Markdo
 
 ``run`` plays ``mazzo eval`` with ``--agents`` (default: random, heuristic, pimc, ipimc, bot)
 on the first ``--n`` deals of the committed set ``configs/deals/<game>-2000-s1.jsonl`` (default
-all 2,000), agent seed 0, ``--workers`` processes, and writes the arena's files to ``--out``;
+all 2,000), agent seed 0, ``--workers`` processes, and writes the arena's files to ``--out``
+(a run stopped midway continues with ``--resume``: the arena's journal);
 ``table`` reads such a folder (``summary.json`` and ``timing.json``) and prints, in Markdown:
 each agent's Bradley-Terry rating (Elo scale, with its standard error), mean payoff and time per
 decision (mean, median, 95th percentile), every pair's paired margin with its 95% interval and
@@ -96,13 +97,18 @@ def table(folder: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(game: str, agents: list[str], n: int | None, workers: int, out: Path) -> int:
-    """``mazzo eval`` of the round robin; its exit status."""
+def run(
+    game: str, agents: list[str], n: int | None, workers: int, out: Path, resume: bool = False
+) -> int:
+    """``mazzo eval`` of the round robin (with ``resume``, continuing its journal in ``out``);
+    its exit status."""
     deals = ROOT / "configs" / "deals" / f"{game}-2000-s1.jsonl"
     command = [sys.executable, "-m", "mazzo", "eval", *agents, "--game", game, "--deals",
                str(deals), "--workers", str(workers), "--out", str(out)]  # fmt: skip
     if n is not None:
         command += ["--n", str(n)]
+    if resume:
+        command.append("--resume")
     return subprocess.run(command, cwd=ROOT, check=False).returncode
 
 
@@ -115,13 +121,16 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--n", type=int, default=None, help="the first N committed deals (all)")
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", type=Path, required=True, help="the arena's output folder")
+    r.add_argument(
+        "--resume", action="store_true", help="continue the run journaled in --out (mazzo eval)"
+    )
     t = sub.add_parser("table", help="print a round robin's Markdown")
     t.add_argument("folder", type=Path, help="a mazzo eval --out folder")
     args = p.parse_args(argv)
     if args.command == "run":
         if len(args.agents) < 2 or (args.n is not None and args.n < 1) or args.workers < 1:
             p.error("give at least 2 agents, --n >= 1 and --workers >= 1")
-        status = run(args.game, args.agents, args.n, args.workers, args.out)
+        status = run(args.game, args.agents, args.n, args.workers, args.out, args.resume)
         if status:
             return status
         print(table(args.out))

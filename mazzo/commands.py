@@ -16,11 +16,13 @@ import dataclasses
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.arena.evaluate import EvalConfig, EvalInterrupted, default_game, evaluate
+from agents.arena.journal import JOURNAL
 from agents.arena.report import format_table, write_outputs
 from agents.base import RandomAgent
 from agents.distributed import INSTALL_HINT, LOCAL
@@ -291,7 +293,19 @@ def add_eval(sub: Any) -> None:
     )
     p.add_argument("--anchor", metavar="LABEL", help="agent rated 0 Elo (default: mean 0)")
     add_foreign_rules_option(p)
-    p.add_argument("--out", metavar="DIR", help="write summary.json and CSV files here")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"write summary.json and CSV files here; while the run goes, every finished "
+        f"deal is booked in DIR/{JOURNAL} (removed at the end)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run journaled in --out (stopped by Ctrl-C, a crash or the end of a "
+        "session) with the same arguments: its finished deals are not played again, and the "
+        "results are those of an uninterrupted run",
+    )
     p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -335,8 +349,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     config.check()
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = ProgressBar(label="eval", unit="deals") if show else None
+    if args.resume and not args.out:
+        raise ValueError("--resume continues the run journaled in --out DIR: give --out")
+    journal = Path(args.out) / JOURNAL if args.out else None
     try:
-        run, summary = evaluate(config, bar)
+        run, summary = evaluate(config, bar, journal, args.resume)
     except EvalInterrupted as e:
         if bar is not None:
             bar.close()
@@ -350,6 +367,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.out:
         paths = write_outputs(summary, run, args.out)
         print(f"wrote {', '.join(str(p) for p in paths)}")
+    if journal is not None:
+        journal.unlink(missing_ok=True)  # the results are written: nothing left to resume
     return 0
 
 
@@ -370,4 +389,6 @@ def _eval_interrupted(e: EvalInterrupted, out: str | None) -> int:
         print(f"wrote {', '.join(str(p) for p in paths)} (marked partial)")
         where = f", written to {out} (marked partial)"
     print(f"{said}; partial results above{where}", file=sys.stderr)
+    if out:
+        print("mazzo eval: continue it with the same arguments and --resume", file=sys.stderr)
     return EXIT_INTERRUPTED

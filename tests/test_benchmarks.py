@@ -133,7 +133,8 @@ def test_bench_search_reports_both_cores_for_every_game():
     report = json.loads(out.stdout)
     assert set(report) == set(game_names())
     for rows in report.values():
-        assert len(rows) == 4 and all(row["python_per_s"] > 0 for row in rows.values())
+        assert len(rows) == 5 and all(row["python_per_s"] > 0 for row in rows.values())
+        assert "world draw" in rows
 
 
 def test_bench_ray_scaling_reports_both_rates():

@@ -229,6 +229,46 @@ def test_ctrl_c_in_eval_keeps_the_finished_deals(tmp_path, workers):
     assert summary == full
 
 
+def test_ctrl_c_then_resume_gives_the_results_of_an_uninterrupted_run(tmp_path):
+    """``--out`` journals the finished deals; after a Ctrl-C, the same command is refused
+    (the journal is kept) until ``--resume`` is added, which plays only the rest; its
+    summary is the uninterrupted run's, and the journal is gone once the results are written."""
+    out_dir = tmp_path / "run"
+    args = ["eval", "slow:ms=3", "random", "--n", "30", "--workers", "2", "--out", str(out_dir)]
+    proc = _start([sys.executable, "-c", SLOW_MAZZO, *args, "--progress"], "stderr")
+    seen, _ = _read_until(proc, proc.stderr, rb"([3-9]|\d\d+)/30 deals")
+    _out, err = _ctrl_c(proc)
+    err = seen.decode() + err
+    assert proc.returncode == 130, err
+    assert "continue it with the same arguments and --resume" in err
+    journal = out_dir / "journal.jsonl"
+    booked = len(journal.read_text().splitlines()) - 1
+    assert 3 <= booked < 30
+
+    def mazzo(*extra):
+        return subprocess.run(
+            [sys.executable, "-c", SLOW_MAZZO, *extra], capture_output=True, text=True,
+            timeout=300, cwd=ROOT,
+        )  # fmt: skip
+
+    again = mazzo(*args)
+    assert again.returncode == 2 and "pass --resume to continue it" in again.stderr
+    assert len(journal.read_text().splitlines()) - 1 == booked  # untouched
+    mixed = mazzo(*args, "--seating", "mixed", "--resume")
+    assert mixed.returncode == 2 and 'its scheme is "pairs", this run\'s "mixed"' in mixed.stderr
+    resumed = mazzo(*args, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert not journal.exists()
+    whole = mazzo(*args[:-1], str(tmp_path / "whole"))
+    assert whole.returncode == 0, whole.stderr
+    for name in ("summary.json", "games.csv", "pairs.csv"):
+        assert (out_dir / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    nothing = mazzo(*args[:-2], "--resume")
+    assert nothing.returncode == 2 and "--resume continues the run journaled in --out" in (
+        nothing.stderr
+    )
+
+
 def test_ctrl_c_in_demo_says_what_was_done():
     proc = _start([sys.executable, "-m", "mazzo", "demo", "--deals", "100000"], "stdout")
     seen, _ = _read_until(proc, proc.stdout, rb"=== deal 3 of 100000")

@@ -12,8 +12,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from agents.arena.journal import Journal
 from agents.arena.plan import Entrant
 from agents.arena.runner import ArenaInterrupted, ArenaRun, make_plan, run_arena
 from agents.arena.seating import SCHEMES
@@ -152,22 +154,38 @@ def load_deals(config: EvalConfig) -> DealSet:
     return generate_deals(game, rules, config.n or DEFAULT_DEALS, config.seed)
 
 
-def evaluate(config: EvalConfig, progress: Progress | None = None) -> tuple[ArenaRun, Summary]:
-    """Run the evaluation ``config`` describes.
+def evaluate(
+    config: EvalConfig,
+    progress: Progress | None = None,
+    journal: Path | None = None,
+    resume: bool = False,
+) -> tuple[ArenaRun, Summary]:
+    """Run the evaluation ``config`` describes; with ``journal`` (a file path), book every
+    finished deal there as the run goes (``agents.arena.journal``), and with ``resume`` first
+    read back the deals it holds instead of playing them. The journal stays when the run is
+    interrupted; the caller removes it (``Journal.remove``) once the results are safe.
 
     Raises:
         ValueError: a bad config, agent spec, flag or deal file, or an agent that chose an
             illegal action (``runner.ArenaError``).
         EvalInterrupted: Ctrl-C during play, with the statistics of the finished deals.
-        OSError: the deal file cannot be read.
+        OSError: the deal file cannot be read; FileExistsError: ``journal`` exists and
+            ``resume`` is false; FileNotFoundError: ``resume`` without a journal.
+        JournalMismatch: the journal was written for another run (the field named).
     """
     config.check()
     deal_set = load_deals(config)
     plan = make_plan(deal_set, config.agents, config.seating, config.seed, config.foreign_rules)
     if config.anchor is not None and config.anchor not in plan.labels:
         raise ValueError(f"unknown rating anchor {config.anchor!r}; agents: {plan.labels}")
+    booked = None
+    if journal is not None:
+        booked = Journal(journal, plan)
+        booked.open(resume)
+    elif resume:
+        raise ValueError("resume needs the journal of the run to continue")
     try:
-        run = run_arena(plan, config.workers, progress, config.ray)
+        run = run_arena(plan, config.workers, progress, config.ray, booked)
     except ArenaInterrupted as e:
         part = e.run
         summary = None

@@ -113,7 +113,7 @@ def play_ray(
     lost_errors = (ray.exceptions.RayActorError, ray.exceptions.ActorUnavailableError)
     deals = plan.deal_set.deals
     pool = _Workers(ray, plan, workers, table_type)
-    sizer = ChunkSizer(len(deals))
+    sizer = ChunkSizer(len(deals), len(done))  # a resumed run's done deals: a prefix
     running: dict[Any, tuple[int, int, Chunk, int]] = {}  # ref -> slot, generation, chunk, tries
     again: deque[tuple[Chunk, int]] = deque()  # chunks of lost workers, to play again
     load = [0] * workers

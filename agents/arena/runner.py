@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agents.arena.journal import Journal, JournaledDone
 from agents.arena.plan import ArenaPlan, Entrant, parse_entrant
 from agents.arena.ray_workers import play_ray
 from agents.arena.seating import lineups_for, units_for
@@ -108,11 +109,13 @@ def make_plan(
 
 def run_arena(
     plan: ArenaPlan, workers: int | None = 1, progress: Progress | None = None,
-    ray: str | None = None,
+    ray: str | None = None, journal: Journal | None = None,
 ) -> ArenaRun:  # fmt: skip
     """Play every lineup of ``plan`` on every deal, with ``workers`` processes (None: one per
     core), or with ``ray`` (an address: ``agents.distributed``) on ``workers`` Ray actors
-    (None: one per CPU of the cluster). The outcomes are the same in every case.
+    (None: one per CPU of the cluster). The outcomes are the same in every case. With an
+    opened ``journal`` (``agents.arena.journal``) every finished deal is booked in it as the
+    run goes, and the deals it already holds are not played again (their play time counts).
 
     If an agent fails, the error reported is that of the first failing deal in deal order,
     whatever the number of workers (later chunks are cancelled, earlier ones finish).
@@ -126,19 +129,22 @@ def run_arena(
     if workers is not None and bad:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     n = len(plan.deal_set.deals)
-    start_time = time.perf_counter()
-    done: Done = {}
+    done: Done = JournaledDone(journal) if journal is not None else {}
+    before = journal.seconds if journal is not None else 0.0
+    start_time = time.perf_counter() - before
     k = 0
     try:
         if ray is not None:
             with ray_session(ray) as cluster:
                 k = min(workers or cluster.cpus, n)
-                start_time = time.perf_counter()  # the play's time, not the runtime's start
-                _start(progress, n)
+                start_time = time.perf_counter() - before  # the play's, not the runtime's
+                if isinstance(done, JournaledDone):
+                    done.restart_clock()
+                _start(progress, n, len(done))
                 play_ray(plan, k, done, progress)
         else:
             k = min(workers or os.cpu_count() or 1, n)
-            _start(progress, n)
+            _start(progress, n, len(done))
             if k == 1:
                 play_serial(plan, done, progress)
             else:
@@ -150,9 +156,11 @@ def run_arena(
     return ArenaRun(plan, outcomes, time.perf_counter() - start_time, k)
 
 
-def _start(progress: Progress | None, n: int) -> None:
+def _start(progress: Progress | None, n: int, done: int) -> None:
     if progress is not None:
         progress.start(n)
+        if done:
+            progress.advance(done)
 
 
 def _prefix(plan: ArenaPlan, done: Done, seconds: float, workers: int) -> ArenaRun | None:

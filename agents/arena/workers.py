@@ -92,14 +92,15 @@ def play_serial(
     plan: ArenaPlan, done: Done, progress: Progress | None, table_type: TableFactory = Table
 ) -> None:
     """Play every deal in this process, in order, into ``done``, in chunks of deals played
-    together (sized like the workers' chunks), with a ``table_type(plan, None)``.
+    together (sized like the workers' chunks), with a ``table_type(plan, None)``. The deals
+    already in ``done`` (a prefix: a resumed run's) are not played again.
 
     Raises:
         ArenaError: the first failing deal (``done`` holds the deals before it).
     """
     table = table_type(plan, None)
     deals = plan.deal_set.deals
-    sizer = ChunkSizer(len(deals))
+    sizer = ChunkSizer(len(deals), len(done))  # a resumed run's done deals: a prefix
     while nxt := sizer.take():
         first, size = nxt
         start, played, error, seconds = play_chunk_with(table, (first, deals[first : first + size]))
@@ -145,11 +146,12 @@ def _play_chunk(chunk: Chunk) -> ChunkResult:
 
 # ---------------------------------------------------------------- parent side
 class ChunkSizer:
-    """The next chunk: one deal until one is timed, then about CHUNK_SECONDS of deals at the
-    rate of the latest chunk timed (larger chunks play faster per deal: batched agents)."""
+    """The next chunk, from deal ``start`` on: one deal until one is timed, then about
+    CHUNK_SECONDS of deals at the rate of the latest chunk timed (larger chunks play faster per
+    deal: batched agents)."""
 
-    def __init__(self, n: int) -> None:
-        self.n, self.next_start = n, 0
+    def __init__(self, n: int, start: int = 0) -> None:
+        self.n, self.next_start = n, start
         self.deals_timed, self.seconds = 0, 0.0
 
     def record(self, deals: int, seconds: float) -> None:
@@ -188,7 +190,8 @@ def play_parallel(
     table_type: TableFactory = Table,
 ) -> None:  # fmt: skip
     """Play every deal over ``workers`` processes into ``done``, each with a
-    ``table_type(plan, should_stop)``.
+    ``table_type(plan, should_stop)``; the deals already in ``done`` (a prefix) are not played
+    again.
 
     Raises:
         ArenaError: the first failing deal in deal order (chunks after it are cancelled, the
@@ -200,7 +203,7 @@ def play_parallel(
     ctx = torch_safe_context(["torch", __name__]) if "torch" in sys.modules else None
     pool = ProcessPoolExecutor(workers, ctx, initializer=_init_worker, initargs=(plan, table_type))
     running: dict[Future[ChunkResult], int] = {}
-    sizer = ChunkSizer(len(deals))
+    sizer = ChunkSizer(len(deals), len(done))  # a resumed run's done deals: a prefix
     errors: dict[int, str] = {}  # first failing deal -> message
 
     def finish(future: Future[ChunkResult]) -> None:
