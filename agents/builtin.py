@@ -1,10 +1,13 @@
 """The registration of a game's built-in agents, written once for every ``agents.<game>``
 package: its versioned heuristic baseline, its determinized search agent (``pimc``) and the same
-search with learned inference (``ipimc``: the worlds of card play drawn with a belief model,
-``agents.belief``), each with its help line and declared parameters, into ``agents.registry``.
-Both searches take ``others``: ``own`` (their own way outside card play) or ``bot`` (the
-shipped network bids, calls, exchanges, discards and declares: ``agents.outside_play``);
-``pimc`` defaults to ``own`` (the plain baseline), ``ipimc`` to ``bot`` (every learned part).
+search with learned parts (``ipimc``: the worlds of card play drawn with a belief model,
+``agents.belief``, and the choice of card weighed by the shipped network's policy, ``prior``:
+``agents.policy_prior``), each with its help line and declared parameters, into
+``agents.registry``; a game may set other defaults for ``ipimc``'s parameters (what measured
+strongest there). Both searches take ``others``: ``own`` (their own way outside card play) or
+``bot`` (the shipped network bids, calls, exchanges, discards and declares:
+``agents.outside_play``); ``pimc`` defaults to ``own`` (the plain baseline), ``ipimc`` to
+``bot`` (every learned part).
 
 Must not import torch or training/, nor name a game.
 """
@@ -14,15 +17,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agents.base import AnyAgent
 from agents.belief import BeliefWorlds, load_belief
 from agents.outside_play import OutsidePlay
 from agents.params import Param
+from agents.policy_prior import PolicyPrior, Searcher
 from agents.registry import SHIPPED, Factory, register
 
-__all__ = ["BELIEF_PARAMS", "OTHERS_PARAM", "register_builtin_agents", "shipped_belief"]
+__all__ = [
+    "BELIEF_PARAMS",
+    "OTHERS_PARAM",
+    "PRIOR_PARAM",
+    "register_builtin_agents",
+    "shipped_belief",
+    "with_defaults",
+]
 
 SHIPPED_NAME = "shipped"
 BELIEF_PARAMS = (
@@ -57,6 +68,25 @@ def others_param(default: str) -> Param:
 
 OTHERS_PARAM = others_param(OWN)  # pimc's: plain PIMC stays the baseline
 IPIMC_OTHERS_PARAM = others_param("bot")  # ipimc's: every learned part (measured stronger)
+PRIOR_PARAM = Param(
+    "prior", float, 0.0,
+    "weight of the shipped network's log-probability added to each searched card's value "
+    "(0: the search's own choice)",
+    low=0,
+)  # fmt: skip
+
+
+def with_defaults(params: Sequence[Param], defaults: Mapping[str, Any]) -> tuple[Param, ...]:
+    """``params`` with the defaults ``defaults`` names replaced. Raises ValueError naming a
+    key that is no parameter, or a default out of its parameter's range."""
+    names = {p.name for p in params}
+    unknown = sorted(set(defaults) - names)
+    if unknown:
+        raise ValueError(f"no such parameter(s) {unknown}; known: {sorted(names)}")
+    return tuple(
+        dataclasses.replace(p, default=defaults[p.name]) if p.name in defaults else p
+        for p in params
+    )
 
 
 def shipped_belief(game: str) -> Path:
@@ -72,22 +102,30 @@ def register_builtin_agents(
     pimc: Factory,
     pimc_params: Sequence[Param],
     pimc_help: str,
+    ipimc_defaults: Mapping[str, Any] | None = None,
 ) -> None:
     """Register ``heuristic`` (one version per entry of ``heuristics``: version -> agent
-    class) and ``pimc`` (``pimc(version, **values)`` builds it from ``pimc_params``) for
-    ``game``."""
+    class), ``pimc`` (``pimc(version, **values)`` builds it from ``pimc_params``) and
+    ``ipimc`` (the same parameters, the belief's, ``prior`` and ``others``, with the defaults
+    ``ipimc_defaults`` gives) for ``game``."""
 
     def heuristic(version: int) -> AnyAgent:
         return heuristics[version]()
 
     register(game, "heuristic", versions=tuple(heuristics), help=heuristic_help)(heuristic)
 
-    def with_others(searcher: AnyAgent, others: str) -> AnyAgent:
-        if others == OWN:
+    def with_others(searcher: AnyAgent, others: str, prior: float = 0.0) -> AnyAgent:
+        if others == OWN and prior == 0:
             return searcher
         from agents.registry import make_agent  # the network (torch) only when asked for
 
-        return OutsidePlay(searcher, make_agent(others, game), others)
+        network = make_agent("bot", game)
+        if prior > 0:
+            searcher = PolicyPrior(cast(Searcher, searcher), network, prior)
+        if others == OWN:
+            return searcher
+        return OutsidePlay(searcher, network if others == "bot" else make_agent(others, game),
+                           others)  # fmt: skip
 
     def plain(version: int, others: str, **values: Any) -> AnyAgent:
         return with_others(pimc(version, **values), others)
@@ -96,7 +134,7 @@ def register_builtin_agents(
 
     def ipimc(
         version: int, belief: Path, pool: int, alpha: float, against: str, ess: float,
-        others: str, **values: Any,
+        prior: float, others: str, **values: Any,
     ) -> AnyAgent:  # fmt: skip
         path = shipped_belief(game) if str(belief) == SHIPPED_NAME else belief
         try:
@@ -106,9 +144,13 @@ def register_builtin_agents(
         worlds = BeliefWorlds(model, pool=pool, alpha=alpha, ess=ess, against=against)
         searcher = pimc(version, **values)
         searcher = dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
-        return with_others(searcher, others)
+        return with_others(searcher, others, prior)
 
+    ipimc_params = with_defaults(
+        (*pimc_params, *BELIEF_PARAMS, PRIOR_PARAM, IPIMC_OTHERS_PARAM), ipimc_defaults or {}
+    )
     register(
-        game, "ipimc", params=(*pimc_params, *BELIEF_PARAMS, IPIMC_OTHERS_PARAM),
-        help="pimc with learned parts: belief-resampled worlds of card play, the bot elsewhere",
+        game, "ipimc", params=ipimc_params,
+        help="pimc with learned parts: belief-resampled worlds and the bot's policy as a prior "
+        "in card play, the bot elsewhere",
     )(ipimc)  # fmt: skip

@@ -32,4 +32,7 @@ register_builtin_agents(
     pimc=_pimc,
     pimc_params=PIMC_PARAMS,
     pimc_help="determinized search: sampled worlds, greedy playouts, exact endgame",
+    # The bot's policy as a prior on the card: +0.310 game points per seat and game over
+    # ipimc without it, on 300 deals it was not tuned on (0.03 and 0.3 measured less).
+    ipimc_defaults={"prior": 0.1},
 )

@@ -34,4 +34,8 @@ register_builtin_agents(
     pimc=_pimc,
     pimc_params=PIMC_PARAMS,
     pimc_help="determinized search of card play (discards, declarations: the heuristic's)",
+    # The bot's policy as a prior on the card (measured: +0.70 resti per seat and game over
+    # pimc on 400 deals at its time); uniform worlds (the belief model learned nothing here,
+    # and its pool cost time); 54 worlds keep a decision within pimc's time with the network.
+    ipimc_defaults={"samples": 54, "pool": 1, "alpha": 0.0, "prior": 0.03},
 )
