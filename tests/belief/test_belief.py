@@ -204,7 +204,7 @@ def test_bad_belief_folders_are_refused_with_the_reason(
 def test_ipimc_with_a_flat_belief_is_pimc(game_name: str, tiny_models: dict[str, Path]) -> None:
     """alpha=0 and pool=1: the same uniform draws, every weight 1: pimc's exact values."""
     folder = tiny_models[game_name]
-    ipimc = make_agent(f"ipimc:belief={folder},alpha=0,pool=1,ms=0,samples=8", game_name)
+    ipimc = make_agent(f"ipimc:belief={folder},alpha=0,pool=1,ms=0,samples=8,prior=0", game_name)
     pimc = make_agent("pimc:ms=0,samples=8", game_name)
     assert ipimc.name.startswith("ipimc:")
     for state in play_states(game_name, 2)[:12]:
@@ -222,7 +222,9 @@ def test_ipimc_with_an_untrained_network_is_pimc(game_name: str, tmp_path: Path)
     game = get_game(game_name)
     net = BeliefNet(game.encoder(game.rules({})).obs_size, (8,), holders.n_cards, holders.n_classes)
     write_belief(tmp_path, net, BeliefConfig(game=game_name, hidden=(8,)), game.rules({}), {})
-    ipimc = make_agent(f"ipimc:belief={tmp_path},pool=1,against=prior,ms=0,samples=8", game_name)
+    ipimc = make_agent(
+        f"ipimc:belief={tmp_path},pool=1,against=prior,ms=0,samples=8,prior=0", game_name
+    )
     pimc = make_agent("pimc:ms=0,samples=8", game_name)
     for state in play_states(game_name, 2)[:10]:
         view = state.info_view(state.to_play)
