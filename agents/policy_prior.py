@@ -28,6 +28,7 @@ from agents.outside_play import is_card_play
 
 __all__ = ["PolicyPrior", "Searcher", "prior_choice"]
 
+
 class Searcher(Protocol):
     """A search agent that reports the values it chose on."""
 

@@ -4,8 +4,10 @@ stopped (``mazzo eval --out DIR --resume``) with the results of an uninterrupted
 
 Owns the file format (``mazzo-arena-journal/1``, JSON Lines) and ``Journal``. The first line
 is the header: the format and the plan's fingerprint (game, rules flags, the deal set's digest
-and size, the entrants' labels and specs, the seating scheme, its lineups and the agents'
-seed). Each further line is one deal: ``{"deal": i, "t": seconds, "games": [...]}``, its
+and size, the entrants' labels, specs and built names, which spell out every parameter with
+its default, the seating scheme, its lineups and the agents' seed). A change of code that keeps
+every name (a fixed bug in a heuristic) is not seen: resume only with the code that began.
+Each further line is one deal: ``{"deal": i, "t": seconds, "games": [...]}``, its
 games (one per lineup, ``GameOutcome``'s fields) and the run's play time when it was booked,
 summed over the sessions. A game's result depends only on its deal, lineup, agents and seed
 (``runner``'s guarantee), so the deals already in the journal are not played again: a resumed
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena.plan import ArenaPlan
-from agents.arena.table import GameOutcome
+from agents.arena.table import GameOutcome, build_agent
 from agents.arena.workers import Done
 
 __all__ = ["FORMAT", "JOURNAL", "Journal", "JournalMismatch", "JournaledDone", "fingerprint"]
@@ -47,7 +49,7 @@ def fingerprint(plan: ArenaPlan) -> dict[str, Any]:
                 f"entrant {e.label!r} is built by a factory, not a spec: a run with it cannot "
                 "be journaled or resumed"
             )
-        specs.append([e.label, e.source])
+        specs.append([e.label, e.source, build_agent(e, plan.deal_set.game).name])
     ds = plan.deal_set
     return {
         "game": ds.game.name,

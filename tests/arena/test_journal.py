@@ -123,3 +123,18 @@ def test_an_entrant_built_by_a_factory_cannot_be_journaled(tmp_path):
     plan = make_plan(deals, [Entrant("mine", RandomAgent), "random"], "pairs", seed=0)
     with pytest.raises(ValueError, match="'mine' is built by a factory"):
         Journal(tmp_path / "j.jsonl", plan)
+
+
+def test_an_agent_whose_defaults_changed_is_another_run(tmp_path):
+    """The fingerprint holds each agent's built name (every parameter spelled out): the same
+    spec string under other defaults does not resume the journal."""
+    plan = _plan(2, agents=("pimc", "random"))
+    path = tmp_path / "journal.jsonl"
+    Journal(path, plan).open(resume=False)
+    header = json.loads(path.read_text().splitlines()[0])
+    label, spec, name = header["plan"]["entrants"][0]
+    assert (label, spec) == ("pimc", "pimc") and name.startswith("pimc:samples=24,")
+    header["plan"]["entrants"][0][2] = name.replace("samples=24", "samples=48")
+    path.write_text(json.dumps(header) + "\n")
+    with pytest.raises(JournalMismatch, match="its entrants"):
+        Journal(path, plan).open(resume=True)

@@ -156,8 +156,8 @@ def test_a_killed_learner_leaves_a_checkpoint_the_run_resumes_from(cluster, tmp_
 def test_a_lost_head_ends_the_run_and_its_checkpoint_resumes(cluster, tmp_path):
     """The head of the learner's cluster (a cluster of its own, started for this test) killed
     after the run's first checkpoint: the learner ends (Ray ends the driver once the head has
-    not answered for the reconnect timeout, saying so) and its run directory resumes on another
-    cluster (the package's) to the end."""
+    not answered for the reconnect timeout, or at once with the head's raylet) and its run
+    directory resumes on another cluster (the package's) to the end."""
     from ray.cluster_utils import Cluster
 
     from tests.distributed.conftest import NODE
@@ -176,6 +176,10 @@ def test_a_lost_head_ends_the_run_and_its_checkpoint_resumes(cluster, tmp_path):
                 learner.kill()
     finally:
         doomed.shutdown()
-    assert learner.returncode != 0
-    assert "Failed to connect to GCS" in err, err  # Ray's own reason, on the learner's stderr
+    # Ray ends the driver one of two ways, by timing: after the GCS reconnect timeout, saying
+    # "Failed to connect to GCS" on stderr, or at once with the head's raylet, which the driver
+    # shared (a non-zero exit and no message of its own). Either way it ends, and no checkpoint
+    # is lost.
+    assert learner.returncode != 0, err
+    assert "Traceback" not in err or "Failed to connect to GCS" in err, err
     _resumes_to_the_end(run, cluster, env)
