@@ -19,6 +19,9 @@ from agents.sampling import SlotSampler
 from envs.common.compiled import pure_python_requested
 from envs.registry import get_game
 
+# The parity tests need the compiled sampler. They skip only where it is not loaded, and then
+# test_the_compiled_sampler_is_built_and_used fails unless MAZZO_PURE_PYTHON=1 asked for the
+# Python sampler on purpose (the pure-Python run): a failed build never passes silently.
 needs_core = pytest.mark.skipif(sampling._CORE is None, reason="the compiled sampler is not loaded")
 
 

@@ -178,8 +178,9 @@ def test_a_lost_head_ends_the_run_and_its_checkpoint_resumes(cluster, tmp_path):
         doomed.shutdown()
     # Ray ends the driver one of two ways, by timing: after the GCS reconnect timeout, saying
     # "Failed to connect to GCS" on stderr, or at once with the head's raylet, which the driver
-    # shared (a non-zero exit and no message of its own). Either way it ends, and no checkpoint
-    # is lost.
+    # shared (exit status 1, no message: seen twice on a loaded machine). Either way Ray ends
+    # it, not an error of mazzo's own (no traceback, no "mazzo train: error" line), and no
+    # checkpoint is lost.
     assert learner.returncode != 0, err
-    assert "Traceback" not in err or "Failed to connect to GCS" in err, err
+    assert "Traceback" not in err and "mazzo train: error" not in err, err
     _resumes_to_the_end(run, cluster, env)
