@@ -254,3 +254,23 @@ def test_the_shipped_bot_of_each_game_loads_and_plays_legally(game):
         state.apply(action)
     card = (ROOT / "checkpoints" / game / "CARD.md").read_text()
     assert "heuristic" in card and "95%" in card
+
+
+def test_an_entropy_floor_gates_the_phase_bonus_and_resumes_exactly(tmp_path):
+    """Calabresella's auction: with the floor below any entropy the bonus never applies (the
+    weights are those of a run without it); with a floor above, the bonus changes the weights;
+    and a run with a floor stopped halfway resumes to the same weights."""
+    base = {"game": "calabresella", "total_decisions": 1024, **TINY, "eval_every": 0}
+    plain = train(PPOConfig(**base), tmp_path / "plain", log=quiet).state_dict()
+    bonus = {"phase_ent_coef": {"bid": 1.0}}
+    never = train(
+        PPOConfig(**base, **bonus, phase_ent_floor={"bid": 1e-9}), tmp_path / "never", log=quiet
+    ).state_dict()
+    assert all(torch.equal(v, never[k]) for k, v in plain.items())
+    floored = PPOConfig(**base, **bonus, phase_ent_floor={"bid": 5.0})
+    a = train(floored, tmp_path / "a", log=quiet).state_dict()
+    assert not all(torch.equal(v, a[k]) for k, v in plain.items())
+    half = {**base, "total_decisions": 512}
+    train(PPOConfig(**half, **bonus, phase_ent_floor={"bid": 5.0}), tmp_path / "b", log=quiet)
+    b = train(floored, tmp_path / "b", resume=True, log=quiet).state_dict()
+    assert all(torch.equal(v, b[k]) for k, v in a.items())

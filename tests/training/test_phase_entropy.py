@@ -5,7 +5,8 @@ import math
 import pytest
 import torch
 
-from training.rl.phase_entropy import phase_coefs, phase_entropy_bonus
+from training.rl.phase_entropy import floor_gated, phase_coefs, phase_entropy_bonus
+from training.rl.ppo import PPOConfig
 
 NAMES = {0: "bid", 1: "play"}
 
@@ -30,3 +31,27 @@ def test_bonus_weighs_each_rows_entropy_over_its_legal_actions():
     coefs = phase_coefs(NAMES, {"bid": 1.0, "play": 1.0})
     both = phase_entropy_bonus(logp, mask, phase, coefs)
     assert both.item() == pytest.approx((math.log(2) + math.log(3)) / 2)
+
+
+def test_a_floor_scales_the_bonus_by_the_entropys_shortfall():
+    coefs = phase_coefs(NAMES, {"bid": 0.2, "play": 0.05})
+    floors = phase_coefs(NAMES, {"bid": 0.4})
+    # bid at 0.1 nats: (0.4 - 0.1) / 0.4 = 0.75 of its coefficient; play has no floor
+    assert floor_gated(coefs, floors, {0: 0.1, 1: 0.9}).tolist() == pytest.approx([0.15, 0.05])
+    assert floor_gated(coefs, floors, {0: 0.0, 1: 0.9}).tolist() == pytest.approx([0.2, 0.05])
+    assert floor_gated(coefs, floors, {0: 0.4, 1: 0.9}).tolist() == pytest.approx(
+        [0.0, 0.05], abs=1e-6
+    )
+    assert floor_gated(coefs, floors, {0: 1.5}).tolist() == pytest.approx([0.0, 0.05])
+    assert floor_gated(coefs, floors, {1: 0.9}).tolist() == pytest.approx([0.0, 0.05])  # no bids
+    assert coefs.tolist() == pytest.approx([0.2, 0.05])  # not changed in place
+
+
+def test_a_floor_needs_a_positive_floor_and_a_coefficient_to_apply():
+    game = "calabresella"
+    ok = PPOConfig(game=game, phase_ent_coef={"bid": 0.1}, phase_ent_floor={"bid": 0.3})
+    assert ok.phase_ent_floor == {"bid": 0.3}
+    with pytest.raises(ValueError, match=r"floors must be > 0 nats, got \{'bid': 0.0\}"):
+        PPOConfig(game=game, phase_ent_coef={"bid": 0.1}, phase_ent_floor={"bid": 0.0})
+    with pytest.raises(ValueError, match=r"names \['bid'\] without a phase_ent_coef > 0"):
+        PPOConfig(game=game, phase_ent_floor={"bid": 0.3})

@@ -13,6 +13,12 @@ the TensorBoard ``charts/entropy_<phase>`` tags) into one coefficient per phase 
 PPO takes it from ``PPOConfig.phase_ent_coef`` (``--set 'phase_ent_coef={"bid": 0.1}'``;
 empty by default: no extra term, every existing run unchanged): ``ppo_loss`` subtracts
 ``phase_entropy_bonus`` from each minibatch's loss.
+
+A fixed bonus pushes the auction toward uniform bids (measured: the bot then overbids Solo).
+``PPOConfig.phase_ent_floor`` makes it a floor instead: ``floor_gated`` scales each phase's
+coefficient by how far the rollout's entropy on that phase lies below the floor (the whole
+coefficient at 0 nats, none at or above the floor, linear between). The gate reads only the
+rollout being learned from, so a resumed run computes the same coefficients.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from collections.abc import Mapping
 
 import torch
 
-__all__ = ["phase_coefs", "phase_entropy_bonus"]
+__all__ = ["floor_gated", "phase_coefs", "phase_entropy_bonus"]
 
 
 def phase_coefs(names: Mapping[int, str], table: Mapping[str, float]) -> torch.Tensor:
@@ -51,3 +57,20 @@ def phase_entropy_bonus(
     row, weighted by its phase's coefficient, averaged over the minibatch (a scalar)."""
     ent = -(logp_all.exp() * torch.where(mask == 1, logp_all, 0.0)).sum(-1)
     return (coefs[phase] * ent).mean()
+
+
+def floor_gated(
+    coefs: torch.Tensor, floors: torch.Tensor, entropy: Mapping[int, float]
+) -> torch.Tensor:
+    """``coefs`` with each phase that has a floor (``floors[p] > 0``) scaled by
+    ``clamp((floor - H_p) / floor, 0, 1)``, ``H_p`` its entropy in ``entropy`` (phase index ->
+    the rollout's mean entropy, ``training.rl.run.phase_entropy``); a phase absent from
+    ``entropy`` (no decision of it in the rollout) gets no bonus. Phases without a floor keep
+    their coefficient."""
+    out = coefs.clone()
+    for p in range(len(floors)):
+        floor = float(floors[p])
+        if floor > 0 and p < len(out):
+            h = entropy.get(p)
+            out[p] *= 0.0 if h is None else min(1.0, max(0.0, (floor - h) / floor))
+    return out

@@ -23,9 +23,9 @@ import torch
 from agents.nets import PolicyValueNet
 from training.rl.collect import Batch, Rollout
 from training.rl.config import RunConfig
-from training.rl.phase_entropy import phase_coefs, phase_entropy_bonus
+from training.rl.phase_entropy import floor_gated, phase_coefs, phase_entropy_bonus
 from training.rl.progress import TrainProgress
-from training.rl.run import Hook, Log, Run
+from training.rl.run import Hook, Log, Run, phase_entropy
 
 __all__ = ["PPOConfig", "ppo_loss", "ppo_update", "train"]
 
@@ -40,11 +40,24 @@ class PPOConfig(RunConfig):
     phase_ent_coef: Mapping[str, float] = field(default_factory=dict)
     """An extra entropy bonus per phase (``{"bid": 0.1}``; ``training.rl.phase_entropy``);
     empty by default: no extra term, the loss as without it."""
+    phase_ent_floor: Mapping[str, float] = field(default_factory=dict)
+    """Turns a phase's ``phase_ent_coef`` into a floor on its entropy (nats): the bonus is
+    applied in an update as far as the rollout's entropy on that phase lies below the floor
+    (``training.rl.phase_entropy.floor_gated``); empty by default."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if not self.clip > 0 or self.ent_coef < 0 or self.vf_coef < 0:
             raise ValueError("clip must be > 0, ent_coef and vf_coef >= 0")
+        bad = {k: v for k, v in self.phase_ent_floor.items() if not v > 0}
+        if bad:
+            raise ValueError(f"phase_ent_floor: floors must be > 0 nats, got {bad}")
+        bare = sorted(k for k in self.phase_ent_floor if not self.phase_ent_coef.get(k, 0) > 0)
+        if bare:
+            raise ValueError(
+                f"phase_ent_floor names {bare} without a phase_ent_coef > 0 to apply there "
+                f"(phase_ent_coef: {dict(self.phase_ent_coef)})"
+            )
 
 
 def train(
@@ -68,8 +81,12 @@ def train(
         cfg, "ppo", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress, ray
     ) as run:
         phases = phase_coefs(run.phases, cfg.phase_ent_coef) if cfg.phase_ent_coef else None
+        floors = phase_coefs(run.phases, cfg.phase_ent_floor) if cfg.phase_ent_floor else None
         for roll in run.rollouts():  # ---- collection: sampled from the policy, GAE advantages
-            losses = ppo_update(run.net, run.opt, roll, cfg, gen, phases)  # ---- the update
+            coefs = phases
+            if phases is not None and floors is not None:  # the bonus only below the floors
+                coefs = floor_gated(phases, floors, phase_entropy(run.net, roll))
+            losses = ppo_update(run.net, run.opt, roll, cfg, gen, coefs)  # ---- the update
             run.log_update(roll, losses)  # ---- logging: losses/, perf/, charts/ (eval/ when due)
     return run.net
 
