@@ -36,6 +36,7 @@ __all__ = [
     "make_agent",
     "parse_spec",
     "register",
+    "shipped_bots",
 ]
 
 Factory = Callable[..., AnyAgent]
@@ -267,12 +268,14 @@ def _load_builtin() -> None:
             game, "onnx", params=ONNX_PARAMS, positional="path",
             help="an exported bot (onnx:DIR, a mazzo export bundle; numpy and onnxruntime only)",
         )(_onnx_factory(game))  # fmt: skip
-        shipped = SHIPPED / game
-        if (shipped / "meta.json").exists():
+        bots = shipped_bots(SHIPPED, game)
+        if bots:
+            shipped = SHIPPED / game
             register(
-                game, "bot", params=NN_PARAMS[1:],
-                help=f"the shipped bot ({shipped.relative_to(SHIPPED.parent)}; see its CARD.md)",
-            )(_bot_factory(game, shipped))  # fmt: skip
+                game, "bot", params=NN_PARAMS[1:], versions=tuple(bots),
+                help=f"the shipped bot ({shipped.relative_to(SHIPPED.parent)}; see its CARD.md; "
+                f"bot@N: version N, {shipped.relative_to(SHIPPED.parent)}/vN for earlier ones)",
+            )(_bot_factory(game, bots))  # fmt: skip
         module = f"agents.{game}"
         try:
             importlib.import_module(module)
@@ -335,10 +338,26 @@ def _onnx_factory(game: str) -> Factory:
     return make
 
 
-def _bot_factory(game: str, path: Path) -> Factory:
+def shipped_bots(root: Path, game: str) -> dict[int, Path]:
+    """The shipped bot's versions, oldest first: ``root/<game>/v<N>/`` hold the earlier ones
+    (each a shipped folder with its ``meta.json``); ``root/<game>/`` itself holds the latest,
+    numbered one past the highest earlier version (1 when there is none). Empty when the game
+    ships no bot."""
+    folder = root / game
+    if not (folder / "meta.json").exists():
+        return {}
+    earlier = {
+        int(d.name[1:]): d
+        for d in folder.glob("v*")
+        if d.name[1:].isdigit() and (d / "meta.json").exists()
+    }
+    return dict(sorted(earlier.items())) | {max(earlier, default=0) + 1: folder}
+
+
+def _bot_factory(game: str, bots: dict[int, Path]) -> Factory:
     nn = _nn_factory(game)
 
     def make(version: int, sample: bool = False, foreign_rules: bool = False) -> AnyAgent:
-        return nn(version, path, sample, foreign_rules)
+        return nn(version, bots[version], sample, foreign_rules)
 
     return make

@@ -1,0 +1,46 @@
+"""The shipped bot's versions (``agents.registry.shipped_bots``): earlier bots stay loadable as
+``bot@N`` from ``checkpoints/<game>/vN/``, the folder itself is the latest, and a version that
+was never shipped is refused with the versions there are."""
+
+import json
+
+import numpy as np
+import pytest
+
+from agents.registry import SHIPPED, agent_info, make_agent, shipped_bots
+from envs.registry import game_names, get_game
+
+
+def _folder(path):
+    path.mkdir(parents=True)
+    (path / "meta.json").write_text(json.dumps({"game": "x"}))
+    return path
+
+
+def test_versions_are_the_v_folders_then_the_latest(tmp_path):
+    assert shipped_bots(tmp_path, "minchiate") == {}
+    latest = _folder(tmp_path / "minchiate")
+    assert shipped_bots(tmp_path, "minchiate") == {1: latest}
+    v1 = _folder(latest / "v1")
+    (latest / "v7").mkdir()  # no meta.json: not a shipped bot
+    (latest / "vx").mkdir()
+    (latest / "belief").mkdir()
+    assert shipped_bots(tmp_path, "minchiate") == {1: v1, 2: latest}
+    v2 = _folder(latest / "v2")
+    assert list(shipped_bots(tmp_path, "minchiate").items()) == [(1, v1), (2, v2), (3, latest)]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_shipped_version_loads_and_the_plain_name_is_the_latest(game):
+    bots = shipped_bots(SHIPPED, game)
+    info = agent_info("bot", game)
+    assert info.versions == tuple(bots) and bots[max(bots)] == SHIPPED / game
+    g = get_game(game)
+    rules = g.rules()
+    state = g.new_state(g.deal_random(np.random.default_rng(3), rules), rules)
+    view = g.view(state, state.to_play)
+    for version in bots:
+        action = make_agent(f"bot@{version}", game).act(view, np.random.default_rng(0))
+        assert action in state.legal_actions()
+    with pytest.raises(ValueError, match=r"no version 99 \(in .bot@99.\); versions: "):
+        make_agent("bot@99", game)
