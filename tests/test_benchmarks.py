@@ -168,3 +168,30 @@ def test_bench_rllib_refuses_unknown_cases_before_starting_anything():
     )
     out = run("bench_rllib.py", "--bc-decisions", "0")
     assert out.returncode == 2 and "--bc-decisions 0: must be >= 1" in out.stderr
+
+
+def test_plot_curves_places_evaluations_at_training_time_and_draws_them(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from plot_curves import training_minutes
+
+    # a pause of 20 minutes between steps 2 and 3 (a resume) is not training time
+    times = [(1, 0.0), (2, 60.0), (3, 60.0 + 1200), (3, 60.0 + 1260)]
+    assert training_minutes(times, gap_minutes=10) == {1: 0.0, 2: 1.0, 3: 2.0}
+    assert training_minutes(times, gap_minutes=30)[3] == 22.0
+    game = game_names()[0]
+    run_dir = tmp_path / "run"
+    train = subprocess.run(
+        [sys.executable, "-m", "mazzo", "train", f"configs/{game}_quick.toml",
+         "--run-dir", str(run_dir), "--set", "total_decisions=200", "--set", "rollout_decisions=100",
+         "--set", "n_envs=4", "--set", "eval_every=1", "--set", "eval_deals=2",
+         "--set", "hidden=[8]", "--set", "threads=1"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert train.returncode == 0, train.stderr
+    out = run("plot_curves.py", f"{run_dir}=tiny", "--out", str(tmp_path / "c.png"))
+    assert out.returncode == 0, out.stderr
+    rows = [r for r in out.stdout.splitlines() if r.startswith("| tiny |")]
+    assert len(rows) == 4 and {r.split(" | ")[3] for r in rows} == {"random", "heuristic"}
+    assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    bad = run("plot_curves.py", str(tmp_path / "nothing"), "--out", str(tmp_path / "d.png"))
+    assert bad.returncode == 2 and "no metrics.csv" in bad.stderr and "Traceback" not in bad.stderr
