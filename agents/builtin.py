@@ -55,13 +55,18 @@ BELIEF_PARAMS = (
 
 
 OWN = "own"
+SEARCH_BOT = "bot@1"
+"""The shipped network inside the searches (``others=bot``, ``prior``): the version their
+defaults were tuned and measured with. A newer shipped bot leaves ``pimc`` and ``ipimc`` as
+they were measured until they are measured with it."""
 
 
 def others_param(default: str) -> Param:
     """``others``: who takes the decisions outside card play (``own`` or ``bot``)."""
     return Param(
         "others", str, default,
-        "decisions outside card play: own (the search's own way) or bot (the shipped network)",
+        "decisions outside card play: own (the search's own way) or bot (the shipped network "
+        f"{SEARCH_BOT})",
         choices=(OWN, "bot"),
     )  # fmt: skip
 
@@ -70,8 +75,8 @@ OTHERS_PARAM = others_param(OWN)  # pimc's: plain PIMC stays the baseline
 IPIMC_OTHERS_PARAM = others_param("bot")  # ipimc's: every learned part (measured stronger)
 PRIOR_PARAM = Param(
     "prior", float, 0.0,
-    "weight of the shipped network's log-probability added to each searched card's value "
-    "(0: the search's own choice)",
+    f"weight of the shipped network's ({SEARCH_BOT}) log-probability added to each searched "
+    "card's value (0: the search's own choice)",
     low=0,
 )  # fmt: skip
 
@@ -119,7 +124,7 @@ def register_builtin_agents(
             return searcher
         from agents.registry import make_agent  # the network (torch) only when asked for
 
-        network = make_agent("bot", game)
+        network = make_agent(SEARCH_BOT, game)
         if prior > 0:
             searcher = PolicyPrior(cast(Searcher, searcher), network, prior)
         if others == OWN:

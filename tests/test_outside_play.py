@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from agents.arena.runner import make_plan
+from agents.builtin import SEARCH_BOT
 from agents.outside_play import is_card_play
 from agents.registry import make_agent
 from agents.trained_rules import ForeignRules, trained_rules
@@ -26,7 +27,7 @@ def test_the_search_plays_the_cards_and_the_bot_takes_the_rest(game_name: str) -
     rules = game.rules({})
     both = make_agent("pimc:others=bot,samples=4,ms=0", game)
     pimc = make_agent("pimc:samples=4,ms=0", game)
-    bot = make_agent("bot", game)
+    bot = make_agent(SEARCH_BOT, game)  # the shipped network the searches use
     seen = {"play": 0, "other": 0}
     for d in range(2):
         rng = np.random.default_rng([11, d])
