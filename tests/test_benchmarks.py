@@ -195,3 +195,5 @@ def test_plot_curves_places_evaluations_at_training_time_and_draws_them(tmp_path
     assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     bad = run("plot_curves.py", str(tmp_path / "nothing"), "--out", str(tmp_path / "d.png"))
     assert bad.returncode == 2 and "no metrics.csv" in bad.stderr and "Traceback" not in bad.stderr
+    gap = run("plot_curves.py", str(run_dir), "--out", str(tmp_path / "e.png"), "--gap", "0")
+    assert gap.returncode == 2 and "--gap must be > 0 minutes, got 0.0" in gap.stderr

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+import torch
 
 from agents.registry import SHIPPED, agent_info, make_agent, shipped_bots
 from envs.registry import game_names, get_game
@@ -44,3 +45,18 @@ def test_every_shipped_version_loads_and_the_plain_name_is_the_latest(game):
         assert action in state.legal_actions()
     with pytest.raises(ValueError, match=r"no version 99 \(in .bot@99.\); versions: "):
         make_agent("bot@99", game)
+
+
+def test_the_searches_use_the_bot_their_defaults_were_measured_with():
+    """``ipimc`` (prior and others) and ``pimc:others=bot`` hold the weights of ``bot@1`` in
+    Minchiate, where ``bot`` is a later version with other weights."""
+    v1, latest = make_agent("bot@1", "minchiate"), make_agent("bot", "minchiate")
+    w1, wl = v1.net.state_dict(), latest.net.state_dict()
+    assert not all(torch.equal(w1[k], wl[k]) for k in w1)  # the versions differ
+    for spec in ("ipimc", "pimc:others=bot"):
+        agent = make_agent(spec, "minchiate")
+        inner = agent.other.net.state_dict()
+        assert all(torch.equal(inner[k], w1[k]) for k in w1), spec
+        if spec == "ipimc":
+            prior_net = agent.player.network.net.state_dict()
+            assert all(torch.equal(prior_net[k], w1[k]) for k in w1)
