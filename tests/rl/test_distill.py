@@ -2,8 +2,10 @@
 positions the search saw (the replayed view's encoding, the search's action legal there), the
 soft targets are distributions that put the search's choice first, distillation moves the
 policy towards the search (held-out agreement above the untrained network's and above the
-share of the most common action), and a run starts from a checkpoint (``init_from``) and
-distils before self-play, refusing labels or checkpoints of other rules."""
+share of the most common action), a run starts from a checkpoint (``init_from``) and
+distils before self-play, refusing labels or checkpoints of other rules, and PPO with
+``distill_coef`` keeps learning the labels during self-play (expert iteration mixed with
+self-play), resumably."""
 
 from __future__ import annotations
 
@@ -17,8 +19,16 @@ from agents.nets import PolicyValueNet
 from agents.neural import read_policy
 from envs.deal_sets import generate_deals
 from envs.registry import game_names, get_game
-from training.rl.distill import _games, distill, label_decisions, soft_targets
-from training.rl.ppo import PPOConfig, train
+from training.rl.collect import Rollout
+from training.rl.distill import (
+    _games,
+    distill,
+    label_cross_entropy,
+    label_decisions,
+    soft_targets,
+)
+from training.rl.dmc import DMCConfig
+from training.rl.ppo import PPOConfig, ppo_update, train
 from training.search_labels import write_search_labels
 
 SEARCHER = "pimc:samples=2,ms=0"
@@ -140,7 +150,8 @@ def test_a_run_starts_from_a_checkpoint_and_distils(labels, tmp_path):
     )  # fmt: skip
     net = train(cfg, tmp_path / "run", log=said.append)
     assert any(s.startswith(f"initialised from {tmp_path / 'base'}") for s in said)
-    assert any(s.startswith("distillation of 1 label file(s):") for s in said)
+    assert any(s.startswith("labels: 1 file(s), ") for s in said)
+    assert any(s.startswith("distillation of ") for s in said)
     for k, v in base.state_dict().items():  # tiny rates: the start's weights, nearly unmoved
         assert torch.allclose(v, net.state_dict()[k], atol=1e-4), k
     _model, meta = read_policy(tmp_path / "run")
@@ -170,8 +181,16 @@ def test_init_from_refuses_another_shape_or_game(labels, tmp_path):
 def test_bad_distill_settings_are_refused():
     with pytest.raises(ValueError, match="distill_soft must be in"):
         PPOConfig(game="calabresella", distill_soft=1.5)
-    with pytest.raises(ValueError, match="distill_epochs must be >= 1"):
-        PPOConfig(game="calabresella", distill_epochs=0)
+    with pytest.raises(ValueError, match="distill_epochs must be >= 0"):
+        PPOConfig(game="calabresella", distill_epochs=-1)
+    with pytest.raises(ValueError, match=r"distill_coef must be >= 0, got -0\.5"):
+        PPOConfig(game="calabresella", distill_coef=-0.5)
+    with pytest.raises(ValueError, match=r"distill_coef = 0\.2 needs search labels"):
+        PPOConfig(game="calabresella", distill_coef=0.2)
+    with pytest.raises(ValueError, match="the search labels would go unused"):
+        PPOConfig(game="calabresella", distill_labels=("x.jsonl",), distill_epochs=0)
+    with pytest.raises(ValueError, match="the DMC trainer has no policy loss"):
+        DMCConfig(game="calabresella", distill_labels=("x.jsonl",), distill_coef=0.2)
 
 
 def test_a_run_writes_its_own_labels_and_distils_them(tmp_path):
@@ -185,7 +204,8 @@ def test_a_run_writes_its_own_labels_and_distils_them(tmp_path):
     header = json.loads(path.read_text().splitlines()[0])
     assert header["searcher"] == SEARCHER and header["deals"] == 2 and header["seed"] == 424242
     assert any(s.startswith("labels: 2 deals (2 written now,") for s in said)
-    assert any(s.startswith("distillation of 1 label file(s):") for s in said)
+    assert any(s.startswith("labels: 1 file(s), ") for s in said)
+    assert any(s.startswith("distillation of ") for s in said)
     lines = [json.loads(t) for t in path.read_text().splitlines()[1:]]
     assert lines[-1]["deal"] == 1 and lines[-1]["deal_end"]
 
@@ -193,3 +213,58 @@ def test_a_run_writes_its_own_labels_and_distils_them(tmp_path):
 def test_labelling_the_evaluation_deals_is_refused():
     with pytest.raises(ValueError, match="label_seed must differ from eval_seed"):
         PPOConfig(game="calabresella", label_deals=10, label_seed=1000, eval_seed=1000)
+
+
+def _rollout(data, n):
+    """A rollout of ``n`` rows over label positions with zero advantages: a PPO update on it
+    moves the policy only through the entropy and label terms."""
+    z = np.zeros(n, np.float32)
+    return Rollout(
+        obs=data.obs[:n].astype(np.float32), mask=data.mask[:n].copy(), action=data.action[:n],
+        logp=z.copy(), value=z.copy(), advantage=z.copy(), ret=z.copy(),
+        phase=np.zeros(n, np.int64), extra=np.zeros((n, 0), np.float32), deals=0,
+        deal_returns=np.zeros(0, np.float32),
+    )  # fmt: skip
+
+
+def test_ppo_with_distill_coef_learns_the_labels_during_self_play(labels):
+    g = get_game("calabresella")
+    rules, enc = g.rules(), g.encoder(g.rules())
+    data = label_decisions([labels["calabresella"]], g, rules, enc, 0.5, soft=0.0)
+    torch.set_num_threads(1)
+
+    def after(coef):
+        torch.manual_seed(0)
+        net = PolicyValueNet(enc.obs_size, enc.num_actions, (64,))
+        cfg = PPOConfig(
+            game="calabresella", distill_labels=("x",), distill_coef=coef, ent_coef=0.0,
+            epochs=30, minibatch=64, distill_epochs=0 if coef else 1,
+        )  # fmt: skip
+        opt = torch.optim.Adam(net.parameters(), lr=3e-3)
+        stats = ppo_update(net, opt, _rollout(data, 64), cfg, torch.Generator(), labels=data)
+        with torch.no_grad():
+            ce, agree = label_cross_entropy(net, data, 4096, torch.Generator().manual_seed(1))
+        return stats, float(ce), agree
+
+    plain, ce0, agree0 = after(0.0)
+    taught, ce1, agree1 = after(1.0)
+    assert "distill_ce" not in plain and "distill_ce" in taught
+    common = np.bincount(data.action).max() / len(data)
+    assert agree1 > max(agree0, common) + 0.2  # the label term alone moved it to the search
+    assert ce1 < ce0 / 2
+
+
+def test_a_run_with_distill_coef_resumes_exactly(labels, tmp_path):
+    kw = TINY | {
+        "game": "calabresella", "distill_labels": (str(labels["calabresella"]),),
+        "distill_epochs": 0, "distill_coef": 0.5,
+    }  # fmt: skip
+    said: list[str] = []
+    a = train(PPOConfig(total_decisions=768, **kw), tmp_path / "a", log=said.append)
+    assert not any(s.startswith("distillation of ") for s in said)  # no pass before self-play
+    train(PPOConfig(total_decisions=256, **kw), tmp_path / "b", log=quiet)
+    said.clear()
+    b = train(PPOConfig(total_decisions=768, **kw), tmp_path / "b", resume=True, log=said.append)
+    assert any(s.startswith("labels: 1 file(s), ") for s in said)  # read again on resume
+    for k, v in a.state_dict().items():
+        assert torch.equal(v, b.state_dict()[k]), k

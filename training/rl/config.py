@@ -113,6 +113,7 @@ class RunConfig:
     """search-label files (``mazzo labels``) whose searched decisions the network learns
     before self-play (``training.rl.distill``); empty for none"""
     distill_epochs: int = 3
+    """passes over the labels before self-play (0: none; then ``distill_coef`` must be > 0)"""
     distill_lr: float = 3e-4
     distill_soft: float = 0.5
     """share of the policy target spread over the candidates by their search values (the rest
@@ -121,6 +122,10 @@ class RunConfig:
     """softmax temperature of that spread, in the game's payoff unit"""
     distill_limit: int = 0
     """read at most this many searched decisions (0: all)"""
+    distill_coef: float = 0.0
+    """expert iteration mixed with self-play: the weight of the labels' policy cross-entropy
+    added to every PPO minibatch (on as many label rows, drawn at random), so self-play keeps
+    the search's decisions in view; 0: the labels are learned before self-play only"""
     critic_sees_hidden: bool = False
     """the value head also reads the other seats' hands during training (PerfectDou's idea;
     the policy never does, so the trained bot plays on its own view)"""
@@ -151,8 +156,22 @@ class RunConfig:
             raise ValueError(
                 "label_seed must differ from eval_seed: never label the evaluation deals"
             )
-        if self.distill_epochs < 1 or not self.distill_lr > 0 or self.distill_limit < 0:
-            raise ValueError("distill_epochs must be >= 1, distill_lr > 0 and distill_limit >= 0")
+        if self.distill_epochs < 0 or not self.distill_lr > 0 or self.distill_limit < 0:
+            raise ValueError("distill_epochs must be >= 0, distill_lr > 0 and distill_limit >= 0")
+        if self.distill_coef < 0:
+            raise ValueError(f"distill_coef must be >= 0, got {self.distill_coef}")
+        labelled = bool(self.distill_labels or self.label_deals)
+        if self.distill_coef and not labelled:
+            raise ValueError(
+                f"distill_coef = {self.distill_coef} needs search labels: set distill_labels "
+                "(label files) or label_deals"
+            )
+        if labelled and not (self.distill_epochs or self.distill_coef):
+            raise ValueError(
+                "the search labels would go unused: distill_epochs = 0 and distill_coef = 0 "
+                "(set distill_epochs >= 1 to learn them before self-play, distill_coef > 0 "
+                "to learn them during it)"
+            )
         if not 0 <= self.distill_soft <= 1 or not self.distill_temperature > 0:
             raise ValueError("distill_soft must be in [0, 1] and distill_temperature > 0")
         if not self.hidden or min(self.hidden) < 1:

@@ -9,8 +9,11 @@ its heuristic are skipped, so the network keeps its own there): the seat's obser
 legal mask, the search's chosen action, a soft target over the candidates (a softmax of their
 values at ``temperature``) and the game's scaled return for the seat. ``distill`` fits the
 policy to ``(1 - soft) * one_hot(action) + soft * softmax(values / temperature)`` (cross-entropy
-over the masked logits) and the value head to the returns. ``distill_labels`` does both for a
-fresh run before self-play (``distill_labels`` in the config), logging ``distill/`` scalars.
+over the masked logits) and the value head to the returns. ``read_labels`` reads a run's label
+files; ``distill_labels`` distils them for a fresh run before self-play (``distill_epochs``),
+logging ``distill/`` scalars; ``label_cross_entropy`` is the same policy term on a random draw
+of label rows, which PPO adds to its loss during self-play (``distill_coef``: expert iteration
+mixed with self-play).
 """
 
 from __future__ import annotations
@@ -41,7 +44,9 @@ __all__ = [
     "LabelledDecisions",
     "distill",
     "distill_labels",
+    "label_cross_entropy",
     "label_decisions",
+    "read_labels",
     "soft_targets",
     "write_run_labels",
 ]
@@ -266,10 +271,13 @@ def write_run_labels(run: Run) -> Path:
     return path
 
 
-def distill_labels(run: Run, gen: torch.Generator) -> None:
-    """Distil the run's labels (its own ``label_deals``, then ``distill_labels``) into its
-    network (``distill_epochs`` at ``distill_lr``), log ``distill/`` scalars, then evaluate
-    (with ``eval_every``)."""
+def read_labels(run: Run) -> LabelledDecisions:
+    """The searched decisions of the run's labels: its own ``label_deals`` (written or
+    continued first), then the ``distill_labels`` files (``label_decisions``).
+
+    Raises:
+        ValueError: labels that hold no searched decision (and ``label_decisions``' errors).
+    """
     cfg = run.cfg
     files: list[str | Path] = [*cfg.distill_labels]
     if cfg.label_deals:
@@ -281,16 +289,44 @@ def distill_labels(run: Run, gen: torch.Generator) -> None:
     )  # fmt: skip
     if not len(data):
         raise ValueError(f"the labels {[str(f) for f in files]} hold no searched decision")
-    t1 = time.perf_counter()
+    run.say(
+        f"labels: {len(files)} file(s), {len(data):,} searched decisions read in "
+        f"{time.perf_counter() - t0:.0f}s"
+    )
+    return data
+
+
+def distill_labels(run: Run, gen: torch.Generator, data: LabelledDecisions) -> None:
+    """Distil ``data`` (``read_labels``) into the run's network before self-play
+    (``distill_epochs`` at ``distill_lr``), log ``distill/`` scalars, then evaluate (with
+    ``eval_every``)."""
+    cfg = run.cfg
+    t0 = time.perf_counter()
     opt = torch.optim.Adam(run.net.parameters(), lr=cfg.distill_lr)
     stats = distill(run.net, opt, data, cfg.distill_epochs, cfg.minibatch, gen)
     for key, value in stats.items():
         run.writer.add_scalar(f"distill/{key}", value, 0)
     run.say(
-        f"distillation of {len(files)} label file(s): {len(data):,} searched "
-        f"decisions (read in {t1 - t0:.0f}s), held-out agreement {stats['agreement']:.1%}, "
-        f"cross-entropy {stats['heldout_cross_entropy']:.3f}, value loss {stats['value']:.4f} "
-        f"({time.perf_counter() - t0:.0f}s)"
+        f"distillation of {len(data):,} searched decisions: held-out agreement "
+        f"{stats['agreement']:.1%}, cross-entropy {stats['heldout_cross_entropy']:.3f}, "
+        f"value loss {stats['value']:.4f} ({time.perf_counter() - t0:.0f}s)"
     )
     if cfg.eval_every:
         run.evaluate()
+
+
+def label_cross_entropy(
+    net: PolicyValueNet, data: LabelledDecisions, size: int, gen: torch.Generator
+) -> tuple[torch.Tensor, float]:
+    """The policy's cross-entropy to the targets of ``size`` label rows drawn uniformly from
+    ``data`` with ``gen`` (the term ``distill_coef`` weighs in PPO), and the share of those
+    rows whose most probable action is the search's."""
+    idx = torch.randint(len(data), (size,), generator=gen).numpy()
+    mask = torch.from_numpy(data.mask[idx])
+    logits = net.logits(torch.from_numpy(data.obs[idx]).float(), mask)
+    logp = torch.log_softmax(logits, dim=-1)
+    target = torch.from_numpy(data.target[idx])
+    ce = -(target * torch.where(mask == 1, logp, 0.0)).sum(-1).mean()
+    with torch.no_grad():
+        agree = float((logits.argmax(-1) == torch.from_numpy(data.action[idx])).float().mean())
+    return ce, agree

@@ -49,6 +49,11 @@ class DMCConfig(RunConfig):
             raise ValueError("need 0 <= epsilon_end <= epsilon_start <= 1")
         if self.epsilon_decay < 1:
             raise ValueError(f"epsilon_decay must be >= 1, got {self.epsilon_decay}")
+        if self.distill_coef:
+            raise ValueError(
+                f"distill_coef = {self.distill_coef}: the DMC trainer has no policy loss to add "
+                'the labels to (use algorithm = "ppo", or distill_epochs before self-play)'
+            )
 
 
 def train(

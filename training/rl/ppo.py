@@ -23,6 +23,7 @@ import torch
 from agents.nets import PolicyValueNet
 from training.rl.collect import Batch, Rollout
 from training.rl.config import RunConfig
+from training.rl.distill import LabelledDecisions, label_cross_entropy
 from training.rl.phase_entropy import floor_gated, phase_coefs, phase_entropy_bonus
 from training.rl.progress import TrainProgress
 from training.rl.run import Hook, Log, Run, phase_entropy
@@ -86,7 +87,7 @@ def train(
             coefs = phases
             if phases is not None and floors is not None:  # the bonus only below the floors
                 coefs = floor_gated(phases, floors, phase_entropy(run.net, roll))
-            losses = ppo_update(run.net, run.opt, roll, cfg, gen, coefs)  # ---- the update
+            losses = ppo_update(run.net, run.opt, roll, cfg, gen, coefs, run.labels)  # update
             run.log_update(roll, losses)  # ---- logging: losses/, perf/, charts/ (eval/ when due)
     return run.net
 
@@ -94,12 +95,20 @@ def train(
 def ppo_update(
     net: PolicyValueNet, opt: torch.optim.Optimizer, roll: Rollout, cfg: PPOConfig,
     gen: torch.Generator, phases: torch.Tensor | None = None,
+    labels: LabelledDecisions | None = None,
 ) -> dict[str, float]:  # fmt: skip
     """``cfg.epochs`` passes of minibatch PPO over ``roll``; returns the update's statistics
-    (``losses/`` in TensorBoard). ``phases``: the per-phase entropy coefficients, if any."""
+    (``losses/`` in TensorBoard). ``phases``: the per-phase entropy coefficients, if any.
+    ``labels``: search labels whose policy cross-entropy, on as many rows as each minibatch
+    drawn at random, is added with weight ``cfg.distill_coef`` (expert iteration mixed with
+    self-play; logged as ``distill_ce`` and ``distill_agreement``)."""
     stats: dict[str, list[float]] = {}
     for batch in roll.minibatches(cfg.epochs, cfg.minibatch, gen, net.critic_extra > 0):
         loss, batch_stats = ppo_loss(net, batch, cfg, phases)
+        if labels is not None and cfg.distill_coef:
+            ce, agree = label_cross_entropy(net, labels, len(batch.action), gen)
+            loss = loss + cfg.distill_coef * ce
+            batch_stats |= {"distill_ce": ce.item(), "distill_agreement": agree}
         opt.zero_grad()
         torch.autograd.backward([loss])
         torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)

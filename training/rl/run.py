@@ -36,7 +36,7 @@ from training.rl.actors import Actors, ActorSpec
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
 from training.rl.collect import Rollout
 from training.rl.config import RESUMABLE_CHANGES, RunConfig, config_dict
-from training.rl.distill import distill_labels
+from training.rl.distill import LabelledDecisions, distill_labels, read_labels
 from training.rl.evaluate import evaluate_policy
 from training.rl.imitation import imitate
 from training.rl.opponents import OpponentPool
@@ -122,8 +122,13 @@ class Run:
         self._times = (0.0, 0.0)
         if not resume and cfg.bc_decisions:
             imitate(self, imitation_seed, gen)  # start from the experts' play, not random weights
-        if not resume and (cfg.distill_labels or cfg.label_deals):
-            distill_labels(self, gen)  # then learn a search's decisions from its labels
+        self.labels: LabelledDecisions | None = None
+        """the search labels kept for the trainer's loss during self-play (``distill_coef``)"""
+        if (cfg.distill_labels or cfg.label_deals) and (not resume or cfg.distill_coef):
+            labels = read_labels(self)
+            if not resume and cfg.distill_epochs:
+                distill_labels(self, gen, labels)  # learn a search's decisions from its labels
+            self.labels = labels if cfg.distill_coef else None
 
     def _actor_specs(self, seed: np.random.SeedSequence) -> list[ActorSpec]:
         """``n_actors`` actors on seeds spawned from ``seed`` (or, for 0, one collector in this
