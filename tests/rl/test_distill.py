@@ -210,6 +210,25 @@ def test_a_run_writes_its_own_labels_and_distils_them(tmp_path):
     assert lines[-1]["deal"] == 1 and lines[-1]["deal_end"]
 
 
+def test_a_run_labels_the_positions_its_opponents_lead_to(tmp_path):
+    cfg = PPOConfig(
+        game="calabresella", total_decisions=256, label_deals=2, label_workers=1,
+        label_searcher=SEARCHER, label_opponents=("random",), distill_epochs=0,
+        distill_coef=0.1, **TINY,
+    )  # fmt: skip
+    said: list[str] = []
+    train(cfg, tmp_path / "run", log=said.append)
+    path = tmp_path / "run" / "labels.jsonl"
+    text = path.read_text().splitlines()
+    header = json.loads(text[0])
+    assert header["searcher"] == SEARCHER and header["opponents"] == ["random"]
+    assert any(s.startswith(f"labels: {SEARCHER} against random on 2 deals") for s in said)
+    lines = [json.loads(t) for t in text[1:]]
+    lineups = header["lineups"]  # the searcher's seats only: the opponents' are not labelled
+    assert all(lineups[ln["lineup"]][ln["seat"]] == 0 for ln in lines)
+    assert {ln["lineup"] for ln in lines} == set(range(len(lineups))) and len(lineups) > 1
+
+
 def test_labelling_the_evaluation_deals_is_refused():
     with pytest.raises(ValueError, match="label_seed must differ from eval_seed"):
         PPOConfig(game="calabresella", label_deals=10, label_seed=1000, eval_seed=1000)

@@ -105,6 +105,10 @@ class RunConfig:
     (0: none); a run stopped while labelling continues the file when started again"""
     label_searcher: str = "pimc:ms=0"
     """the search agent of those labels (a budget in worlds, so the file is reproducible)"""
+    label_opponents: tuple[str, ...] = ()
+    """agent specs the searcher plays against in those deals, seated in pairs as by ``mazzo
+    labels`` (a network to be improved: labels on the positions it reaches); empty: the
+    searcher in every seat"""
     label_seed: int = 424242
     """seed of the labelled deals and of the searcher (never the evaluation deals' seed)"""
     label_workers: int = 0

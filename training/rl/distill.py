@@ -255,15 +255,18 @@ def _measure(
 
 
 def write_run_labels(run: Run) -> Path:
-    """The run's own labels (``label_deals`` deals of ``label_searcher`` in every seat) in
-    ``labels.jsonl`` of the run directory, written or continued (``write_search_labels``)."""
+    """The run's own labels (``label_deals`` deals of ``label_searcher`` in every seat, or
+    against ``label_opponents``) in ``labels.jsonl`` of the run directory, written or
+    continued (``write_search_labels``)."""
     cfg = run.cfg
     path = run.run_dir / RUN_LABELS
     deals = generate_deals(run.game, run.rules, cfg.label_deals, cfg.label_seed)
     workers = cfg.label_workers or os.cpu_count() or 1
     t0 = time.perf_counter()
-    run.say(f"labels: {cfg.label_searcher} on {cfg.label_deals:,} deals into {path}")
-    done = write_search_labels(deals, [cfg.label_searcher], path, cfg.label_seed, workers=workers)
+    agents = [cfg.label_searcher, *cfg.label_opponents]
+    against = f" against {', '.join(cfg.label_opponents)}" if cfg.label_opponents else ""
+    run.say(f"labels: {cfg.label_searcher}{against} on {cfg.label_deals:,} deals into {path}")
+    done = write_search_labels(deals, agents, path, cfg.label_seed, workers=workers)
     run.say(
         f"labels: {done.deals:,} deals ({done.deals - done.resumed_at:,} written now, "
         f"{done.decisions:,} decisions) in {time.perf_counter() - t0:.0f}s"
