@@ -56,17 +56,22 @@ BELIEF_PARAMS = (
 
 OWN = "own"
 SEARCH_BOT = "bot@1"
-"""The shipped network inside the searches (``others=bot``, ``prior``): the version their
-defaults were tuned and measured with. A newer shipped bot leaves ``pimc`` and ``ipimc`` as
-they were measured until they are measured with it."""
+"""The shipped network inside the searches (``others=bot``, ``prior``) by default (their
+``net`` parameter): the version their defaults were tuned and measured with. A newer shipped
+bot leaves ``pimc`` and ``ipimc`` as they were measured until they are measured with it."""
+NET_PARAM = Param(
+    "net", str, SEARCH_BOT,
+    "the network of prior and others=bot: a network agent spec (bot, bot@N, nn:PATH, "
+    "onnx:DIR); expert iteration's next round searches with the improved network (pimc's "
+    "others=bot is always bot@1)",
+)  # fmt: skip
 
 
 def others_param(default: str) -> Param:
     """``others``: who takes the decisions outside card play (``own`` or ``bot``)."""
     return Param(
         "others", str, default,
-        "decisions outside card play: own (the search's own way) or bot (the shipped network "
-        f"{SEARCH_BOT})",
+        "decisions outside card play: own (the search's own way) or bot (the network: net)",
         choices=(OWN, "bot"),
     )  # fmt: skip
 
@@ -75,8 +80,8 @@ OTHERS_PARAM = others_param(OWN)  # pimc's: plain PIMC stays the baseline
 IPIMC_OTHERS_PARAM = others_param("bot")  # ipimc's: every learned part (measured stronger)
 PRIOR_PARAM = Param(
     "prior", float, 0.0,
-    f"weight of the shipped network's ({SEARCH_BOT}) log-probability added to each searched "
-    "card's value (0: the search's own choice)",
+    "weight of the network's (net) log-probability added to each searched card's value (0: "
+    "the search's own choice)",
     low=0,
 )  # fmt: skip
 
@@ -119,27 +124,41 @@ def register_builtin_agents(
 
     register(game, "heuristic", versions=tuple(heuristics), help=heuristic_help)(heuristic)
 
-    def with_others(searcher: AnyAgent, others: str, prior: float = 0.0) -> AnyAgent:
+    def with_others(
+        searcher: AnyAgent, others: str, net: str, prior: float = 0.0, name: str = "pimc"
+    ) -> AnyAgent:
         if others == OWN and prior == 0:
+            if net != SEARCH_BOT:
+                raise ValueError(
+                    f"{game} agent {name!r}: 'net={net}' is unused: the network serves "
+                    "others=bot and prior > 0 only"
+                )
             return searcher
         from agents.registry import make_agent  # the network (torch) only when asked for
 
-        network = make_agent(SEARCH_BOT, game)
+        network = make_agent(net, game)
+        if not hasattr(network, "action_probs"):
+            raise ValueError(
+                f"{game} agent {name!r}: 'net={net}' is not a network (give bot, bot@N, "
+                "nn:PATH or onnx:DIR)"
+            )
+        agent: Any = searcher
         if prior > 0:
-            searcher = PolicyPrior(cast(Searcher, searcher), network, prior)
-        if others == OWN:
-            return searcher
-        return OutsidePlay(searcher, network if others == "bot" else make_agent(others, game),
-                           others)  # fmt: skip
+            agent = PolicyPrior(cast(Searcher, searcher), network, prior)
+        if others != OWN:
+            agent = OutsidePlay(agent, network, others)
+        if net != SEARCH_BOT:  # named only when not the default: the measured names stay
+            agent.name = f"{agent.name},net={net}"
+        return cast(AnyAgent, agent)
 
     def plain(version: int, others: str, **values: Any) -> AnyAgent:
-        return with_others(pimc(version, **values), others)
+        return with_others(pimc(version, **values), others, SEARCH_BOT)
 
     register(game, "pimc", params=(*pimc_params, OTHERS_PARAM), help=pimc_help)(plain)
 
     def ipimc(
         version: int, belief: Path, pool: int, alpha: float, against: str, ess: float,
-        prior: float, others: str, **values: Any,
+        prior: float, others: str, net: str, **values: Any,
     ) -> AnyAgent:  # fmt: skip
         path = shipped_belief(game) if str(belief) == SHIPPED_NAME else belief
         try:
@@ -149,10 +168,11 @@ def register_builtin_agents(
         worlds = BeliefWorlds(model, pool=pool, alpha=alpha, ess=ess, against=against)
         searcher = pimc(version, **values)
         searcher = dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
-        return with_others(searcher, others, prior)
+        return with_others(searcher, others, net, prior, "ipimc")
 
     ipimc_params = with_defaults(
-        (*pimc_params, *BELIEF_PARAMS, PRIOR_PARAM, IPIMC_OTHERS_PARAM), ipimc_defaults or {}
+        (*pimc_params, *BELIEF_PARAMS, PRIOR_PARAM, IPIMC_OTHERS_PARAM, NET_PARAM),
+        ipimc_defaults or {},
     )
     register(
         game, "ipimc", params=ipimc_params,

@@ -60,3 +60,18 @@ def test_the_searches_use_the_bot_their_defaults_were_measured_with():
         if spec == "ipimc":
             prior_net = agent.player.network.net.state_dict()
             assert all(torch.equal(prior_net[k], w1[k]) for k in w1)
+
+
+def test_net_sets_the_network_inside_the_searches():
+    """``net``: expert iteration's next round searches with the improved network, in the prior
+    and the decisions outside card play alike; a spec that is no network, or a network nothing
+    uses, is refused by name."""
+    v2 = make_agent("bot@2", "minchiate").net.state_dict()
+    agent = make_agent("ipimc:net=bot@2", "minchiate")
+    for inner in (agent.other.net.state_dict(), agent.player.network.net.state_dict()):
+        assert all(torch.equal(inner[k], v2[k]) for k in v2)
+    assert "net=bot@2" in agent.name
+    with pytest.raises(ValueError, match=r"'ipimc': 'net=heuristic' is not a network"):
+        make_agent("ipimc:net=heuristic", "minchiate")
+    with pytest.raises(ValueError, match=r"'ipimc': 'net=bot@2' is unused"):
+        make_agent("ipimc:net=bot@2,others=own,prior=0", "minchiate")
