@@ -7,8 +7,10 @@ and its rules, the network, optimizer, opponent pool and actors; opened, from im
 experts if asked, or resumed exactly); then each update collects ``rollout_decisions``
 learner decisions on the vector runner (``training.rl.collect``: GAE along each seat's own
 decisions, terminal zero-sum rewards), runs ``epochs`` passes of clipped-surrogate minibatch
-updates (``ppo_update``) and logs them (``losses/`` scalars, with the run's ``perf/`` and
-``charts/``). Every game of ``envs.registry`` trains with this file; nothing here names a game.
+updates (``ppo_update``; with ``distill_coef``, each minibatch also learns as many rows of the
+run's search labels: expert iteration mixed with self-play) and logs them (``losses/``
+scalars, with the run's ``perf/`` and ``charts/``). Every game of ``envs.registry`` trains
+with this file; nothing here names a game.
 """
 
 from __future__ import annotations
