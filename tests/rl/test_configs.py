@@ -1,5 +1,6 @@
 """Every trainer config under ``configs/`` loads with its trainer's dataclass (every key known,
-every value of its type), and the checkpoints and label files it names exist."""
+every value of its type), the checkpoints and label files it names exist, and the agents of
+its own labels are agents of its game."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.registry import make_agent
 from training.rl.config import load_config, read_toml
 from training.rl.dmc import DMCConfig
 from training.rl.ppo import PPOConfig
@@ -29,3 +31,6 @@ def test_the_config_loads(path, monkeypatch):
         assert (ROOT / cfg.init_from / "meta.json").exists()
     for labels in cfg.distill_labels:
         assert (ROOT / labels).exists()
+    if cfg.label_deals:  # the searcher and its opponents are agents of the game
+        for spec in (cfg.label_searcher, *cfg.label_opponents):
+            make_agent(spec, cfg.game)
