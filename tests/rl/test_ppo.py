@@ -64,6 +64,27 @@ def test_a_few_updates_log_checkpoint_and_resume_exactly(game, tmp_path):
     assert torch.equal(net.logits(obs, mask), a.logits(obs, mask))  # reloaded: same outputs
 
 
+def test_a_run_written_before_a_config_key_existed_resumes(tmp_path):
+    """A key added to the code after a run was written (absent from its stored config) counts
+    as its default on resume, so the run continues exactly; a non-default value is refused."""
+    kw = TINY | {"game": "calabresella"}
+    a = train(PPOConfig(total_decisions=1024, **kw), tmp_path / "a", log=quiet)
+    train(PPOConfig(total_decisions=512, **kw), tmp_path / "b", log=quiet)
+    for meta_path in (tmp_path / "b").glob("ckpt-*/meta.json"):  # as written by older code
+        meta = json.loads(meta_path.read_text())
+        for key in ("distill_coef", "label_opponents", "phase_ent_floor"):
+            del meta["config"][key]
+        meta_path.write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match=r'the checkpoint\'s config is \{"phase_ent_coef"'):
+        train(
+            PPOConfig(total_decisions=1024, phase_ent_coef={"play": 0.1}, **kw),
+            tmp_path / "b", resume=True, log=quiet,
+        )  # fmt: skip
+    b = train(PPOConfig(total_decisions=1024, **kw), tmp_path / "b", resume=True, log=quiet)
+    for k, v in a.state_dict().items():
+        assert torch.equal(v, b.state_dict()[k]), k
+
+
 def test_dmc_a_few_updates_and_exact_resume(tmp_path):
     kw = TINY | {"game": "calabresella", "epsilon_decay": 512}
     a = train_dmc(DMCConfig(total_decisions=1024, **kw), tmp_path / "a", log=quiet)

@@ -27,6 +27,7 @@ __all__ = [
     "RESUMABLE_CHANGES",
     "RunConfig",
     "config_dict",
+    "field_defaults",
     "load_config",
     "make_config",
     "read_toml",
@@ -362,6 +363,21 @@ def resumed_config(
         values[key] = value
         changes[key] = (old, new)
     return make_config(cls, values, "the run's config"), changes
+
+
+def field_defaults(cls: type[Any]) -> dict[str, Any]:
+    """The defaults of ``cls``'s fields that have one, as JSON-ready values (as
+    ``config_dict`` writes them)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            v = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            v = f.default_factory()
+        else:
+            continue
+        out[f.name] = list(v) if isinstance(v, tuple) else v
+    return out
 
 
 def config_dict(config: object) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from envs.registry import AnyGame, get_game
 from training.rl.actors import Actors, ActorSpec
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
 from training.rl.collect import Rollout
-from training.rl.config import RESUMABLE_CHANGES, RunConfig, config_dict
+from training.rl.config import RESUMABLE_CHANGES, RunConfig, config_dict, field_defaults
 from training.rl.distill import LabelledDecisions, distill_labels, read_labels
 from training.rl.evaluate import evaluate_policy
 from training.rl.imitation import imitate
@@ -345,7 +345,11 @@ class Run:
     def _check(self, meta: dict[str, Any]) -> None:
         """Raise ValueError naming what differs between a checkpoint and this run."""
         mine = self.identity() | {"config": _fixed(config_dict(self.cfg))}
-        theirs = meta | {"config": _fixed(meta.get("config", {}))}
+        # a key the stored config lacks came to the code after the run was written: the run
+        # trained as with its default (a key is only ever added with the old behaviour as
+        # its default)
+        stored = field_defaults(type(self.cfg)) | meta.get("config", {})
+        theirs = meta | {"config": _fixed(stored)}
         for key in ("algorithm", "game", "flags", "encoding_version", "config"):
             if theirs.get(key) != mine[key]:
                 raise ValueError(
