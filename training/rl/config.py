@@ -376,14 +376,17 @@ def field_defaults(cls: type[Any]) -> dict[str, Any]:
             v = f.default_factory()
         else:
             continue
-        out[f.name] = list(v) if isinstance(v, tuple) else v
+        out[f.name] = _json_ready(v)
     return out
+
+
+def _json_ready(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
 
 
 def config_dict(config: object) -> dict[str, Any]:
     """The config's fields as JSON-ready values (tuples as lists)."""
     out: dict[str, Any] = {}
     for f in dataclasses.fields(config):  # type: ignore[arg-type]
-        v = getattr(config, f.name)
-        out[f.name] = list(v) if isinstance(v, tuple) else v
+        out[f.name] = _json_ready(getattr(config, f.name))
     return out

@@ -222,8 +222,7 @@ def distill(
             else:
                 logits, value = net(obs, mask[idx])
                 v = ((value - ret[idx]) ** 2).mean()
-            logp = torch.log_softmax(logits, dim=-1)
-            ce = -(target[idx] * torch.where(mask[idx] == 1, logp, 0.0)).sum(-1).mean()
+            ce = _cross_entropy(logits, mask[idx], target[idx]).mean()
             opt.zero_grad()
             loss: torch.Tensor = ce + value_coef * v
             torch.autograd.backward([loss])
@@ -237,6 +236,13 @@ def distill(
     )
 
 
+def _cross_entropy(logits: torch.Tensor, mask: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Per row, the cross-entropy of the masked policy ``logits`` to ``target`` (which puts no
+    mass on illegal actions)."""
+    logp = torch.log_softmax(logits, dim=-1)
+    return -(target * torch.where(mask == 1, logp, 0.0)).sum(-1)
+
+
 @torch.no_grad()
 def _measure(
     net: PolicyValueNet, obs16: torch.Tensor, mask: torch.Tensor, act: torch.Tensor,
@@ -248,8 +254,7 @@ def _measure(
     for start in range(0, n, 4096):
         sl = idx[start : start + 4096]
         logits = net.logits(obs16[sl].float(), mask[sl])
-        logp = torch.log_softmax(logits, dim=-1)
-        ce += float(-(target[sl] * torch.where(mask[sl] == 1, logp, 0.0)).sum())
+        ce += float(_cross_entropy(logits, mask[sl], target[sl]).sum())
         hits += int((logits.argmax(-1) == act[sl]).sum())
     return {"heldout_cross_entropy": ce / max(n, 1), "agreement": hits / max(n, 1)}
 
@@ -327,9 +332,7 @@ def label_cross_entropy(
     idx = torch.randint(len(data), (size,), generator=gen).numpy()
     mask = torch.from_numpy(data.mask[idx])
     logits = net.logits(torch.from_numpy(data.obs[idx]).float(), mask)
-    logp = torch.log_softmax(logits, dim=-1)
-    target = torch.from_numpy(data.target[idx])
-    ce = -(target * torch.where(mask == 1, logp, 0.0)).sum(-1).mean()
+    ce = _cross_entropy(logits, mask, torch.from_numpy(data.target[idx])).mean()
     with torch.no_grad():
         agree = float((logits.argmax(-1) == torch.from_numpy(data.action[idx])).float().mean())
     return ce, agree
