@@ -76,7 +76,9 @@ def _resumed(
     """The resumed run's own config with the ``--set`` changes (said as ``key: old -> new``
     and recorded in the run's ``resumes.jsonl``); a config file that says otherwise is noted."""
     overrides.pop("algorithm", None)
-    cfg, changes = resumed_config(config_type, stored["config"], overrides, ignore=("algorithm",))
+    cfg, changes = resumed_config(
+        config_type, stored["config"], overrides, ("algorithm",), int(stored.get("decisions", 0))
+    )
     own = config_dict(cfg)
     differing = [
         f"{k} {file[k]!r} (file) vs {own[k]!r} (run)"

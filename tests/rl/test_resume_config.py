@@ -1,9 +1,10 @@
 """``mazzo train --resume`` continues a run with its own stored config: the config file's values
 never replace the run's (a note says where they differ); a deliberate change is given with
 ``--set``, printed as ``key: old -> new``, recorded in the run's ``resumes.jsonl``, and refused
-where it would make the run another one (only ``RESUMABLE_CHANGES`` may change). A folder that
-holds no run is refused at once, and a mistyped ``--set`` key is blamed on ``--set`` with the
-likely key."""
+where it would make the run another one (only ``RESUMABLE_CHANGES`` may change, and the
+learning-rate schedule where it lies ahead of the run: tests/rl/test_lr_schedule.py). A folder
+that holds no run is refused at once, and a mistyped ``--set`` key is blamed on ``--set`` with
+the likely key."""
 
 from __future__ import annotations
 

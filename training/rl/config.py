@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from envs.registry import get_game
 
 __all__ = [
+    "LR_SCHEDULE",
     "RESUMABLE_CHANGES",
     "RunConfig",
     "config_dict",
@@ -32,12 +33,19 @@ __all__ = [
     "make_config",
     "read_toml",
     "resumed_config",
+    "schedule_kept",
     "stored_run",
 ]
 
 RESUMABLE_CHANGES = frozenset({"total_decisions", "checkpoint_minutes", "eval_every"})
 """Config keys a resumed run may change: they do not enter the training computation, so the
 run stays exactly the run it would have been (every other key is refused on resume)."""
+
+LR_SCHEDULE = ("lr_decay_start", "lr_decay_decisions", "lr_end")
+"""The learning-rate schedule's keys (``RunConfig.lr_at``). A resumed run may change them where
+the change lies wholly ahead of it: both the old and the new schedule keep ``lr`` up to the
+decisions already trained (``schedule_kept``), so the run stays the run that one config, the
+new schedule from the start, would have trained."""
 
 C = TypeVar("C")
 
@@ -61,6 +69,14 @@ class RunConfig:
     hidden: tuple[int, ...] = (256, 256)
     """MLP widths"""
     lr: float = 3e-4
+    """the learning rate (Adam's step size), constant unless ``lr_decay_decisions`` > 0"""
+    lr_decay_start: int = 0
+    """learner decisions after which the learning rate starts to fall"""
+    lr_decay_decisions: int = 0
+    """decisions over which it falls linearly from ``lr`` to ``lr_end`` (then stays there); 0:
+    a constant ``lr``"""
+    lr_end: float = 0.0
+    """the learning rate at the end of the decay"""
     epochs: int = 3
     minibatch: int = 1024
     reward_scale: float = 0.0
@@ -144,6 +160,11 @@ class RunConfig:
         for name in ("lr", "max_grad_norm"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+        if min(self.lr_decay_start, self.lr_decay_decisions) < 0 or self.lr_end < 0:
+            raise ValueError(
+                "lr_decay_start and lr_decay_decisions must be >= 0 and lr_end >= 0, got "
+                f"{self.lr_decay_start}, {self.lr_decay_decisions} and {self.lr_end}"
+            )
         for name in ("gamma", "lam", "self_play"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
@@ -181,6 +202,26 @@ class RunConfig:
             raise ValueError("distill_soft must be in [0, 1] and distill_temperature > 0")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive widths, got {list(self.hidden)}")
+
+    def lr_at(self, decisions: int) -> float:
+        """The learning rate of the update that follows ``decisions`` learner decisions:
+        ``lr`` up to ``lr_decay_start``, then linear to ``lr_end`` over
+        ``lr_decay_decisions`` (CleanRL's annealing, placed anywhere in the run)."""
+        if not self.lr_decay_decisions or decisions <= self.lr_decay_start:
+            return self.lr
+        done = min(1.0, (decisions - self.lr_decay_start) / self.lr_decay_decisions)
+        return self.lr + (self.lr_end - self.lr) * done
+
+
+def schedule_kept(old: Mapping[str, Any], new: Mapping[str, Any], decisions: int) -> bool:
+    """Whether configs ``old`` and ``new`` (``config_dict``s) give every update up to
+    ``decisions`` the same learning rate: the same schedule, or both still at ``lr`` there."""
+
+    def start(c: Mapping[str, Any]) -> float:
+        return c["lr_decay_start"] if c["lr_decay_decisions"] else float("inf")
+
+    same = all(old[k] == new[k] for k in ("lr", *LR_SCHEDULE))
+    return same or (old["lr"] == new["lr"] and min(start(old), start(new)) >= decisions)
 
 
 def _fields(cls: type[Any]) -> dict[str, dataclasses.Field[Any]]:
@@ -336,33 +377,47 @@ def resumed_config(
     stored: Mapping[str, Any],
     overrides: Mapping[str, Any],
     ignore: tuple[str, ...] = (),
+    decisions: int = 0,
 ) -> tuple[C, dict[str, tuple[Any, Any]]]:
-    """A resumed run's config: the run's own (``stored``, its latest checkpoint's) with the
-    explicit ``overrides`` applied, and the changes as ``key -> (old, new)``.
+    """A resumed run's config: the run's own (``stored``, its latest checkpoint's, at
+    ``decisions``) with the explicit ``overrides`` applied, and the changes as
+    ``key -> (old, new)``.
 
     Raises:
         ValueError: an override of a key that enters the training computation (exact resume
-            would break: only ``RESUMABLE_CHANGES`` may change), or a bad key or value.
+            would break: only ``RESUMABLE_CHANGES`` may change, and the ``LR_SCHEDULE`` keys
+            where the change lies ahead of ``decisions``), or a bad key or value.
     """
     _check_keys(cls, overrides, ignore)
     values = {k: v for k, v in stored.items() if k not in ignore}
+    own = config_dict(make_config(cls, values, "the run's config"))
     changes: dict[str, tuple[Any, Any]] = {}
     for key, value in overrides.items():
         if key in ignore:
             continue
-        old = values.get(key)
+        old = own[key]
         new = config_dict(make_config(cls, {**values, key: value}, "--set"))[key]
         if new == old:
             continue
-        if key not in RESUMABLE_CHANGES:
+        if key not in RESUMABLE_CHANGES and key not in LR_SCHEDULE:
             raise ValueError(
                 f"--set {key}: a resumed run cannot change {key} ({old!r} -> {new!r}): it enters "
                 "the training, and the run would no longer be the one it resumes; a resumed "
-                f"run may change {', '.join(sorted(RESUMABLE_CHANGES))}"
+                f"run may change {', '.join(sorted(RESUMABLE_CHANGES))}, and the learning-rate "
+                f"schedule ({', '.join(LR_SCHEDULE)}) ahead of the run"
             )
         values[key] = value
         changes[key] = (old, new)
-    return make_config(cls, values, "the run's config"), changes
+    cfg = make_config(cls, values, "the run's config")
+    if not schedule_kept(own, config_dict(cfg), decisions):
+        said = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changes.items())
+        raise ValueError(
+            f"--set: a resumed run cannot change its learning-rate schedule so ({said}): the "
+            f"{decisions:,} decisions already trained would have had another learning rate; a "
+            f"resumed run may add a decay only ahead of them (lr_decay_start >= {decisions}, "
+            "while its own decay has not begun)"
+        )
+    return cfg, changes
 
 
 def field_defaults(cls: type[Any]) -> dict[str, Any]:

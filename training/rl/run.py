@@ -35,7 +35,14 @@ from envs.registry import AnyGame, get_game
 from training.rl.actors import Actors, ActorSpec
 from training.rl.checkpoint import load_checkpoint, save_checkpoint
 from training.rl.collect import Rollout
-from training.rl.config import RESUMABLE_CHANGES, RunConfig, config_dict, field_defaults
+from training.rl.config import (
+    LR_SCHEDULE,
+    RESUMABLE_CHANGES,
+    RunConfig,
+    config_dict,
+    field_defaults,
+    schedule_kept,
+)
 from training.rl.distill import LabelledDecisions, distill_labels, read_labels
 from training.rl.evaluate import evaluate_policy
 from training.rl.imitation import imitate
@@ -160,6 +167,8 @@ class Run:
         cfg = self.cfg
         while self.decisions < cfg.total_decisions and not (self._stop.requested or self._halted):
             epsilon = None if explore is None else explore(self.decisions)
+            for group in self.opt.param_groups:  # the schedule's rate for this update
+                group["lr"] = cfg.lr_at(self.decisions)
             t0 = time.perf_counter()
             version = self.update // cfg.snapshot_every  # the pool changes with each snapshot
             roll = self.actors.collect(self.net, self.pool, version, cfg.rollout_decisions, epsilon)
@@ -217,6 +226,7 @@ class Run:
         w.add_scalar("perf/decisions_per_s", dps, step)
         w.add_scalar("perf/learner_samples_per_s", sps, step)
         w.add_scalar("perf/deals_per_s", roll.deals / (t2 - t0), step)
+        w.add_scalar("charts/learning_rate", self.opt.param_groups[0]["lr"], step)
         if roll.deals:
             w.add_scalar("charts/learner_return", float(roll.deal_returns.mean()), step)
         for phase, ent in phase_entropy(self.net, roll).items():
@@ -356,6 +366,12 @@ class Run:
                     f"the checkpoint's {key} is {_short(theirs.get(key), mine[key])}; "
                     f"this run's is {_short(mine[key], theirs.get(key))}"
                 )
+        if not schedule_kept(stored, config_dict(self.cfg), int(meta.get("decisions", 0))):
+            raise ValueError(
+                f"the checkpoint's learning-rate schedule is "
+                f"{json.dumps({k: stored[k] for k in ('lr', *LR_SCHEDULE)})}; this run's would "
+                "give its past updates another rate"
+            )
 
 
 def phase_names(game: AnyGame, rules: RulesLike) -> dict[int, str]:
@@ -378,7 +394,8 @@ def phase_entropy(net: PolicyValueNet, roll: Rollout) -> dict[int, float]:
 
 
 def _fixed(config: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in config.items() if k not in RESUMABLE_CHANGES}
+    """The config's keys an exact resume must keep (the schedule is checked on its own)."""
+    return {k: v for k, v in config.items() if k not in RESUMABLE_CHANGES and k not in LR_SCHEDULE}
 
 
 def _short(value: Any, other: Any) -> str:
