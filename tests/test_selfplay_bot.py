@@ -38,7 +38,9 @@ def test_it_is_no_version_of_the_shipped_bot():
 
 def test_its_config_is_the_selfplay_config_from_no_weights():
     stored = json.loads((BOT / "config.json").read_text())
-    cfg = load_config(PPOConfig, ROOT / "configs" / "minchiate_selfplay.toml", ignore=("algorithm",))
+    cfg = load_config(
+        PPOConfig, ROOT / "configs" / "minchiate_selfplay.toml", ignore=("algorithm",)
+    )
     assert stored == config_dict(cfg)
     assert stored["init_from"] == "" and stored["bc_decisions"] == 0
     assert stored["distill_labels"] == [] and stored["label_deals"] == 0
