@@ -20,8 +20,8 @@
 # duplicate deals (margins with their 95% intervals), export it as an ONNX bundle and play the
 # bundle without torch.
 #
-# The default budget is the quick config's own: one million decisions, 7 to 10 minutes on two
-# cores. CI shrinks it with `MAZZO_NOTEBOOK_SCALE=ci` (a few updates: the curve is then short
+# The default budget is the quick config's own: two million decisions, about 9 minutes on one
+# core. CI shrinks it with `MAZZO_NOTEBOOK_SCALE=ci` (a few updates: the curve is then short
 # and the bot weak, but every step runs).
 
 # %% tags=["parameters"]
@@ -29,9 +29,9 @@ import os
 
 SCALE = os.environ.get("MAZZO_NOTEBOOK_SCALE", "full")  # "ci" runs a small budget
 SMALL = SCALE == "ci"
-TOTAL_DECISIONS = 24_576 if SMALL else 1_000_000
+TOTAL_DECISIONS = 24_576 if SMALL else 2_000_000
 EVAL_EVERY = 2 if SMALL else 20  # updates between the run's own evaluations
-EVAL_DEALS = 10 if SMALL else 100
+EVAL_DEALS = 10 if SMALL else 500
 ARENA_DEALS = 30 if SMALL else 500
 SEED = 1
 

@@ -100,7 +100,7 @@ def test_resumed_config_accepts_the_keys_together_in_any_order():
 def test_the_cli_adds_a_decay_on_resume_and_refuses_one_in_the_past(tmp_path):
     config = "configs/calabresella_quick.toml"
     tiny = ["--set", "n_envs=8", "--set", "rollout_decisions=256", "--set", "eval_every=0",
-            "--set", "hidden=[32]"]  # fmt: skip
+            "--set", "hidden=[32]", "--set", "lr_decay_decisions=0"]  # fmt: skip
     run = tmp_path / "run"
     first = run_cli("train", config, *tiny, "--set", "total_decisions=512", "--run-dir", str(run))
     assert first.returncode == 0, first.stderr

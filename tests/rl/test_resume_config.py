@@ -31,7 +31,7 @@ def test_a_resumed_run_keeps_its_own_config(tmp_path):
     again = run_cli("train", CONFIG, "--resume", str(run), "--no-progress")  # no --set
     assert again.returncode == 0, again.stderr
     assert "differs from the run's own config" in again.stderr
-    assert "total_decisions 1000000 (file) vs 512 (run)" in again.stderr
+    assert "total_decisions 2000000 (file) vs 512 (run)" in again.stderr
     assert _meta(run)["update"] == done["update"]  # nothing more to do: 512 were asked for
     assert _meta(run)["config"] == done["config"]
     assert not (run / "resumes.jsonl").exists()
