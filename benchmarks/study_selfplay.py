@@ -329,13 +329,15 @@ def cmd_curves(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     """PPO from a config with an extra entropy bonus per phase (``PPOConfig.phase_ent_coef``,
     ``training.rl.phase_entropy``): the measurement harness of that candidate fix (the same
-    as ``mazzo train CONFIG --set 'phase_ent_coef={"bid": 0.1}'``)."""
+    as ``mazzo train CONFIG --set 'phase_ent_coef={"bid": 0.1}'``). ``--phase-ent`` adds to
+    the config's own coefficients (a phase named in both takes the given one)."""
     from envs.cards.flags import parse_assignments
-    from training.rl.config import load_config
+    from training.rl.config import load_config, read_toml
     from training.rl.ppo import PPOConfig, train
 
     overrides = parse_assignments(args.set, "--set")
-    overrides["phase_ent_coef"] = {
+    own = overrides.get("phase_ent_coef", read_toml(args.config).get("phase_ent_coef", {}))
+    overrides["phase_ent_coef"] = dict(own) | {
         k: float(v) for k, v in (item.split("=") for item in args.phase_ent)
     }
     cfg = load_config(PPOConfig, args.config, overrides, ignore=("algorithm",))
