@@ -9,6 +9,7 @@ import json
 
 import pytest
 import torch
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 from tests.cli_runner import run_cli
 from training.rl.config import config_dict, resumed_config, schedule_kept
@@ -56,6 +57,10 @@ def test_the_optimiser_steps_with_the_scheduled_rate(tmp_path):
     for k, v in first.state_dict().items():
         assert torch.equal(v, frozen.state_dict()[k]), k  # update 1 at lr; then rate 0
     assert any(not torch.equal(v, moving.state_dict()[k]) for k, v in first.state_dict().items())
+    events = EventAccumulator(str(tmp_path / "frozen"))
+    events.Reload()
+    rates = [e.value for e in events.Scalars("charts/learning_rate")]  # logged per update
+    assert rates == [pytest.approx(3e-4), 0.0, 0.0]
 
 
 def test_a_decay_added_on_resume_equals_the_whole_schedule_from_the_start(tmp_path):
