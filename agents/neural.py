@@ -93,6 +93,10 @@ class NeuralAgent:
         obs = np.zeros((n, self.encoder.obs_size), np.float32)
         mask = np.zeros((n, self.encoder.num_actions), np.int8)
         self.encoder.encode_batch(views, obs, mask)
+        return self._forward(obs, mask)
+
+    def _forward(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> torch.Tensor:
+        """The masked logits on the agent's ``threads`` (the process's setting restored)."""
         before = torch.get_num_threads()
         if self.threads is None or self.threads == before:
             return self.net.logits(torch.from_numpy(obs), torch.from_numpy(mask))
@@ -109,7 +113,7 @@ class NeuralAgent:
         obs = np.zeros((1, self.encoder.obs_size), np.float32)
         mask = np.zeros((1, self.encoder.num_actions), np.int8)
         self.encoder.encode_batch([view], obs, mask)
-        logits = self.net.logits(torch.from_numpy(obs), torch.from_numpy(mask))
+        logits = self._forward(obs, mask)
         probs: npt.NDArray[np.float64] = torch.softmax(logits.double(), dim=-1).numpy()[0]
         return probs
 

@@ -86,3 +86,33 @@ def test_per_game_defaults_name_known_parameters_in_range():
         with_defaults(params, {"sample": 8})
     with pytest.raises(ValueError):
         with_defaults(params, {"samples": 0})
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_networks_probabilities_run_on_its_own_threads(game, monkeypatch):
+    """The prior's forward pass keeps to the agent's one thread, as its moves do: with the
+    process's two OpenMP threads, two label workers on two cores ran 4x slower (measured)."""
+    import torch
+
+    g = get_game(game)
+    rules = g.rules()
+    network = make_agent("bot", game)
+    state = g.new_state(g.deal_random(np.random.default_rng(1), rules, dealer=0), rules)
+    seen: list[int] = []
+    logits = network.net.logits
+
+    def recording(obs, mask):
+        seen.append(torch.get_num_threads())
+        return logits(obs, mask)
+
+    monkeypatch.setattr(network.net, "logits", recording)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        probs = network.action_probs(state.info_view(state.to_play))
+        network.act(state.info_view(state.to_play), np.random.default_rng(0))
+        after = torch.get_num_threads()
+    finally:
+        torch.set_num_threads(before)
+    assert seen == [1, 1] and after == 2
+    assert probs.sum() == pytest.approx(1.0)
