@@ -82,6 +82,26 @@ def test_the_decisions_are_the_positions_the_search_saw(game, labels):
     assert (data.target.argmax(1) == data.action).all()  # the search's choice weighs most
 
 
+@pytest.mark.parametrize("chunk", [1, 7])
+def test_reading_in_chunks_gives_the_same_rows(labels, chunk):
+    """Rows are stacked ``chunk`` at a time (about one copy of the labels in memory while
+    reading); any chunk size gives the same arrays, with and without a limit."""
+    g = get_game("minchiate")
+    rules, enc = g.rules(), g.encoder(g.rules())
+    whole = label_decisions([labels["minchiate"]], g, rules, enc, 0.5, chunk=10_000)
+    parts = label_decisions([labels["minchiate"]], g, rules, enc, 0.5, chunk=chunk)
+    assert len(parts) == len(whole) > 2 * 7
+    for name in ("obs", "mask", "action", "target", "ret"):
+        a, b = getattr(whole, name), getattr(parts, name)
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_array_equal(a, b)
+    cut = label_decisions([labels["minchiate"]], g, rules, enc, 0.5, limit=15, chunk=chunk)
+    np.testing.assert_array_equal(cut.obs, whole.obs[:15])
+    np.testing.assert_array_equal(cut.target, whole.target[:15])
+    with pytest.raises(ValueError, match="chunk must be >= 1, got 0"):
+        label_decisions([labels["minchiate"]], g, rules, enc, 0.5, chunk=0)
+
+
 def test_soft_targets_follow_the_values():
     t = soft_targets({"3": 1.0, "5": 0.0, "7": 1.0}, 3, 10, soft=0.5, temperature=0.25)
     assert t.sum() == pytest.approx(1.0)

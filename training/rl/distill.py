@@ -115,22 +115,21 @@ def _games(path: Path) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
 def label_decisions(
     paths: Sequence[str | Path], game: AnyGame, rules: RulesLike, encoder: AnyEncoder,
     reward_scale: float, soft: float = 0.5, temperature: float = 0.25,
-    limit: int | None = None,
+    limit: int | None = None, chunk: int = 65536,
 ) -> LabelledDecisions:  # fmt: skip
     """The searched decisions of the label files ``paths`` (at most ``limit``), encoded for
-    ``rules`` (see the module docstring).
+    ``rules`` (see the module docstring). The rows are stacked ``chunk`` at a time, so reading
+    holds about one copy of them (measured on 100,000 Minchiate rows, 537 MB of arrays: a peak
+    of 1,140 MB resident for the whole process, 1,380 MB with a list of rows stacked at the end).
 
     Raises:
-        ValueError: a file that is not a labels file, of another game or other rules.
+        ValueError: a file that is not a labels file, of another game or other rules, or a
+            ``chunk`` below 1.
     """
     if not 0 <= soft <= 1 or not temperature > 0:
         raise ValueError(f"soft must be in [0, 1] and temperature > 0, got {soft}, {temperature}")
     n_act = encoder.num_actions
-    obs: list[npt.NDArray[np.float16]] = []
-    mask: list[npt.NDArray[np.int8]] = []
-    action: list[int] = []
-    target: list[npt.NDArray[np.float32]] = []
-    ret: list[float] = []
+    rows = _Rows(encoder.obs_size, n_act, chunk)
     row = np.zeros((1, encoder.obs_size), np.float32)
     row_mask = np.zeros((1, n_act), np.int8)
     for path in map(Path, paths):
@@ -155,19 +154,17 @@ def label_decisions(
                             f"{path}: deal {line['deal']} step {step}: the labelled action "
                             f"{line['label']!r} is not legal in the replayed position"
                         )
-                    obs.append(row[0].astype(np.float16))
-                    mask.append(row_mask[0].copy())
-                    action.append(int(line["action"]))
-                    target.append(
-                        soft_targets(line["values"], line["action"], n_act, soft, temperature)
-                    )
-                    ret.append(float(line["outcome"]) * reward_scale)
-                    if limit is not None and len(action) >= limit:
-                        return _stack(obs, mask, action, target, ret, encoder)
+                    rows.add(
+                        row[0], row_mask[0], int(line["action"]),
+                        soft_targets(line["values"], line["action"], n_act, soft, temperature),
+                        float(line["outcome"]) * reward_scale,
+                    )  # fmt: skip
+                    if limit is not None and len(rows) >= limit:
+                        return rows.stacked()
                 if triple is None or step >= max(wanted):
                     break
                 apply_actions(game.vocabulary, state, [triple])
-    return _stack(obs, mask, action, target, ret, encoder)
+    return rows.stacked()
 
 
 def _check_header(path: Path, header: dict[str, Any], game: AnyGame, rules: RulesLike) -> None:
@@ -180,20 +177,66 @@ def _check_header(path: Path, header: dict[str, Any], game: AnyGame, rules: Rule
         )
 
 
-def _stack(
-    obs: list[npt.NDArray[np.float16]], mask: list[npt.NDArray[np.int8]], action: list[int],
-    target: list[npt.NDArray[np.float32]], ret: list[float], encoder: AnyEncoder,
-) -> LabelledDecisions:  # fmt: skip
-    if not action:
-        n_obs, n_act = encoder.obs_size, encoder.num_actions
+class _Rows:
+    """The rows ``label_decisions`` keeps, stacked ``chunk`` rows at a time, so that reading
+    holds about one copy of the labels (a list of row arrays and their stack would be two)."""
+
+    def __init__(self, n_obs: int, n_act: int, chunk: int) -> None:
+        if chunk < 1:
+            raise ValueError(f"chunk must be >= 1, got {chunk}")
+        self.n_obs, self.n_act, self.chunk = n_obs, n_act, chunk
+        self.obs = np.empty((chunk, n_obs), np.float16)
+        self.mask = np.empty((chunk, n_act), np.int8)
+        self.target = np.empty((chunk, n_act), np.float32)
+        self.filled = 0
+        self.done: list[
+            tuple[npt.NDArray[np.float16], npt.NDArray[np.int8], npt.NDArray[np.float32]]
+        ] = []
+        self.action: list[int] = []
+        self.ret: list[float] = []
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+    def add(
+        self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8], action: int,
+        target: npt.NDArray[np.float32], ret: float,
+    ) -> None:  # fmt: skip
+        """Keep one row (``obs`` is cast to float16)."""
+        i = self.filled
+        self.obs[i], self.mask[i], self.target[i] = obs, mask, target
+        self.action.append(action)
+        self.ret.append(ret)
+        self.filled += 1
+        if self.filled == self.chunk:
+            self.done.append((self.obs, self.mask, self.target))
+            self.obs = np.empty_like(self.obs)
+            self.mask = np.empty_like(self.mask)
+            self.target = np.empty_like(self.target)
+            self.filled = 0
+
+    def stacked(self) -> LabelledDecisions:
+        """All rows as one ``LabelledDecisions``; each chunk is freed once copied (the
+        result's pages are only touched as they are filled)."""
+        parts = [
+            *self.done,
+            (self.obs[: self.filled], self.mask[: self.filled], self.target[: self.filled]),
+        ]
+        self.done = []
+        n = len(self.action)
+        obs = np.empty((n, self.n_obs), np.float16)
+        mask = np.empty((n, self.n_act), np.int8)
+        target = np.empty((n, self.n_act), np.float32)
+        at = 0
+        while parts:
+            o, m, t = parts.pop(0)
+            obs[at : at + len(o)], mask[at : at + len(o)], target[at : at + len(o)] = o, m, t
+            at += len(o)
+            del o, m, t
         return LabelledDecisions(
-            np.zeros((0, n_obs), np.float16), np.zeros((0, n_act), np.int8),
-            np.zeros(0, np.int64), np.zeros((0, n_act), np.float32), np.zeros(0, np.float32),
+            obs, mask, np.asarray(self.action, np.int64), target,
+            np.asarray(self.ret, np.float32),
         )  # fmt: skip
-    return LabelledDecisions(
-        np.stack(obs), np.stack(mask), np.asarray(action, np.int64), np.stack(target),
-        np.asarray(ret, np.float32),
-    )  # fmt: skip
 
 
 def distill(
