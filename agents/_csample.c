@@ -265,7 +265,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_csample",
-                                    "The compiled twin of agents.sampling.SlotSampler.sample.",
+                                    "The compiled twin of mazzo.agents.sampling.SlotSampler.sample.",
                                     -1, methods};
 
 PyMODINIT_FUNC PyInit__csample(void) { return PyModule_Create(&module); }

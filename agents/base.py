@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from envs.cards.bits import bit_list
+from mazzo.envs.cards.bits import bit_list
 
 __all__ = [
     "Agent",

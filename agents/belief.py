@@ -5,7 +5,7 @@ read) and predicts, for every card, where it lies from that seat's point of view
 class*, ``0`` for the seat's own hand, ``1..n-1`` for the hands of the seats (Calabresella:
 positions) that follow it in turn order, and ``n`` for every place outside the hands (the
 Minchiate Fola and discards, the Calabresella monte or set-aside cards). Each game says how a
-complete world maps to these classes (``HolderMap``: ``agents.<game>.holders``).
+complete world maps to these classes (``HolderMap``: ``mazzo.agents.<game>.holders``).
 
 The model starts from the *constraint prior* (``slot_prior``: each hidden card spread over the
 slots the world sampler allows it, in proportion to their free room) and adds an MLP's logits to
@@ -13,7 +13,7 @@ the prior's: the network learns only what the play says beyond the rules' constr
 constraints themselves, which a network would have to learn from the raw observation, it gets
 for free, and a network that learned nothing leaves the prior as it is). The MLP's last layer
 starts at zero. Its forward pass runs here in numpy, so a search agent that uses it
-needs neither torch nor a GPU; ``training.belief`` trains it (with torch) and writes it in the
+needs neither torch nor a GPU; ``mazzo.training.belief`` trains it (with torch) and writes it in the
 format read here: a folder with ``meta.json`` (``format``: ``mazzo-belief/1``, the game, its
 rule flags, the encoding version, the layer sizes, the training and calibration figures) and
 ``weights.npz`` (``w0, b0, w1, b1, ...``, float16, computed in float32; read with
@@ -43,9 +43,9 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from envs.cards.bits import bit_list
-from envs.protocols import AnyEncoder
-from envs.registry import get_game
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.protocols import AnyEncoder
+from mazzo.envs.registry import get_game
 
 __all__ = [
     "BELIEF_FORMAT",
@@ -68,7 +68,7 @@ Classes = npt.NDArray[np.int8]
 
 
 class HolderMap(Protocol):
-    """One game's holder classes (``agents.<game>.holders``)."""
+    """One game's holder classes (``mazzo.agents.<game>.holders``)."""
 
     n_cards: int
     n_classes: int
@@ -148,7 +148,7 @@ def holder_map(game: str) -> HolderMap:
     """The holder classes of ``game``."""
     import importlib
 
-    module = importlib.import_module(f"agents.{game}.holders")
+    module = importlib.import_module(f"mazzo.agents.{game}.holders")
     found: HolderMap = module.HOLDERS
     return found
 

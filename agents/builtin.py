@@ -1,12 +1,12 @@
-"""The registration of a game's built-in agents, written once for every ``agents.<game>``
+"""The registration of a game's built-in agents, written once for every ``mazzo.agents.<game>``
 package: its versioned heuristic baseline, its determinized search agent (``pimc``) and the same
 search with learned parts (``ipimc``: the worlds of card play drawn with a belief model,
-``agents.belief``, and the choice of card weighed by the shipped network's policy, ``prior``:
-``agents.policy_prior``), each with its help line and declared parameters, into
-``agents.registry``; a game may set other defaults for ``ipimc``'s parameters (what measured
+``mazzo.agents.belief``, and the choice of card weighed by the shipped network's policy, ``prior``:
+``mazzo.agents.policy_prior``), each with its help line and declared parameters, into
+``mazzo.agents.registry``; a game may set other defaults for ``ipimc``'s parameters (what measured
 strongest there). Both searches take ``others``: ``own`` (their own way outside card play) or
 ``bot`` (the shipped network bids, calls, exchanges, discards and declares:
-``agents.outside_play``); ``pimc`` defaults to ``own`` (the plain baseline), ``ipimc`` to
+``mazzo.agents.outside_play``); ``pimc`` defaults to ``own`` (the plain baseline), ``ipimc`` to
 ``bot`` (every learned part).
 
 Must not import torch or training/, nor name a game.
@@ -19,12 +19,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from agents.base import AnyAgent
-from agents.belief import BeliefWorlds, load_belief
-from agents.outside_play import OutsidePlay
-from agents.params import Param
-from agents.policy_prior import PolicyPrior, Searcher
-from agents.registry import SHIPPED, Factory, register
+from mazzo.agents.base import AnyAgent
+from mazzo.agents.belief import BeliefWorlds, load_belief
+from mazzo.agents.outside_play import OutsidePlay
+from mazzo.agents.params import Param
+from mazzo.agents.policy_prior import PolicyPrior, Searcher
+from mazzo.agents.registry import SHIPPED, Factory, register
 
 __all__ = [
     "BELIEF_PARAMS",
@@ -134,7 +134,7 @@ def register_builtin_agents(
                     "others=bot and prior > 0 only"
                 )
             return searcher
-        from agents.registry import make_agent  # the network (torch) only when asked for
+        from mazzo.agents.registry import make_agent  # the network (torch) only when asked for
 
         network = make_agent(net, game)
         if not hasattr(network, "action_probs"):

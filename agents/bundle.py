@@ -1,4 +1,4 @@
-"""The torch-free runtime of an exported bot (``mazzo export``, ``training.export``): load a
+"""The torch-free runtime of an exported bot (``mazzo export``, ``mazzo.training.export``): load a
 bundle folder, check it against this mazzo's game, and act with it.
 
 A bundle holds ``manifest.json`` (format ``mazzo-bundle/1``: the game, its encoding version,
@@ -7,13 +7,13 @@ inputs and outputs, and the sha256 of every other file), ``policy.onnx`` (inputs
 float32 ``(B, obs_size)`` and ``mask`` int8 ``(B, num_actions)``; outputs ``probs``, the
 masked softmax, exactly 0 on illegal actions, and ``logits``, masked with the float32
 minimum), ``policy.pt`` (the same as TorchScript) and ``test_vectors.jsonl`` (see
-``agents.bundle_check``). ``load_bundle`` verifies the format and every checksum before it
+``mazzo.agents.bundle_check``). ``load_bundle`` verifies the format and every checksum before it
 opens the model; ``Bundle.check`` refuses a game, encoding version, size or rules flag that
 differ from the ones given, naming the difference. ``BundleAgent`` acts like
-``agents.neural.NeuralAgent``: the most probable legal action by default, sampled on request.
+``mazzo.agents.neural.NeuralAgent``: the most probable legal action by default, sampled on request.
 
-``python -m agents.bundle check DIR`` replays the bundle's test vectors with this mazzo
-(``agents.bundle_check``).
+``python -m mazzo.agents.bundle check DIR`` replays the bundle's test vectors with this mazzo
+(``mazzo.agents.bundle_check``).
 
 Imports numpy and onnxruntime; must not import torch or training/.
 """
@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from envs.cards.flags import flag_differences, resolved_flags
-from envs.protocols import AnyEncoder, RulesLike
-from envs.registry import AnyGame, get_game
+from mazzo.envs.cards.flags import flag_differences, resolved_flags
+from mazzo.envs.protocols import AnyEncoder, RulesLike
+from mazzo.envs.registry import AnyGame, get_game
 
 __all__ = [
     "BUNDLE_FORMAT",
@@ -252,7 +252,7 @@ class BundleAgent:
         bundle.check(game, rules)
         self.bundle, self.sample = bundle, sample
         self.encoder: AnyEncoder = game.encoder(rules)
-        self.trained_rules = rules  # the manifest's: agents.trained_rules refuses others
+        self.trained_rules = rules  # the manifest's: mazzo.agents.trained_rules refuses others
 
     def act(self, view: Any, rng: np.random.Generator) -> int:
         return self.act_batch([view], rng)[0]
@@ -269,6 +269,6 @@ class BundleAgent:
 
 
 if __name__ == "__main__":
-    from agents.bundle_check import main
+    from mazzo.agents.bundle_check import main
 
     sys.exit(main())

@@ -1,6 +1,6 @@
-"""The self-check of a bundle (``python -m agents.bundle check DIR``): replay each test vector's
-D.3 record with this mazzo, re-encode the view of the vector's seat with this mazzo's encoder,
-and compare the observation, the mask and the bundle's probabilities with the stored ones.
+"""The self-check of a bundle (``python -m mazzo.agents.bundle check DIR``): replay each test
+vector's D.3 record with this mazzo, re-encode the view of the vector's seat with this mazzo's
+encoder, and compare the observation, the mask and the bundle's probabilities with the stored ones.
 
 A test vector (one JSON line of ``test_vectors.jsonl``) is ``{"record": <the D.3 record of the
 deal so far>, "seat": <the seat whose view it is: usually the seat on turn, sometimes another
@@ -9,7 +9,7 @@ deal so far>, "seat": <the seat whose view it is: usually the seat on turn, some
 export. A bundle passes when every observation and probability lies within ``tolerance``
 (1e-5) of the stored one, every mask is equal, and the action labels are this mazzo's.
 
-Imports numpy and onnxruntime (through ``agents.bundle``); must not import torch or training/.
+Imports numpy and onnxruntime (through ``mazzo.agents.bundle``); must not import torch or training/.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.bundle import Bundle, action_labels, load_bundle
+from mazzo.agents.bundle import Bundle, action_labels, load_bundle
 
 __all__ = ["TOLERANCE", "VectorReport", "check_vectors", "main", "read_vectors"]
 
@@ -147,10 +147,11 @@ def _compare(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m agents.bundle check DIR``: 0 when the bundle passes, 1 when it does not, 2
+    """``python -m mazzo.agents.bundle check DIR``: 0 when the bundle passes, 1 when it does not, 2
     when it cannot be read."""
     parser = argparse.ArgumentParser(
-        prog="python -m agents.bundle", description="Check a mazzo bot bundle against this mazzo."
+        prog="python -m mazzo.agents.bundle",
+        description="Check a mazzo bot bundle against this mazzo.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="replay the test vectors and compare (torch-free)")

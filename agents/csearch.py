@@ -7,10 +7,10 @@ policy and solver (``agents/<game>/rollout.py``, the reference: the parity tests
 in or handed over (a module with ``configure(*tables)``); ``load_search`` checks them against
 the engine's (``card_tables()``) before the module is used. It returns None where
 the module was not built (no C compiler at install time) or where ``MAZZO_PURE_PYTHON`` is set to
-anything but ``""`` or ``0`` (``envs.common.compiled.pure_python_requested``); PIMC then plays its
-worlds out in Python, with the same results, only slower.
+anything but ``""`` or ``0`` (``mazzo.envs.common.compiled.pure_python_requested``); PIMC then plays
+its worlds out in Python, with the same results, only slower.
 
-Imports nothing outside the standard library and ``envs.common.compiled``.
+Imports nothing outside the standard library and ``mazzo.envs.common.compiled``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import importlib
 from collections.abc import Sequence
 from types import ModuleType
 
-from envs.common.compiled import pure_python_requested
+from mazzo.envs.common.compiled import pure_python_requested
 
 __all__ = ["load_search"]
 
@@ -29,7 +29,7 @@ def load_search(module: str, tables: Sequence[Sequence[int]]) -> ModuleType | No
     ``MAZZO_PURE_PYTHON`` asks for the Python code.
 
     Args:
-        module: the extension's dotted name (``agents.<game>._csearch``).
+        module: the extension's dotted name (``mazzo.agents.<game>._csearch``).
         tables: the engine's per-card tables, which the module's ``card_tables()`` must equal.
 
     Raises:

@@ -22,9 +22,9 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from agents.nets import PolicyValueNet
-from envs.protocols import AnyEncoder, RulesLike
-from envs.registry import get_game
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.envs.protocols import AnyEncoder, RulesLike
+from mazzo.envs.registry import get_game
 
 __all__ = [
     "CHECKPOINT_FORMAT",
@@ -56,7 +56,7 @@ class NeuralAgent:
             processes in parallel, and on a busy machine extra OpenMP threads spin (the arena
             measured 30x slower with two threads under load).
         trained_rules: the rules the net was trained for (from its checkpoint), or None for a
-            net in training; ``agents.trained_rules`` refuses other rules.
+            net in training; ``mazzo.agents.trained_rules`` refuses other rules.
     """
 
     name = "nn"

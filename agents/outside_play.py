@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import AnyAgent
+from mazzo.agents.base import AnyAgent
 
 __all__ = ["OutsidePlay", "is_card_play"]
 

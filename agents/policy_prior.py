@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from agents.outside_play import is_card_play
+from mazzo.agents.outside_play import is_card_play
 
 __all__ = ["PolicyPrior", "Searcher", "prior_choice"]
 

@@ -3,15 +3,15 @@
 A spec is ``name[@version][:item,item,...]``: ``random``, ``heuristic@1``,
 ``pimc:samples=64,ms=500``, and for an agent that declares a positional parameter, a bare
 first item, ``nn:runs/model.pt,temperature=0.5``. Each agent is registered per game and name
-with its declared parameters (``agents.params.Param``: type, default, range, meaning) and its
+with its declared parameters (``mazzo.agents.params.Param``: type, default, range, meaning) and its
 versions; ``make_agent`` checks the spec against them, so every bad input (an unknown game,
 agent, version or key, a value not of its declared type or range) is a ``ValueError`` that
 names the agent, the item as typed and what is allowed, before any factory runs. ``name@N``
 asks for version N (the latest when omitted). A named shipped bot is one more registration
 (a name, no parameters, its own factory).
 
-The games are those of ``envs.registry``; a game's built-in agents live in the package
-``agents.<game>``, imported on first use (it registers them), and ``random`` is registered
+The games are those of ``mazzo.envs.registry``; a game's built-in agents live in the package
+``mazzo.agents.<game>``, imported on first use (it registers them), and ``random`` is registered
 for every game.
 
 Must not import torch or training/.
@@ -23,9 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agents.base import AnyAgent, RandomAgent
-from agents.params import Param, describe_params, parse_params
-from envs.registry import AnyGame, Game, game_names
+from mazzo.agents.base import AnyAgent, RandomAgent
+from mazzo.agents.params import Param, describe_params, parse_params
+from mazzo.envs.registry import AnyGame, Game, game_names
 
 __all__ = [
     "AgentInfo",
@@ -276,7 +276,7 @@ def _load_builtin() -> None:
                 help=f"the shipped bot ({shipped.relative_to(SHIPPED.parent)}; see its CARD.md; "
                 f"bot@N: version N, {shipped.relative_to(SHIPPED.parent)}/vN for earlier ones)",
             )(_bot_factory(game, bots))  # fmt: skip
-        module = f"agents.{game}"
+        module = f"mazzo.agents.{game}"
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as e:
@@ -304,7 +304,7 @@ def _nn_factory(game: str) -> Factory:
     def make(
         version: int, path: Path, sample: bool = False, foreign_rules: bool = False
     ) -> AnyAgent:
-        from agents.neural import load_policy  # torch is imported only when a network is used
+        from mazzo.agents.neural import load_policy  # torch is imported only when a network is used
 
         agent, meta = load_policy(path, sample=sample)
         if meta.get("game") != game:
@@ -326,7 +326,7 @@ def _onnx_factory(game: str) -> Factory:
     def make(
         version: int, path: Path, sample: bool = False, foreign_rules: bool = False
     ) -> AnyAgent:
-        from agents.bundle import BundleAgent, load_bundle  # onnxruntime only when used
+        from mazzo.agents.bundle import BundleAgent, load_bundle  # onnxruntime only when used
 
         bundle = load_bundle(path)
         if bundle.game_name != game:

@@ -48,7 +48,7 @@ from types import ModuleType
 
 import numpy as np
 
-from envs.common.compiled import pure_python_requested
+from mazzo.envs.common.compiled import pure_python_requested
 
 __all__ = ["NoConsistentWorld", "SlotSampler", "below"]
 
@@ -57,11 +57,12 @@ _MAX_PLAN_OPTIONS = 100_000  # a larger count-vector tree is drawn by the refere
 
 
 def _load_core() -> ModuleType | None:
-    """The compiled twin ``agents._csample``, or None (not built, or ``MAZZO_PURE_PYTHON``)."""
+    """The compiled twin ``mazzo.agents._csample``, or None (not built, or
+    ``MAZZO_PURE_PYTHON``)."""
     if pure_python_requested():
         return None
     try:
-        return importlib.import_module("agents._csample")
+        return importlib.import_module("mazzo.agents._csample")
     except ImportError:
         return None
 

@@ -1,6 +1,6 @@
 """Seat trackers by game: the registry the seat sessions of ``mazzo serve`` ask for a game's
-``SeatTracker`` (``agents.tracking``) and its referee helpers. A game's entry lives in
-``agents.<game>.tracker`` as ``TRACKER`` (a ``TrackerEntry``), imported on first use; nothing
+``SeatTracker`` (``mazzo.agents.tracking``) and its referee helpers. A game's entry lives in
+``mazzo.agents.<game>.tracker`` as ``TRACKER`` (a ``TrackerEntry``), imported on first use; nothing
 here names a game.
 
 Must not import torch or training/.
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.tracking import SeatTracker
-from envs.registry import AnyGame
+from mazzo.agents.tracking import SeatTracker
+from mazzo.envs.registry import AnyGame
 
 __all__ = ["TrackerEntry", "tracker_for"]
 
@@ -42,7 +42,7 @@ def tracker_for(game: AnyGame) -> TrackerEntry:
     Raises:
         ValueError: the game has no seat tracker.
     """
-    module = f"agents.{game.name}.tracker"
+    module = f"mazzo.agents.{game.name}.tracker"
     try:
         entry = importlib.import_module(module).TRACKER
     except (ModuleNotFoundError, AttributeError):

@@ -12,9 +12,9 @@ When no such world exists the input is ``ImpossibleInput`` and the tracker is un
 samplers' worlds all have the seat's view (the no-leak property), so the view never depends on
 which consistent world is held.
 
-A game supplies a subclass (``agents.<game>.tracker``): how its private setup builds a first
+A game supplies a subclass (``mazzo.agents.<game>.tracker``): how its private setup builds a first
 world, its reveals (their JSON shapes, when they are due, how a world is checked against them),
-and the constrained draws of a world. ``agents.trackers`` finds a game's tracker by name.
+and the constrained draws of a world. ``mazzo.agents.trackers`` finds a game's tracker by name.
 
 Must not import torch or training/.
 """
@@ -27,8 +27,8 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from agents.sampling import NoConsistentWorld
-from envs.registry import AnyGame
+from mazzo.agents.sampling import NoConsistentWorld
+from mazzo.envs.registry import AnyGame
 
 __all__ = [
     "FeasibleSampler",
@@ -73,7 +73,7 @@ class FeasibleSampler:
     """Draws *some* assignment of cards to slots meeting the capacities and the per-card slot
     constraints (a randomized matching with augmenting paths), not a uniform one: a tracker
     needs one consistent world, not the posterior, and this is built in no time where the
-    uniform ``agents.sampling.SlotSampler`` counts every world first. The same arguments.
+    uniform ``mazzo.agents.sampling.SlotSampler`` counts every world first. The same arguments.
 
     Raises:
         NoConsistentWorld: the cards do not add up to the capacities.

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.cards.flags import flag_differences, resolved_flags
-from envs.protocols import RulesLike
-from envs.registry import AnyGame
+from mazzo.envs.cards.flags import flag_differences, resolved_flags
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame
 
 __all__ = ["SWITCH", "ForeignRules", "check_rules_fit", "rule_differences", "trained_rules"]
 

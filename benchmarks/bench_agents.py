@@ -24,9 +24,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agents.registry import make_agent  # noqa: E402
-from envs.cards.bits import bit_list  # noqa: E402
-from envs.registry import game_names, get_game  # noqa: E402
+from mazzo.agents.registry import make_agent  # noqa: E402
+from mazzo.envs.cards.bits import bit_list  # noqa: E402
+from mazzo.envs.registry import game_names, get_game  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:

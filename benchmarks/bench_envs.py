@@ -42,8 +42,8 @@ try:
     import numpy as np
     from _peers import add_peer_arguments, peers_available, run_peers
 
-    from envs.cards.deal import Deal
-    from envs.registry import Game, game_names, get_game
+    from mazzo.envs.cards.deal import Deal
+    from mazzo.envs.registry import Game, game_names, get_game
 except ImportError as e:  # run with a Python that lacks the project's dependencies
     sys.exit(
         f"bench_envs: cannot import the project ({e}); run it with the project's venv, "

@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from envs.cards.deal import Deal
-from envs.minchiate import Rules, State
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate import Rules, State
 
 
 def run(

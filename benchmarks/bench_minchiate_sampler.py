@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents.minchiate.sampler import WorldSampler
-from envs.cards.deal import Deal
-from envs.minchiate import Rules, State
+from mazzo.agents.minchiate.sampler import WorldSampler
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate import Rules, State
 
 
 def random_state(rng: random.Random, rules: Rules, max_steps: int = 100) -> State:

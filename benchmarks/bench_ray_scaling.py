@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 try:  # torch and the trainers load in the cases, after the arguments are checked
-    from envs.registry import game_names
+    from mazzo.envs.registry import game_names
 except ImportError as e:
     sys.exit(f"bench_ray_scaling: cannot import the project ({e}); run it with the project's venv")
 
@@ -36,11 +36,11 @@ def _setup(game: str, k: int, envs: int, hidden: tuple[int, ...]) -> tuple[Any, 
     """A PPO config of ``k`` actors, its network, pool and actor specs (as ``Run`` makes them)."""
     import numpy as np
 
-    from agents.nets import PolicyValueNet
-    from envs.registry import get_game
-    from training.rl.actors import ActorSpec
-    from training.rl.opponents import OpponentPool
-    from training.rl.ppo import PPOConfig
+    from mazzo.agents.nets import PolicyValueNet
+    from mazzo.envs.registry import get_game
+    from mazzo.training.rl.actors import ActorSpec
+    from mazzo.training.rl.opponents import OpponentPool
+    from mazzo.training.rl.ppo import PPOConfig
 
     cfg = PPOConfig(game=game, n_envs=envs, n_actors=k, hidden=hidden, minibatch=1024)
     g = get_game(game)
@@ -61,8 +61,8 @@ def collection(
     game: str, k: int, ray: bool, rollout: int, rollouts: int, envs: int, hidden: tuple[int, ...]
 ) -> dict[str, float]:  # fmt: skip
     """Decisions collected per second by ``k`` actors (processes, or Ray actors)."""
-    from training.rl.actors import Actors
-    from training.rl.ray_actors import RayActors
+    from mazzo.training.rl.actors import Actors
+    from mazzo.training.rl.ray_actors import RayActors
 
     _cfg, net, pool, specs = _setup(game, k, envs, hidden)
     actors: Any = RayActors(specs, "local", lambda s: None) if ray else Actors(specs, False)
@@ -83,8 +83,8 @@ def learner(
     """PPO samples per second of one learner process over one rollout."""
     import torch
 
-    from training.rl.actors import Actors
-    from training.rl.ppo import ppo_update
+    from mazzo.training.rl.actors import Actors
+    from mazzo.training.rl.ppo import ppo_update
 
     cfg, net, pool, specs = _setup(game, 1, envs, hidden)
     torch.set_num_threads(threads)

@@ -6,7 +6,7 @@ heuristic (200 fixed deals, duplicate style, 95% interval) after the same wall t
 
 Cases (``--cases``), each trained for ``--seconds`` of wall time from its start (set-up
 included):
-    mazzo:ray    ``training.rl.ppo`` with ``--actors`` self-play actors on Ray, 256x256 MLP,
+    mazzo:ray    ``mazzo.training.rl.ppo`` with ``--actors`` self-play actors on Ray, 256x256 MLP,
                  from no weights
     mazzo:ray+bc the same after mazzo's own warm start (the shipped configs' recipe): cloning
                  the heuristic on ``--bc-decisions`` of its decisions, inside the same wall time
@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "examples"))
 
 try:
-    from envs.registry import AnyGame, game_names, get_game
+    from mazzo.envs.registry import AnyGame, game_names, get_game
 except ImportError as e:
     sys.exit(f"bench_rllib: cannot import the project ({e}); run it with .venv-rllib")
 
@@ -46,9 +46,9 @@ def mazzo_case(
     cloning the heuristic on ``bc_decisions`` decisions (0: none) within that time."""
     from rllib_ppo import margin_vs_heuristic
 
-    from agents.distributed import LOCAL
-    from training.rl.evaluate import _Frozen
-    from training.rl.ppo import PPOConfig, train
+    from mazzo.agents.distributed import LOCAL
+    from mazzo.training.rl.evaluate import _Frozen
+    from mazzo.training.rl.ppo import PPOConfig, train
 
     cfg = PPOConfig(game=game.name, n_envs=64, n_actors=actors, rollout_decisions=4096,
                     minibatch=1024, hidden=(256, 256), eval_every=0, threads=1,

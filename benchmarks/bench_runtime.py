@@ -30,9 +30,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agents.bundle import Bundle, BundleAgent, load_bundle  # noqa: E402
-from agents.registry import SHIPPED  # noqa: E402
-from envs.registry import game_names, get_game  # noqa: E402
+from mazzo.agents.bundle import Bundle, BundleAgent, load_bundle  # noqa: E402
+from mazzo.agents.registry import SHIPPED  # noqa: E402
+from mazzo.envs.registry import game_names, get_game  # noqa: E402
 
 BATCHES = (1, 16, 64, 256)
 
@@ -108,7 +108,7 @@ def shipped_bundles(tmp: Path) -> list[Path]:
         if (committed / "manifest.json").exists():
             out.append(committed)
             continue
-        from training.export import export_bundle  # torch only to export
+        from mazzo.training.export import export_bundle  # torch only to export
 
         export_bundle("bot", tmp / game, game=get_game(game).name, vectors=8)
         out.append(tmp / game)

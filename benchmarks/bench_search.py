@@ -33,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from envs.registry import game_names, get_game  # noqa: E402
+from mazzo.envs.registry import game_names, get_game  # noqa: E402
 
 
 def rate(fn: Callable[[Any], float], items: list[Any], seconds: float) -> tuple[float, list[float]]:
@@ -56,7 +56,7 @@ def rate(fn: Callable[[Any], float], items: list[Any], seconds: float) -> tuple[
 
 def bench_game(name: str, seconds: float, n: int, seed: int) -> dict[str, dict[str, float]]:
     """Every case of one game: Python and compiled calls per second and their ratio."""
-    core = importlib.import_module(f"agents.{name}.csearch")
+    core = importlib.import_module(f"mazzo.agents.{name}.csearch")
     rules = get_game(name).rules()
     exact, deepest, tricks = core.DEFAULT_EXACT, core.MAX_EXACT, core.TRICKS
     cases = {
@@ -81,14 +81,14 @@ def bench_game(name: str, seconds: float, n: int, seed: int) -> dict[str, dict[s
 
 
 def bench_draws(name: str, states: list[Any], seconds: float) -> dict[str, float]:
-    """Worlds drawn per second by the game's world sampler (``agents.sampling.SlotSampler``
+    """Worlds drawn per second by the game's world sampler (``mazzo.agents.sampling.SlotSampler``
     built for the view of the seat on turn), the Python reference against the compiled twin
     (``agents/_csample.c``), each from its own generators seeded alike: the same worlds."""
     import numpy as np
 
-    from agents import sampling
+    from mazzo.agents import sampling
 
-    world_sampler = importlib.import_module(f"agents.{name}.sampler").WorldSampler
+    world_sampler = importlib.import_module(f"mazzo.agents.{name}.sampler").WorldSampler
     samplers = [world_sampler(s.info_view(s.to_play))._sampler for s in states]
     items = list(range(len(samplers)))
 

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
-from envs.registry import game_for_format, game_names, get_game  # noqa: E402
+from mazzo.envs.registry import game_for_format, game_names, get_game  # noqa: E402
 from mazzo.serve.bots import parse_bot_option  # noqa: E402
 
 

@@ -5,8 +5,8 @@ collection included) and learner samples per second.
 
 Cases (each on ``--game``'s default rules, the same 256x256 MLP, for ``--seconds`` of wall
 clock after a warm-up update):
-    mazzo:ppo        masked PPO self-play (``training.rl.ppo``), ``--actors`` actor processes
-    mazzo:dmc        Deep Monte-Carlo (``training.rl.dmc``)
+    mazzo:ppo        masked PPO self-play (``mazzo.training.rl.ppo``), ``--actors`` actor processes
+    mazzo:dmc        Deep Monte-Carlo (``mazzo.training.rl.dmc``)
     sb3:maskableppo  sb3-contrib's MaskablePPO on the Gymnasium face (``mazzo/<Game>-v0``, one
                      learning seat against heuristic opponents), one torch thread, n_steps 2048
 
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 try:  # torch, Gymnasium and the trainers load in the cases, after the arguments are checked
-    from envs.registry import game_names, get_game
+    from mazzo.envs.registry import game_names, get_game
 except ImportError as e:
     sys.exit(f"bench_train: cannot import the project ({e}); run it with the project's venv")
 
@@ -39,10 +39,10 @@ def mazzo_case(
     algo: str, game: str, seconds: float, actors: int, rollout: int = 8192, envs: int = 128
 ) -> dict[str, float]:  # fmt: skip
     """Train for about ``seconds``; decisions per second from the run's own counters."""
-    from training.rl.dmc import DMCConfig
-    from training.rl.dmc import train as train_dmc
-    from training.rl.ppo import PPOConfig
-    from training.rl.ppo import train as train_ppo
+    from mazzo.training.rl.dmc import DMCConfig
+    from mazzo.training.rl.dmc import train as train_dmc
+    from mazzo.training.rl.ppo import PPOConfig
+    from mazzo.training.rl.ppo import train as train_ppo
 
     lines: list[str] = []
     common = {
@@ -82,7 +82,7 @@ def sb3_case(game: str, seconds: float, n_steps: int = 2048) -> dict[str, float]
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.wrappers import ActionMasker
 
-    import training.single_agent  # noqa: F401 (registers the Gymnasium ids)
+    import mazzo.training.single_agent  # noqa: F401 (registers the Gymnasium ids)
 
     torch.set_num_threads(1)
     env = gym.make(get_game(game).info.gym_id, opponents="heuristic")

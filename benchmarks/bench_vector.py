@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Speed and memory of the vector runner (``envs.vector.VectorRunner``) beside the peers.
+"""Speed and memory of the vector runner (``mazzo.envs.vector.VectorRunner``) beside the peers.
 
 Each registered game is stepped as N engines together under uniformly random legal actions,
 chosen for the whole batch at once with NumPy from the masks (``argmax`` of uniform noise in
@@ -41,8 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 from _peers import add_peer_arguments, peers_available, run_peers  # noqa: E402
 
-from envs.registry import all_games, get_game  # noqa: E402
-from envs.vector import VectorRunner  # noqa: E402
+from mazzo.envs.registry import all_games, get_game  # noqa: E402
+from mazzo.envs.vector import VectorRunner  # noqa: E402
 
 TARGETS = {"encoded": 1.0, "engine": 1.0}  # the second is an aim, not a requirement
 

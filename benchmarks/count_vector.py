@@ -51,8 +51,8 @@ def child(game: str, n: int, steps: int, mode: str) -> None:
     import numpy as np
     from bench_vector import random_actions
 
-    from envs.common.arrays import bits_to_rows
-    from envs.vector import VectorRunner
+    from mazzo.envs.common.arrays import bits_to_rows
+    from mazzo.envs.vector import VectorRunner
 
     runner: Any = VectorRunner(game, n, seed=5)  # its internals are patched below
     rng = np.random.default_rng(5)
@@ -161,7 +161,7 @@ def main() -> int:
     if shutil.which("valgrind") is None:
         print("valgrind not found (apt-get install -y valgrind)", file=sys.stderr)
         return 2
-    from envs.registry import all_games, get_game
+    from mazzo.envs.registry import all_games, get_game
 
     names = args.games or [g.name for g in all_games()]
     print(f"callgrind instructions per decision, N = {args.n}")

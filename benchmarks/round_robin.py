@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from envs.registry import game_names, get_game  # noqa: E402  (the checkout's, first on the path)
+from mazzo.envs.registry import game_names, get_game  # noqa: E402  (the checkout's, first on the path)
 
 AGENTS = ("random", "heuristic", "pimc", "ipimc", "bot")
 

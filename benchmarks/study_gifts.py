@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import make_agent
-from envs.deal_sets import read_deal_set
-from envs.registry import AnyGame
+from mazzo.agents.registry import make_agent
+from mazzo.envs.deal_sets import read_deal_set
+from mazzo.envs.registry import AnyGame
 
 ROOT = Path(__file__).resolve().parents[1]
 EXCUSE = "M"  # the card code of an excuse, which its owner's side keeps

@@ -72,8 +72,8 @@ def selfplay(agent: Any, meta: dict[str, Any], n_deals: int, seed: int) -> dict[
     """Play ``n_deals`` fixed deals with the policy in every seat, sampling; the figures."""
     import torch
 
-    from envs.deal_sets import generate_deals
-    from envs.registry import get_game
+    from mazzo.envs.deal_sets import generate_deals
+    from mazzo.envs.registry import get_game
 
     game = get_game(meta["game"])
     rules = game.rules(meta.get("flags", {}))
@@ -140,17 +140,17 @@ def selfplay(agent: Any, meta: dict[str, Any], n_deals: int, seed: int) -> dict[
 
 
 def _phase_names(game: Any) -> dict[int, str]:
-    from training.rl.run import phase_names
+    from mazzo.training.rl.run import phase_names
 
     return phase_names(game, game.rules())
 
 
 def versus(ckpt: Path, game: str, n_deals: int, seed: int, opponent: str) -> dict[str, Any]:
     """The arena: the greedy policy against ``opponent`` on fixed deals."""
-    from agents.arena.runner import make_plan, run_arena
-    from agents.arena.summary import summarize
-    from envs.deal_sets import generate_deals
-    from envs.registry import get_game
+    from mazzo.agents.arena.runner import make_plan, run_arena
+    from mazzo.agents.arena.summary import summarize
+    from mazzo.envs.deal_sets import generate_deals
+    from mazzo.envs.registry import get_game
 
     rules = get_game(game).rules()
     deals = generate_deals(get_game(game), rules, n_deals, seed)
@@ -173,7 +173,7 @@ def versus(ckpt: Path, game: str, n_deals: int, seed: int, opponent: str) -> dic
 def cmd_measure(args: argparse.Namespace) -> int:
     import torch
 
-    from agents.neural import load_policy
+    from mazzo.agents.neural import load_policy
 
     torch.set_num_threads(1)
     out = Path(args.out) if args.out else None
@@ -252,13 +252,13 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     and the learner's decisions by phase."""
     import torch
 
-    from envs.registry import get_game
-    from training.rl.checkpoint import load_checkpoint
-    from training.rl.collect import Collector
-    from training.rl.opponents import LEARNER, OpponentPool
+    from mazzo.envs.registry import get_game
+    from mazzo.training.rl.checkpoint import load_checkpoint
+    from mazzo.training.rl.collect import Collector
+    from mazzo.training.rl.opponents import LEARNER, OpponentPool
 
     torch.set_num_threads(1)
-    agent, _ = __import__("agents.neural", fromlist=["load_policy"]).load_policy(args.ckpt)
+    agent, _ = __import__("mazzo.agents.neural", fromlist=["load_policy"]).load_policy(args.ckpt)
     _, trainer, meta = load_checkpoint(Path(args.ckpt))
     cfg = meta["config"]
     game = get_game(meta["game"])
@@ -328,12 +328,12 @@ def cmd_curves(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     """PPO from a config with an extra entropy bonus per phase (``PPOConfig.phase_ent_coef``,
-    ``training.rl.phase_entropy``): the measurement harness of that candidate fix (the same
+    ``mazzo.training.rl.phase_entropy``): the measurement harness of that candidate fix (the same
     as ``mazzo train CONFIG --set 'phase_ent_coef={"bid": 0.1}'``). ``--phase-ent`` adds to
     the config's own coefficients (a phase named in both takes the given one)."""
-    from envs.cards.flags import parse_assignments
-    from training.rl.config import load_config, read_toml
-    from training.rl.ppo import PPOConfig, train
+    from mazzo.envs.cards.flags import parse_assignments
+    from mazzo.training.rl.config import load_config, read_toml
+    from mazzo.training.rl.ppo import PPOConfig, train
 
     overrides = parse_assignments(args.set, "--set")
     own = overrides.get("phase_ent_coef", read_toml(args.config).get("phase_ent_coef", {}))
@@ -347,10 +347,10 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_baseline(args: argparse.Namespace) -> int:
     """How often a fixed agent in every seat passes a deal out, and what it bids."""
-    from agents.arena.streams import agent_rng
-    from agents.registry import make_agent
-    from envs.deal_sets import generate_deals
-    from envs.registry import get_game
+    from mazzo.agents.arena.streams import agent_rng
+    from mazzo.agents.registry import make_agent
+    from mazzo.envs.deal_sets import generate_deals
+    from mazzo.envs.registry import get_game
 
     game = get_game(args.game)
     rules = game.rules()

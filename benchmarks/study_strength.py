@@ -37,14 +37,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 try:  # torch, the trainers and the arena load in the steps, after the arguments are checked
-    from envs.registry import game_names, get_game
+    from mazzo.envs.registry import game_names, get_game
 except ImportError as e:
     sys.exit(f"study_strength: cannot import the project ({e}); run it with the project's venv")
 
 if TYPE_CHECKING:
-    from agents.nets import PolicyValueNet
-    from agents.neural import NeuralAgent
-    from training.rl.run import Run
+    from mazzo.agents.nets import PolicyValueNet
+    from mazzo.agents.neural import NeuralAgent
+    from mazzo.training.rl.run import Run
 
 ARMS = ("ppo", "dmc", "sb3", "ppo_hidden")
 OPPONENTS = ("heuristic", "random")
@@ -87,11 +87,11 @@ class Snapshots:
 def train_mazzo(game: str, arm: str, folder: Path, budget: float, every: float, seed: int) -> None:
     import torch
 
-    from training.rl.config import load_config
-    from training.rl.dmc import DMCConfig
-    from training.rl.dmc import train as train_dmc
-    from training.rl.ppo import PPOConfig
-    from training.rl.ppo import train as train_ppo
+    from mazzo.training.rl.config import load_config
+    from mazzo.training.rl.dmc import DMCConfig
+    from mazzo.training.rl.dmc import train as train_dmc
+    from mazzo.training.rl.ppo import PPOConfig
+    from mazzo.training.rl.ppo import train as train_ppo
 
     algo = "dmc" if arm == "dmc" else "ppo"
     cls, train = (DMCConfig, train_dmc) if algo == "dmc" else (PPOConfig, train_ppo)
@@ -128,7 +128,7 @@ def train_sb3(
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.wrappers import ActionMasker
 
-    import training.single_agent  # noqa: F401 (registers the Gymnasium ids)
+    import mazzo.training.single_agent  # noqa: F401 (registers the Gymnasium ids)
 
     torch.set_num_threads(1)
     snaps = Snapshots(folder, budget, every)
@@ -163,8 +163,8 @@ class MazzoPolicy:
     def __call__(self) -> NeuralAgent:
         import torch
 
-        from agents.nets import PolicyValueNet
-        from agents.neural import NeuralAgent
+        from mazzo.agents.nets import PolicyValueNet
+        from mazzo.agents.neural import NeuralAgent
 
         g = get_game(self.game)
         encoder = g.encoder(g.rules())
@@ -186,7 +186,7 @@ class SB3Policy:
         import torch
         from sb3_contrib import MaskablePPO
 
-        from agents.neural import NeuralAgent
+        from mazzo.agents.neural import NeuralAgent
 
         class SB3Logits(torch.nn.Module):
             """MaskablePPO's policy as ``logits(obs, mask)``: its action logits, illegal ones
@@ -216,8 +216,8 @@ def deal_file(game: str) -> Path:
 
 def margin(game: str, arm: str, source: Any, opponent: str, deals: int) -> tuple[float, ...]:
     """The paired margin of the snapshot over ``opponent`` per deal: (mean, low, high, deals)."""
-    from agents.arena.evaluate import EvalConfig, evaluate
-    from agents.arena.plan import Entrant
+    from mazzo.agents.arena.evaluate import EvalConfig, evaluate
+    from mazzo.agents.arena.plan import Entrant
 
     config = EvalConfig(
         agents=(Entrant(arm, source), opponent), deals=str(deal_file(game)), n=deals, workers=1,

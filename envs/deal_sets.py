@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from envs.cards.deal import Deal
-from envs.deals import check_seed, deal_rng
-from envs.protocols import RulesLike
-from envs.registry import AnyGame, game_for_format
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.deals import check_seed, deal_rng
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame, game_for_format
 
 __all__ = [
     "JSON_LINES",
@@ -62,7 +62,7 @@ class DealSet:
     """Deals of one game under one set of rules.
 
     Attributes:
-        game: the game (``envs.registry``).
+        game: the game (``mazzo.envs.registry``).
         rules: the game's frozen ``Rules``.
         deals: the deals, in order (their index is their identity in results and seeds).
         source: where they came from, for reports (``seed=1`` or the file path).

@@ -1,11 +1,11 @@
 """Seeded random deals of any registered game, the two ways they are drawn: a resumable stream
-(the vector runner ``envs.vector`` and the trainers) and deal ``i`` of a generated deal set
-(``envs.deal_sets``, the arena's fixed deals).
+(the vector runner ``mazzo.envs.vector`` and the trainers) and deal ``i`` of a generated deal set
+(``mazzo.envs.deal_sets``, the arena's fixed deals).
 
 Deal set ``i`` is shuffled by ``deal_rng(seed, i)``, the child of
 ``numpy.random.SeedSequence(seed)`` with ``spawn_key`` ``(0, i)``, so the first ``n`` deals of
 a longer set from the same seed are the same deals. Other consumers of one base seed (the
-arena's agent and bootstrap streams, ``agents.arena.streams``) take other first keys through
+arena's agent and bootstrap streams, ``mazzo.agents.arena.streams``) take other first keys through
 ``keyed_rng``.
 
 Deal k of a stream is ``game.deal_random(rng, rules)`` with one ``np.random.Generator`` (PCG64)
@@ -23,9 +23,9 @@ from typing import Any, cast
 
 import numpy as np
 
-from envs.cards.deal import Deal
-from envs.protocols import RulesLike
-from envs.registry import AnyGame, get_game
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame, get_game
 
 __all__ = ["DEAL_SET_KEY", "DealStream", "check_seed", "deal_rng", "keyed_rng"]
 

@@ -4,7 +4,7 @@ rules (``RulesLike``), engine state (``GameState``), per-seat view (``InfoView``
 
 Each is generic over the game's own types, so mypy sees through the seam: a game's ``State``
 is a ``GameState[Rules, InfoView]`` of its own ``Rules`` and view, its encoder an
-``Encoder[InfoView]`` of its own view, and ``envs.registry.Game`` carries the three. A game's
+``Encoder[InfoView]`` of its own view, and ``mazzo.envs.registry.Game`` carries the three. A game's
 own classes satisfy these structurally; nothing here knows a game.
 """
 
@@ -16,7 +16,7 @@ from typing import Any, Protocol, Self, TypeAlias, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from envs.cards.deal import Deal
+from mazzo.envs.cards.deal import Deal
 
 __all__ = ["AnyEncoder", "AnyState", "AnyView", "Encoder", "GameState", "InfoView", "RulesLike"]
 

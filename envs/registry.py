@@ -20,11 +20,11 @@ from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
 import numpy as np
 
-from envs.cards.deal import Deal
-from envs.cards.deck import Deck
-from envs.cards.flags import parse_assignments
-from envs.cards.record import DealRecord, RecordVocabulary
-from envs.protocols import Encoder, GameState, InfoView, RulesLike
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.deck import Deck
+from mazzo.envs.cards.flags import parse_assignments
+from mazzo.envs.cards.record import DealRecord, RecordVocabulary
+from mazzo.envs.protocols import Encoder, GameState, InfoView, RulesLike
 
 __all__ = [
     "AnyGame",
@@ -322,17 +322,17 @@ def register(game: Game[R, S, V]) -> Game[R, S, V]:
 
 
 def _load() -> None:
-    """Import ``envs.<pkg>.game`` for every game package under ``envs/`` (once)."""
+    """Import ``mazzo.envs.<pkg>.game`` for every game package under ``envs/`` (once)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    import envs
+    import mazzo.envs
 
-    for module in sorted(m.name for m in pkgutil.iter_modules(envs.__path__) if m.ispkg):
-        spec = importlib.util.find_spec(f"envs.{module}.game")
+    for module in sorted(m.name for m in pkgutil.iter_modules(mazzo.envs.__path__) if m.ispkg):
+        spec = importlib.util.find_spec(f"mazzo.envs.{module}.game")
         if spec is not None:
-            importlib.import_module(f"envs.{module}.game")
+            importlib.import_module(f"mazzo.envs.{module}.game")
 
 
 def all_games() -> tuple[AnyGame, ...]:

@@ -4,8 +4,8 @@ observations, masks, done flags and returns, and automatic resets from a seeded 
 It is the layer the trainers, the arena and a bot server share; it keeps no PettingZoo
 bookkeeping (no agent names, no cumulative rewards). Each engine is one deal
 (``game.new_state``); the seat that acts in it is its ``to_play``. Everything goes through the
-registry (``envs.registry``): seats from ``game.seats``, deals from ``game.deal_random`` (via
-``envs.deals.DealStream``), views from ``state.info_view``, encoding from
+registry (``mazzo.envs.registry``): seats from ``game.seats``, deals from ``game.deal_random`` (via
+``mazzo.envs.deals.DealStream``), views from ``state.info_view``, encoding from
 ``game.encoder(rules)``; nothing here names a game.
 
 ``reset()`` and ``step(actions)`` return the same ``VectorBatch`` object each time, whose arrays
@@ -35,11 +35,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from envs.cards.deal import Deal
-from envs.cards.errors import IllegalAction
-from envs.deals import DealStream
-from envs.protocols import AnyState, AnyView
-from envs.registry import AnyGame, get_game
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.deals import DealStream
+from mazzo.envs.protocols import AnyState, AnyView
+from mazzo.envs.registry import AnyGame, get_game
 
 __all__ = ["VectorBatch", "VectorRunner"]
 

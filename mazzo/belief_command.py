@@ -1,8 +1,8 @@
 """``mazzo belief --game GAME --out DIR``: train a belief model for the learned-inference
 search (``ipimc``): deals played by ``--agents``, every card-play decision's observation with
-the true holder of every card, an MLP fitted to predict them (``training.belief``), its held-out
-log-loss per hidden card printed beside the exact uniform sampler's, and the model written in
-``mazzo-belief/1`` (``agents.belief``). Bad input ends with a message naming it and exit
+the true holder of every card, an MLP fitted to predict them (``mazzo.training.belief``), its
+held-out log-loss per hidden card printed beside the exact uniform sampler's, and the model written
+in ``mazzo-belief/1`` (``mazzo.agents.belief``). Bad input ends with a message naming it and exit
 status 2.
 """
 
@@ -14,9 +14,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agents.registry import make_agent
-from envs.registry import game_names, get_game
+from mazzo.agents.registry import make_agent
 from mazzo.commands import count
+from mazzo.envs.registry import game_names, get_game
 from mazzo.extras import require
 
 __all__ = ["add_belief_command", "cmd_belief"]
@@ -49,7 +49,7 @@ def _share(text: str) -> float:
 def cmd_belief(args: argparse.Namespace) -> int:
     """Collect, fit, write; returns the exit status."""
     require("belief", "train")
-    from training.belief import BeliefConfig, train_belief  # torch: the 'train' extra
+    from mazzo.training.belief import BeliefConfig, train_belief  # torch: the 'train' extra
 
     game = get_game(args.game)
     rules = game.parse_flags(args.flag)

@@ -5,10 +5,10 @@ the table; ``play`` lets a person play in the terminal against agents (each deal
 record, JSON Lines); ``replay`` replays the RULES.md D.3 records of a deal file and prints each
 table and result; ``rules`` lists a game's rule flags with their defaults, choices, meanings and
 RULES.md sections; ``agents`` lists the agents with their parameters; ``eval`` benchmarks
-agents against each other on a fixed deal set, duplicate style (``agents.arena``);
+agents against each other on a fixed deal set, duplicate style (``mazzo.agents.arena``);
 ``dealset`` writes a deal set file; ``serve`` serves bots over the bot protocol
 (``mazzo.serve_command``). ``replay`` and ``eval --deals`` read the same family of deal
-files (``envs.deal_sets.read_records``). ``demo``, ``rules``, ``agents`` and ``eval``
+files (``mazzo.envs.deal_sets.read_records``). ``demo``, ``rules``, ``agents`` and ``eval``
 live in ``mazzo.commands``, ``train`` in ``mazzo.train_command``, ``export`` (a trained
 bot as an ONNX bundle) in ``mazzo.export_command``, ``labels`` (a search agent's decisions on
 a deal set, for distillation) in ``mazzo.labels_command``, ``belief`` (a belief model for
@@ -31,15 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import make_agent
-from agents.trained_rules import check_rules_fit
-from envs.deal_sets import (
-    game_of_record,
-    generate_deals,
-    read_records,
-    write_deal_set,
-)
-from envs.registry import AnyGame, game_names, get_game
+from mazzo.agents.registry import make_agent
+from mazzo.agents.trained_rules import check_rules_fit
 from mazzo.belief_command import add_belief_command
 from mazzo.commands import (
     EXIT_INTERRUPTED,
@@ -50,6 +43,13 @@ from mazzo.commands import (
     add_rules,
 )
 from mazzo.commands import count as at_least
+from mazzo.envs.deal_sets import (
+    game_of_record,
+    generate_deals,
+    read_records,
+    write_deal_set,
+)
+from mazzo.envs.registry import AnyGame, game_names, get_game
 from mazzo.export_command import add_export_command
 from mazzo.extras import EXIT_MISSING_EXTRA, MissingExtra, extra_for_module
 from mazzo.labels_command import add_labels_command

@@ -6,7 +6,7 @@ a command cleanly with exit status 130 and no traceback, saying what was done: `
 the totals of the deals it finished; ``eval`` prints the report of the first deals it finished
 (the same numbers as a run of ``--n k``), marked partial, and with ``--out`` writes its files
 marked partial (``"partial"`` in ``summary.json``). Games, agents and rule flags come from the
-registries (``envs.registry``, ``agents.registry``); nothing here names a game.
+registries (``mazzo.envs.registry``, ``mazzo.agents.registry``); nothing here names a game.
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena.evaluate import EvalConfig, EvalInterrupted, default_game, evaluate
-from agents.arena.journal import JOURNAL
-from agents.arena.report import format_table, write_outputs
-from agents.base import RandomAgent
-from agents.distributed import INSTALL_HINT, LOCAL
-from agents.registry import agents_of
-from agents.trained_rules import SWITCH
-from envs.cards.flags import parse_assignments
-from envs.protocols import RulesLike
-from envs.registry import AnyGame, game_names, get_game
+from mazzo.agents.arena.evaluate import EvalConfig, EvalInterrupted, default_game, evaluate
+from mazzo.agents.arena.journal import JOURNAL
+from mazzo.agents.arena.report import format_table, write_outputs
+from mazzo.agents.base import RandomAgent
+from mazzo.agents.distributed import INSTALL_HINT, LOCAL
+from mazzo.agents.registry import agents_of
+from mazzo.agents.trained_rules import SWITCH
+from mazzo.envs.cards.flags import parse_assignments
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame, game_names, get_game
 from mazzo.extras import require
 
 __all__ = [
@@ -77,7 +77,7 @@ def description(doc: str | None) -> str:
 
 def add_foreign_rules_option(p: argparse.ArgumentParser) -> None:
     """``--foreign-rules``: the one switch that lets trained bots play rules they were not
-    trained for (``agents.trained_rules``)."""
+    trained for (``mazzo.agents.trained_rules``)."""
     p.add_argument(
         SWITCH,
         action="store_true",
@@ -88,7 +88,7 @@ def add_foreign_rules_option(p: argparse.ArgumentParser) -> None:
 
 def add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
     """``--ray`` and ``--ray-address ADDR`` (one of them): where ``what`` is spread on Ray
-    (``agents.distributed``; the extra ``mazzo[distributed]``)."""
+    (``mazzo.agents.distributed``; the extra ``mazzo[distributed]``)."""
     group = p.add_mutually_exclusive_group()
     group.add_argument(
         "--ray", action="store_const", const=LOCAL, dest="ray_address",
@@ -328,7 +328,7 @@ def game_and_rules(args: argparse.Namespace) -> tuple[AnyGame | None, RulesLike 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     require("eval", "eval")
-    from agents.arena.progress import ProgressBar  # tqdm: the 'eval' extra
+    from mazzo.agents.arena.progress import ProgressBar  # tqdm: the 'eval' extra
 
     game, rules = game_and_rules(args)
     config = EvalConfig(

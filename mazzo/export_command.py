@@ -1,6 +1,6 @@
 """``mazzo export CHECKPOINT --out DIR [--game G] [--force]``: write a trained policy as a bundle
-that runs without torch (``training.export``); ``mazzo export --check DIR`` runs a bundle's
-self-check (``agents.bundle_check``, torch-free).
+that runs without torch (``mazzo.training.export``); ``mazzo export --check DIR`` runs a bundle's
+self-check (``mazzo.agents.bundle_check``, torch-free).
 
 CHECKPOINT is a checkpoint folder, a run directory (its latest checkpoint) or ``bot``, the
 shipped bot of ``--game``.
@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from envs.registry import game_names
 from mazzo.commands import description
+from mazzo.envs.registry import game_names
 from mazzo.extras import require
 
 __all__ = ["add_export_command", "cmd_export"]
@@ -26,7 +26,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.checkpoint is not None or args.out is not None:
             raise ValueError("--check DIR takes no CHECKPOINT and no --out")
         require("export", "runtime")
-        from agents.bundle_check import run_check
+        from mazzo.agents.bundle_check import run_check
 
         return run_check(args.check)
     if args.checkpoint is None or args.out is None:
@@ -34,7 +34,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.vectors < 1:
         raise ValueError(f"--vectors must be at least 1, got {args.vectors}")
     require("export", "export")
-    from training.export import export_bundle  # torch and onnx only for this command
+    from mazzo.training.export import export_bundle  # torch and onnx only for this command
 
     manifest = export_bundle(
         args.checkpoint, Path(args.out), game=args.game, force=args.force,

@@ -1,5 +1,5 @@
 """``mazzo labels SEARCHER [OPPONENT ...] --out FILE``: write a search agent's decisions on a
-deal set as search labels for distillation (``training.search_labels``; the format
+deal set as search labels for distillation (``mazzo.training.search_labels``; the format
 ``mazzo-search-labels/1`` is described in docs/training.md).
 
 The deals are those of ``mazzo eval`` (``--deals FILE`` or generated from ``--seed``, ``--n``,
@@ -16,9 +16,8 @@ import os
 import sys
 from typing import Any
 
-from agents.arena.evaluate import EvalConfig, load_deals
-from agents.arena.seating import SCHEMES
-from envs.registry import game_names
+from mazzo.agents.arena.evaluate import EvalConfig, load_deals
+from mazzo.agents.arena.seating import SCHEMES
 from mazzo.commands import (
     EXIT_INTERRUPTED,
     add_ray_options,
@@ -26,8 +25,9 @@ from mazzo.commands import (
     count,
     game_and_rules,
 )
+from mazzo.envs.registry import game_names
 from mazzo.extras import require
-from training.search_labels import FORMAT, LabelRun, LabelsInterrupted, write_search_labels
+from mazzo.training.search_labels import FORMAT, LabelRun, LabelsInterrupted, write_search_labels
 
 __all__ = ["add_labels_command", "cmd_labels"]
 
@@ -35,7 +35,7 @@ __all__ = ["add_labels_command", "cmd_labels"]
 def cmd_labels(args: argparse.Namespace) -> int:
     """Write (or continue) the labels file; returns the exit status."""
     require("labels", "eval")
-    from agents.arena.progress import ProgressBar  # tqdm: the 'eval' extra
+    from mazzo.agents.arena.progress import ProgressBar  # tqdm: the 'eval' extra
 
     if os.path.isdir(args.out):
         raise ValueError(f"--out {args.out!r} is a directory; give a file (JSON Lines)")

@@ -27,11 +27,11 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from agents.base import AnyAgent
-from envs.cards.bits import bit_list
-from envs.cards.errors import IllegalAction
-from envs.deal_sets import records_to_jsonl
-from envs.registry import AnyGame
+from mazzo.agents.base import AnyAgent
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.deal_sets import records_to_jsonl
+from mazzo.envs.registry import AnyGame
 
 __all__ = [
     "DEFAULT_SAVE",

@@ -4,7 +4,7 @@ trainer from a config file under ``configs/``.
 The file's ``algorithm`` key picks the trainer (``ppo`` or ``dmc``); every other key is a field
 of that trainer's config dataclass. ``--resume`` continues a run exactly from its latest
 checkpoint. ``--ray`` / ``--ray-address ADDR`` run the ``n_actors`` self-play actors on Ray
-(``training.rl.ray_actors``: the same weights as local actor processes). On a terminal the run
+(``mazzo.training.rl.ray_actors``: the same weights as local actor processes). On a terminal the run
 shows one progress line redrawn in place (``--progress``); otherwise it logs a line per update.
 """
 
@@ -17,12 +17,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.distributed import check_address, import_ray
-from envs.cards.flags import parse_assignments
-from envs.registry import game_names
+from mazzo.agents.distributed import check_address, import_ray
 from mazzo.commands import add_ray_options, description
+from mazzo.envs.cards.flags import parse_assignments
+from mazzo.envs.registry import game_names
 from mazzo.extras import require
-from training.rl.config import config_dict, load_config, read_toml, resumed_config, stored_run
+from mazzo.training.rl.config import config_dict, load_config, read_toml, resumed_config, stored_run
 
 __all__ = ["add_train_command", "cmd_train"]
 
@@ -44,8 +44,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if algo not in ALGORITHMS:
         raise ValueError(f"{path}: algorithm must be one of {', '.join(ALGORITHMS)}, got {algo!r}")
 
-    from training.rl import dmc, ppo  # torch is imported only by this command
-    from training.rl.progress import TrainProgress
+    from mazzo.training.rl import dmc, ppo  # torch is imported only by this command
+    from mazzo.training.rl.progress import TrainProgress
 
     trainers: dict[str, Any] = {
         "ppo": (ppo.PPOConfig, ppo.train),

@@ -41,9 +41,9 @@ os.chdir(ROOT)
 import matplotlib.pyplot as plt
 import numpy as np
 
-from envs import calabresella_v0, minchiate_v0
-from envs.registry import get_game
-from envs.vector import VectorRunner
+from mazzo.envs import calabresella_v0, minchiate_v0
+from mazzo.envs.registry import get_game
+from mazzo.envs.vector import VectorRunner
 
 # %% [markdown]
 # ## 1. A deal of each game through PettingZoo

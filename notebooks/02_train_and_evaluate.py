@@ -48,13 +48,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-from agents.arena.evaluate import EvalConfig, evaluate
-from agents.bundle import load_bundle
-from agents.registry import make_agent
-from envs.registry import get_game
-from training.export import export_bundle
-from training.rl.config import load_config
-from training.rl.ppo import PPOConfig, train
+from mazzo.agents.arena.evaluate import EvalConfig, evaluate
+from mazzo.agents.bundle import load_bundle
+from mazzo.agents.registry import make_agent
+from mazzo.envs.registry import get_game
+from mazzo.training.export import export_bundle
+from mazzo.training.rl.config import load_config
+from mazzo.training.rl.ppo import PPOConfig, train
 
 WORK = Path(tempfile.mkdtemp(prefix="mazzo-notebook-"))
 RUN = WORK / "quick"
@@ -198,8 +198,8 @@ TORCH_FREE = f"""
 import sys
 sys.modules["torch"] = None  # any import of torch now fails
 import numpy as np
-from agents.bundle import BundleAgent, load_bundle
-from envs.registry import get_game
+from mazzo.agents.bundle import BundleAgent, load_bundle
+from mazzo.envs.registry import get_game
 game = get_game("calabresella")
 agent = BundleAgent(load_bundle({str(bundle_dir)!r}))
 rules = game.rules()

@@ -50,13 +50,13 @@ os.chdir(ROOT)
 import matplotlib.pyplot as plt
 import numpy as np
 
-from agents.calabresella.heuristic import estimated_tricks
-from agents.minchiate.knowledge import VALUE
-from agents.registry import make_agent
-from envs.calabresella.actions import Phase as CalPhase
-from envs.deal_sets import generate_deals
-from envs.minchiate.actions import Phase as MinPhase
-from envs.registry import get_game
+from mazzo.agents.calabresella.heuristic import estimated_tricks
+from mazzo.agents.minchiate.knowledge import VALUE
+from mazzo.agents.registry import make_agent
+from mazzo.envs.calabresella.actions import Phase as CalPhase
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.minchiate.actions import Phase as MinPhase
+from mazzo.envs.registry import get_game
 
 AGENTS = {"heuristic": "heuristic", "pimc": PIMC, "bot": "bot"}
 

@@ -1,9 +1,11 @@
-"""The dependency rules of DESIGN.md, checked: engines import only the stdlib and envs.cards;
-nothing in envs/ or agents/ touches global random state; the packages import one way,
-``envs <- agents <- training <- mazzo`` (each may import only those to its left, and nothing
-imports the ``mazzo`` application); the serving path (``mazzo.serve``) needs neither torch nor
-the trainers; no module outside a game's own packages names a game (the layers above iterate
-``envs.registry``)."""
+"""The dependency rules of DESIGN.md, checked: engines import only the stdlib and
+``mazzo.envs.cards``; nothing in envs/ or agents/ touches global random state; everything is
+imported under the one ``mazzo`` namespace (never as a top-level ``envs``, ``agents`` or
+``training``); the layers import one way, ``mazzo.envs <- mazzo.agents <- mazzo.training <-``
+the application (``mazzo.cli``, the commands, ``mazzo.serve``), each only those to its left, and
+nothing imports the application; the serving path (``mazzo.serve``) needs neither torch nor the
+trainers; no module outside a game's own packages names a game (the layers above iterate
+``mazzo.envs.registry``)."""
 
 import ast
 import pathlib
@@ -11,7 +13,7 @@ import re
 
 import pytest
 
-from envs.registry import game_names
+from mazzo.envs.registry import game_names
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GAMES = game_names()
@@ -42,6 +44,8 @@ def _imports(path):
             yield from (a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             yield node.module
+            if node.module == "mazzo":  # from mazzo import envs
+                yield from (f"mazzo.{a.name}" for a in node.names)
 
 
 @pytest.mark.parametrize("path", list(_files(PURE)), ids=lambda p: str(p.relative_to(ROOT)))
@@ -64,7 +68,9 @@ def test_no_global_random_state(path):
     assert not GLOBAL_RNG.search(path.read_text()), f"{path} uses global random state"
 
 
-# The one-way arrows between the project's packages: each may import only those listed.
+# The one-way arrows between the project's layers: each may import only those listed. A layer
+# is a folder of the repository; ``mazzo/envs``, ``mazzo/agents`` and ``mazzo/training`` are
+# links to the top-level folders, so ``mazzo`` (the application) is mazzo/ without them.
 LAYER_IMPORTS = {
     "envs": {"envs"},
     "agents": {"envs", "agents"},
@@ -72,17 +78,60 @@ LAYER_IMPORTS = {
     "mazzo": {"envs", "agents", "training", "mazzo"},
     "benchmarks": {"envs", "agents", "training", "mazzo", "benchmarks"},
 }
-PROJECT = set(LAYER_IMPORTS)
+SUBPACKAGES = ("envs", "agents", "training")
+# Folders of code that import mazzo: every one must use the namespace.
+CODE = ["envs", "agents", "training", "mazzo", "benchmarks", "tests", "examples", "notebooks"]
+
+
+def _layer_of(module):
+    """The layer a dotted module name belongs to, or None outside the project."""
+    parts = module.split(".")
+    if parts[0] == "benchmarks":
+        return "benchmarks"
+    if parts[0] != "mazzo":
+        return None
+    if len(parts) > 1 and parts[1] in SUBPACKAGES:
+        return parts[1]
+    return "mazzo"
+
+
+def _application_files():
+    """mazzo/ itself: the links to the subpackages are not walked (``Path.rglob`` does not
+    follow them, and they are skipped here by name where it would)."""
+    for path in _files(["mazzo"]):
+        relative = path.relative_to(ROOT / "mazzo")
+        if relative.parts[0] not in SUBPACKAGES:
+            yield path
+
+
+def test_the_subpackages_are_linked_into_the_namespace():
+    for name in SUBPACKAGES:
+        link = ROOT / "mazzo" / name
+        assert link.is_symlink() and link.resolve() == ROOT / name, f"mazzo/{name}"
+
+
+@pytest.mark.parametrize("folder", CODE)
+def test_everything_is_imported_under_the_mazzo_namespace(folder):
+    """A top-level ``envs``/``agents``/``training`` import would load a second copy of the
+    module (or, installed, a user's own folder of that name)."""
+    bad = [
+        (str(path.relative_to(ROOT)), module)
+        for path in (_application_files() if folder == "mazzo" else _files([folder]))
+        for module in _imports(path)
+        if module.split(".")[0] in SUBPACKAGES
+    ]
+    assert not bad, bad
 
 
 @pytest.mark.parametrize("layer", sorted(LAYER_IMPORTS))
 def test_packages_import_one_way(layer):
     allowed = LAYER_IMPORTS[layer]
+    files = _application_files() if layer == "mazzo" else _files([layer])
     bad = [
         (str(path.relative_to(ROOT)), module)
-        for path in _files([layer])
+        for path in files
         for module in _imports(path)
-        if module.split(".")[0] in PROJECT - allowed
+        if _layer_of(module) not in (None, *allowed)
     ]
     assert not bad, f"{layer}/ may import only {sorted(allowed)}: {bad}"
 
@@ -96,7 +145,7 @@ def test_the_serving_path_needs_neither_torch_nor_the_trainers():
         (str(path.relative_to(ROOT)), module)
         for path in _files(["mazzo/serve"])
         for module in _imports(path)
-        if module.split(".")[0] in ("torch", "training")
+        if module.split(".")[0] == "torch" or _layer_of(module) == "training"
     ]
     assert not bad, bad
 

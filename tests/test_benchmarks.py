@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from envs.registry import game_names
+from mazzo.envs.registry import game_names
 
 ROOT = Path(__file__).resolve().parents[1]
 

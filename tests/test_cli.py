@@ -65,8 +65,8 @@ def _played(game: str, seed: int, stop: int | None = None) -> dict:
     """A written record of a deal of ``game`` played by random legal actions."""
     import numpy as np
 
-    from envs.cards.bits import bit_list
-    from envs.registry import get_game
+    from mazzo.envs.cards.bits import bit_list
+    from mazzo.envs.registry import get_game
 
     g = get_game(game)
     rules = g.rules()

@@ -17,19 +17,19 @@ from pathlib import Path
 
 import pytest
 
-from agents import registry
-from agents.params import Param
-from agents.registry import agents_of, make_agent, parse_spec, register
-from envs.registry import all_games, game_names
+from mazzo.agents import registry
+from mazzo.agents.params import Param
+from mazzo.agents.registry import agents_of, make_agent, parse_spec, register
+from mazzo.envs.registry import all_games, game_names
 from tests.cli_runner import ROOT, run_cli
 
 # A ``mazzo`` that also knows a ``slow`` agent (random play after a sleep), for interrupts.
 SLOW_MAZZO = """
 import sys
-from agents import registry
-from agents.params import Param
-from agents.registry import register
-from envs.registry import game_names
+from mazzo.agents import registry
+from mazzo.agents.params import Param
+from mazzo.agents.registry import register
+from mazzo.envs.registry import game_names
 from tests.arena.agents import SlowAgent
 for game in game_names():
     register(game, "slow", params=(Param("ms", float, 5.0, "sleep per decision", low=0),))(

@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import sampling
-from agents.calabresella.sampler import WorldSampler as CalabresellaSampler
-from agents.minchiate.sampler import WorldSampler as MinchiateSampler
-from agents.sampling import SlotSampler
-from envs.common.compiled import pure_python_requested
-from envs.registry import get_game
+from mazzo.agents import sampling
+from mazzo.agents.calabresella.sampler import WorldSampler as CalabresellaSampler
+from mazzo.agents.minchiate.sampler import WorldSampler as MinchiateSampler
+from mazzo.agents.sampling import SlotSampler
+from mazzo.envs.common.compiled import pure_python_requested
+from mazzo.envs.registry import get_game
 
 # The parity tests need the compiled sampler. They skip only where it is not loaded, and then
 # test_the_compiled_sampler_is_built_and_used fails unless MAZZO_PURE_PYTHON=1 asked for the

@@ -141,7 +141,7 @@ def test_an_agent_whose_extra_is_missing_names_it():
 
 # The modules that import an extra's package when imported: the network (torch) and the
 # progress bar (tqdm). Everything else under envs/ and agents/ imports with the core install.
-NEEDS_AN_EXTRA = {"agents.nets", "agents.neural", "agents.arena.progress"}
+NEEDS_AN_EXTRA = {"mazzo.agents.nets", "mazzo.agents.neural", "mazzo.agents.arena.progress"}
 
 IMPORT_ALL = """
 import importlib, json, pkgutil, sys
@@ -149,7 +149,7 @@ blocked, skip = json.loads(sys.argv[1]), set(json.loads(sys.argv[2]))
 for name in blocked:
     sys.modules[name] = None
 failed = {}
-for package in ("envs", "agents"):
+for package in ("mazzo.envs", "mazzo.agents"):
     for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
         if info.name in skip:
             continue

@@ -1,4 +1,4 @@
-"""``others=bot`` on ``pimc`` and ``ipimc`` (``agents.outside_play``): the search plays the
+"""``others=bot`` on ``pimc`` and ``ipimc`` (``mazzo.agents.outside_play``): the search plays the
 cards and the shipped network takes every other decision, exactly as each would alone; the
 network's rules travel with it (the arena refuses foreign rules as it does for the bot); the
 searcher's ``search`` reports card play with its values and the rest unsearched."""
@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.arena.runner import make_plan
-from agents.builtin import SEARCH_BOT
-from agents.outside_play import is_card_play
-from agents.registry import make_agent
-from agents.trained_rules import ForeignRules, trained_rules
-from envs.deal_sets import generate_deals
-from envs.registry import get_game
+from mazzo.agents.arena.runner import make_plan
+from mazzo.agents.builtin import SEARCH_BOT
+from mazzo.agents.outside_play import is_card_play
+from mazzo.agents.registry import make_agent
+from mazzo.agents.trained_rules import ForeignRules, trained_rules
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import get_game
 
 GAMES = ("calabresella", "minchiate")
 

@@ -1,4 +1,4 @@
-"""The network's policy as a prior on the search's choice of card (``agents.policy_prior``,
+"""The network's policy as a prior on the search's choice of card (``mazzo.agents.policy_prior``,
 ``ipimc``'s ``prior``): the rule ``value + weight * log p`` (weight 0: the search's choice; a
 large weight: the network's among the searched cards; a card the network never plays floored),
 the same values as the searcher's in whole deals of both games with the action the rule picks
@@ -12,12 +12,12 @@ import math
 import numpy as np
 import pytest
 
-from agents.builtin import with_defaults
-from agents.outside_play import OutsidePlay, is_card_play
-from agents.params import Param
-from agents.policy_prior import FLOOR, PolicyPrior, prior_choice
-from agents.registry import make_agent
-from envs.registry import game_names, get_game
+from mazzo.agents.builtin import with_defaults
+from mazzo.agents.outside_play import OutsidePlay, is_card_play
+from mazzo.agents.params import Param
+from mazzo.agents.policy_prior import FLOOR, PolicyPrior, prior_choice
+from mazzo.agents.registry import make_agent
+from mazzo.envs.registry import game_names, get_game
 
 
 def test_the_rule_weighs_values_against_the_network():

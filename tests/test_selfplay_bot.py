@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.registry import SHIPPED, make_agent, shipped_bots
-from envs.registry import get_game
-from training.rl.config import config_dict, load_config
-from training.rl.ppo import PPOConfig
+from mazzo.agents.registry import SHIPPED, make_agent, shipped_bots
+from mazzo.envs.registry import get_game
+from mazzo.training.rl.config import config_dict, load_config
+from mazzo.training.rl.ppo import PPOConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("calabresella", "minchiate")

@@ -1,4 +1,4 @@
-"""The shipped bot's versions (``agents.registry.shipped_bots``): earlier bots stay loadable as
+"""The shipped bot's versions (``mazzo.agents.registry.shipped_bots``): earlier bots stay loadable as
 ``bot@N`` from ``checkpoints/<game>/vN/``, the folder itself is the latest, and a version that
 was never shipped is refused with the versions there are."""
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents.registry import SHIPPED, agent_info, make_agent, shipped_bots
-from envs.registry import game_names, get_game
+from mazzo.agents.registry import SHIPPED, agent_info, make_agent, shipped_bots
+from mazzo.envs.registry import game_names, get_game
 
 
 def _folder(path):

@@ -1,5 +1,5 @@
-"""Training belief models (``agents.belief``): where every hidden card lies, predicted from one
-seat's observation.
+"""Training belief models (``mazzo.agents.belief``): where every hidden card lies, predicted from
+one seat's observation.
 
 ``collect`` plays deals with given agents (all seats the same agent, the agents taking turns by
 deal) and keeps, at every card-play decision, the deciding seat's observation, the true holder
@@ -34,10 +34,10 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from agents.belief import BELIEF_FORMAT, holder_map, mask_array
-from agents.registry import make_agent
-from envs.protocols import RulesLike
-from envs.registry import get_game
+from mazzo.agents.belief import BELIEF_FORMAT, holder_map, mask_array
+from mazzo.agents.registry import make_agent
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import get_game
 
 __all__ = ["BeliefConfig", "BeliefData", "collect", "fit", "train_belief", "write_belief"]
 
@@ -90,7 +90,7 @@ class BeliefData:
 
     Attributes:
         obs: observations (float16), one row per decision.
-        prior: the constraint prior of each decision (``agents.belief.slot_prior``, float16).
+        prior: the constraint prior of each decision (``mazzo.agents.belief.slot_prior``, float16).
         classes: the true holder class of every card (int8).
         hidden: the cards the seat's view leaves hidden (bool).
         deal: the deal (index) of each row.
@@ -141,8 +141,8 @@ def collect(config: BeliefConfig, deals: range) -> BeliefData:
     rules = game.rules(config.flags)
     encoder = game.encoder(rules)
     holders = holder_map(config.game)
-    sampler_type = importlib.import_module(f"agents.{config.game}.sampler").WorldSampler
-    play = importlib.import_module(f"envs.{config.game}.actions").Phase.PLAY
+    sampler_type = importlib.import_module(f"mazzo.agents.{config.game}.sampler").WorldSampler
+    play = importlib.import_module(f"mazzo.envs.{config.game}.actions").Phase.PLAY
     agents = [make_agent(spec, game) for spec in config.agents]
     obs_rows: list[np.ndarray] = []
     prior_rows: list[np.ndarray] = []
@@ -361,7 +361,7 @@ def write_belief(
     folder: str | Path, net: BeliefNet, config: BeliefConfig, rules: RulesLike,
     report: dict[str, Any],
 ) -> Path:  # fmt: skip
-    """Save ``net`` in ``mazzo-belief/1`` (``agents.belief`` reads it)."""
+    """Save ``net`` in ``mazzo-belief/1`` (``mazzo.agents.belief`` reads it)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     game = get_game(config.game)

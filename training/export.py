@@ -1,17 +1,17 @@
 """Exporting a trained policy as a bundle that runs without torch (``mazzo export``).
 
-``export_bundle`` reads a checkpoint (``agents.neural.load_policy``: a checkpoint folder, a run
-directory's latest, or a shipped bot), wraps the policy's torso and head with the action mask
+``export_bundle`` reads a checkpoint (``mazzo.agents.neural.load_policy``: a checkpoint folder, a
+run directory's latest, or a shipped bot), wraps the policy's torso and head with the action mask
 (``PolicyGraph``: ``obs``, ``mask`` -> ``probs``, ``logits``), and writes into the output
 folder ``policy.onnx`` (``torch.onnx.export``, the torch.export-based exporter, opset 18, one
 dynamic batch axis; checked with ``onnx.checker``), ``policy.pt`` (TorchScript of the same),
-``test_vectors.jsonl`` (``training.export_vectors``), a copy of ``docs/encoding.md`` when there
-is one, and ``manifest.json`` last (format ``agents.bundle.BUNDLE_FORMAT``, with the sha256 of
-every other file). Both exports are compared with the PyTorch policy on the test vectors, and
-the written bundle must pass the runtime's self-check (``agents.bundle_check``), before the
-export counts as done. PPO checkpoints hold policy logits, DMC checkpoints Q-values in the same
+``test_vectors.jsonl`` (``mazzo.training.export_vectors``), a copy of ``docs/encoding.md`` when
+there is one, and ``manifest.json`` last (format ``mazzo.agents.bundle.BUNDLE_FORMAT``, with the
+sha256 of every other file). Both exports are compared with the PyTorch policy on the test vectors,
+and the written bundle must pass the runtime's self-check (``mazzo.agents.bundle_check``), before
+the export counts as done. PPO checkpoints hold policy logits, DMC checkpoints Q-values in the same
 head: either way ``logits`` is the head's masked output and ``probs`` its softmax, as
-``agents.neural.NeuralAgent`` reads them.
+``mazzo.agents.neural.NeuralAgent`` reads them.
 
 Imports torch, onnx (and onnxscript, through the exporter).
 """
@@ -34,21 +34,21 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from agents.bundle import (
+from mazzo.agents.bundle import (
     BUNDLE_FORMAT,
     MANIFEST,
     action_labels,
     load_bundle,
     sha256,
 )
-from agents.bundle_check import TOLERANCE, check_vectors
-from agents.nets import PolicyValueNet
-from agents.neural import checkpoint_dir, load_policy
-from agents.registry import SHIPPED
-from envs.cards.flags import resolved_flags
-from envs.registry import AnyGame, game_names, get_game
-from training.export_vectors import make_vectors, vectors_jsonl
-from training.rl.ship import SHIPPED_KEYS
+from mazzo.agents.bundle_check import TOLERANCE, check_vectors
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.agents.neural import checkpoint_dir, load_policy
+from mazzo.agents.registry import SHIPPED
+from mazzo.envs.cards.flags import resolved_flags
+from mazzo.envs.registry import AnyGame, game_names, get_game
+from mazzo.training.export_vectors import make_vectors, vectors_jsonl
+from mazzo.training.rl.ship import SHIPPED_KEYS
 
 __all__ = ["BUNDLE_FILES", "OPSET", "PolicyGraph", "export_bundle", "source_checkpoint"]
 
@@ -63,7 +63,7 @@ HEADS = {"ppo": "policy logits", "dmc": "Q-values (probs are their softmax)"}
 
 class PolicyGraph(nn.Module):
     """The acting part of a ``PolicyValueNet``: ``(obs, mask) -> (probs, logits)``, the logits
-    masked with the float32 minimum (as ``agents.nets.masked_logits``) and the probabilities
+    masked with the float32 minimum (as ``mazzo.agents.nets.masked_logits``) and the probabilities
     their softmax with illegal entries set to exactly 0."""
 
     def __init__(self, net: PolicyValueNet) -> None:

@@ -13,7 +13,7 @@ met (a random candidate of each phase in turn), so that rare phases (Calabresell
 RETURN, a discard, a declaration) appear beside the many card plays: with ``n`` at least the
 number of phases, each phase has one. After that first round every ``OFF_TURN_EVERY``-th vector
 is the view of a seat that is not on turn (its mask is all zero). The format is described in
-``agents.bundle_check``.
+``mazzo.agents.bundle_check``.
 
 Imports numpy; must not import torch (the probabilities come from the caller's function).
 """
@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from envs.protocols import AnyState, RulesLike
-from envs.registry import AnyGame
+from mazzo.envs.protocols import AnyState, RulesLike
+from mazzo.envs.registry import AnyGame
 
 __all__ = ["ProbsFn", "decision_points", "make_vectors", "vectors_jsonl"]
 

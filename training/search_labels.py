@@ -1,8 +1,8 @@
 """Search labels for distillation: a search agent's decisions on a deal set, written as JSON
 Lines in the ``mazzo-search-labels/1`` format (docs/training.md, "Search labels").
 
-The games are the arena's (``agents.arena``): every lineup of the seating scheme on every deal,
-each seat's agent drawing from ``streams.agent_rng(seed, deal, lineup, seat)``, so a labelled
+The games are the arena's (``mazzo.agents.arena``): every lineup of the seating scheme on every
+deal, each seat's agent drawing from ``streams.agent_rng(seed, deal, lineup, seat)``, so a labelled
 game is the game ``mazzo eval`` plays with the same agents, deals and seed. The first agent is
 the *searcher*: an agent with ``search(view, rng) -> (action, {action: value})`` (``pimc``);
 every decision of a seat it holds becomes one line: the action, the search's value of every
@@ -10,8 +10,8 @@ candidate it searched, the legal actions, the position as a D.3 record (the deal
 action before the decision) with the seat, and the seat's final return in that game. With no
 other agent the searcher holds every seat (one lineup).
 
-Deals are played over the arena's worker processes (``agents.arena.workers``), or its workers
-on Ray (``agents.arena.ray_workers``: ``--ray``, ``--ray-address``), and written in
+Deals are played over the arena's worker processes (``mazzo.agents.arena.workers``), or its workers
+on Ray (``mazzo.agents.arena.ray_workers``: ``--ray``, ``--ray-address``), and written in
 deal order as they finish, each deal's lines in one write, the last marked ``deal_end``. An
 existing file is continued: its header must be this run's, lines after its last complete deal
 are dropped, and play resumes at the next deal, so an interrupted run finished later is
@@ -31,17 +31,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.arena.plan import ArenaPlan, Entrant, parse_entrant
-from agents.arena.ray_workers import play_ray
-from agents.arena.runner import make_plan
-from agents.arena.streams import agent_rng
-from agents.arena.table import GameOutcome, Played, build_agent
-from agents.arena.workers import Done, Progress, play_parallel, play_serial
-from agents.base import AnyAgent, act_each
-from agents.distributed import check_address, import_ray, ray_session
-from envs.cards.deal import Deal
-from envs.deal_sets import DealSet
-from envs.deals import check_seed
+from mazzo.agents.arena.plan import ArenaPlan, Entrant, parse_entrant
+from mazzo.agents.arena.ray_workers import play_ray
+from mazzo.agents.arena.runner import make_plan
+from mazzo.agents.arena.streams import agent_rng
+from mazzo.agents.arena.table import GameOutcome, Played, build_agent
+from mazzo.agents.arena.workers import Done, Progress, play_parallel, play_serial
+from mazzo.agents.base import AnyAgent, act_each
+from mazzo.agents.distributed import check_address, import_ray, ray_session
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.deal_sets import DealSet
+from mazzo.envs.deals import check_seed
 
 __all__ = [
     "FORMAT",
@@ -101,7 +101,7 @@ def _check_searcher(agent: AnyAgent, label: str) -> None:
 
 
 class LabelTable:
-    """Plays chunks of a plan's deals like ``agents.arena.table.Table`` (the same games: the
+    """Plays chunks of a plan's deals like ``mazzo.agents.arena.table.Table`` (the same games: the
     same generators, opponents answering as their ``act_each`` would), one game at a time,
     recording the decisions of entrant 0 (the searcher). ``first`` is the index of the plan's
     first deal in the whole deal set (a resumed run's plan starts there)."""
@@ -302,7 +302,7 @@ def write_search_labels(
     seated by ``scheme``) on ``deal_set`` into ``path``, continuing the file if it exists (see
     the module docstring). ``progress`` hears the deals left to play. The deals are played
     over ``workers`` processes (None: one per core) or, with ``ray`` (an address:
-    ``agents.distributed``), on ``workers`` Ray actors (None: one per CPU of the cluster);
+    ``mazzo.agents.distributed``), on ``workers`` Ray actors (None: one per CPU of the cluster);
     the file is the same.
 
     Raises:

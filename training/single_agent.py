@@ -11,7 +11,7 @@ settlement times ``reward_scale``. An illegal action ends the episode with ``ill
 Registered with Gymnasium as ``mazzo/Calabresella-v0`` and ``mazzo/Minchiate-v0``::
 
     import gymnasium as gym
-    import training.single_agent  # registers the ids
+    import mazzo.training.single_agent  # registers the ids
     env = gym.make("mazzo/Calabresella-v0", opponents="heuristic")
 """
 
@@ -24,13 +24,13 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from agents.base import AnyAgent
-from agents.registry import make_agent
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
-from envs.common.arrays import mask_to_int8
-from envs.protocols import AnyState
-from envs.registry import AnyGame, all_games, game_names, get_game
+from mazzo.agents.base import AnyAgent
+from mazzo.agents.registry import make_agent
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.common.arrays import mask_to_int8
+from mazzo.envs.protocols import AnyState
+from mazzo.envs.registry import AnyGame, all_games, game_names, get_game
 
 __all__ = ["SingleAgentEnv"]
 
@@ -39,7 +39,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
     """One learning seat against agents built from specs.
 
     Args:
-        game: the name of a game in ``envs.registry`` (default: the first by name).
+        game: the name of a game in ``mazzo.envs.registry`` (default: the first by name).
         seat: the learner's seat, or ``None`` for a random seat each episode (never the idle
             dealer of 4-player Calabresella: he makes no decision).
         opponents: one agent spec for every other seat, or a list with one spec per seat

@@ -7,15 +7,15 @@ interrupts), ``runner`` (making and running a plan, the merge), ``stats`` (t and
 by SciPy, Bradley-Terry), ``summary`` (the arena's numbers from the games), ``report`` (table,
 JSON, CSV), ``progress`` (the progress bar, by tqdm), ``units`` (durations and rates as people
 read them), ``evaluate`` (one evaluation from a config). The deal
-sets it plays are ``envs.deal_sets``'. The trainers and the ``mazzo`` command both use it. See
+sets it plays are ``mazzo.envs.deal_sets``'. The trainers and the ``mazzo`` command both use it. See
 docs/arena.md.
 """
 
-from agents.arena.evaluate import EvalConfig, EvalInterrupted, evaluate
-from agents.arena.plan import ArenaPlan, Entrant
-from agents.arena.runner import ArenaInterrupted, ArenaRun, make_plan, run_arena
-from agents.arena.summary import Summary, summarize
-from agents.arena.table import ArenaError
+from mazzo.agents.arena.evaluate import EvalConfig, EvalInterrupted, evaluate
+from mazzo.agents.arena.plan import ArenaPlan, Entrant
+from mazzo.agents.arena.runner import ArenaInterrupted, ArenaRun, make_plan, run_arena
+from mazzo.agents.arena.summary import Summary, summarize
+from mazzo.agents.arena.table import ArenaError
 
 __all__ = [
     "ArenaError",

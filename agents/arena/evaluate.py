@@ -15,16 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.arena.journal import Journal
-from agents.arena.plan import Entrant
-from agents.arena.runner import ArenaInterrupted, ArenaRun, make_plan, run_arena
-from agents.arena.seating import SCHEMES
-from agents.arena.summary import Summary, summarize
-from agents.arena.workers import Progress
-from agents.distributed import check_address, import_ray
-from envs.deal_sets import DealSet, game_of_file, generate_deals, read_deal_set, read_records
-from envs.protocols import RulesLike
-from envs.registry import AnyGame, all_games, get_game
+from mazzo.agents.arena.journal import Journal
+from mazzo.agents.arena.plan import Entrant
+from mazzo.agents.arena.runner import ArenaInterrupted, ArenaRun, make_plan, run_arena
+from mazzo.agents.arena.seating import SCHEMES
+from mazzo.agents.arena.summary import Summary, summarize
+from mazzo.agents.arena.workers import Progress
+from mazzo.agents.distributed import check_address, import_ray
+from mazzo.envs.deal_sets import DealSet, game_of_file, generate_deals, read_deal_set, read_records
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame, all_games, get_game
 
 __all__ = [
     "DEFAULT_DEALS",
@@ -56,7 +56,7 @@ class EvalConfig:
         workers: worker processes (default: ``os.cpu_count()``), or with ``ray`` Ray actors
             (default: the cluster's CPUs).
         ray: play on Ray: ``"local"`` starts a runtime here, any other value is the address
-            of a running cluster (``agents.distributed``); None plays on local processes.
+            of a running cluster (``mazzo.agents.distributed``); None plays on local processes.
         confidence: level of every interval.
         bootstrap: bootstrap resamples for additional percentile intervals (0: none).
         anchor: the agent label rated 0 Elo (default: ratings centred on their mean).
@@ -161,7 +161,7 @@ def evaluate(
     resume: bool = False,
 ) -> tuple[ArenaRun, Summary]:
     """Run the evaluation ``config`` describes; with ``journal`` (a file path), book every
-    finished deal there as the run goes (``agents.arena.journal``), and with ``resume`` first
+    finished deal there as the run goes (``mazzo.agents.arena.journal``), and with ``resume`` first
     read back the deals it holds instead of playing them. The journal stays when the run is
     interrupted; the caller removes it (``Journal.remove``) once the results are safe.
 

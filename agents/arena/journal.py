@@ -26,9 +26,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from agents.arena.plan import ArenaPlan
-from agents.arena.table import GameOutcome, build_agent
-from agents.arena.workers import Done
+from mazzo.agents.arena.plan import ArenaPlan
+from mazzo.agents.arena.table import GameOutcome, build_agent
+from mazzo.agents.arena.workers import Done
 
 __all__ = ["FORMAT", "JOURNAL", "Journal", "JournalMismatch", "JournaledDone", "fingerprint"]
 

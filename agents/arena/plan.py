@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agents.arena.seating import Lineup
-from agents.base import AnyAgent
-from agents.registry import parse_spec
-from envs.deal_sets import DealSet
+from mazzo.agents.arena.seating import Lineup
+from mazzo.agents.base import AnyAgent
+from mazzo.agents.registry import parse_spec
+from mazzo.envs.deal_sets import DealSet
 
 __all__ = ["ArenaPlan", "Entrant", "parse_entrant"]
 
@@ -25,7 +25,7 @@ class Entrant:
 
     Attributes:
         label: its name in reports (unique within a plan).
-        source: an agent spec string (``agents.registry``), or a picklable zero-argument
+        source: an agent spec string (``mazzo.agents.registry``), or a picklable zero-argument
             callable returning an agent (for trainers evaluating a policy in memory).
     """
 
@@ -62,7 +62,7 @@ class ArenaPlan:
         lineups: the agent index of every seat, per lineup; each deal is played once per lineup.
         seed: base seed of the agents' generators.
         notes: what the user must be told about the entrants (a trained agent allowed to play
-            rules it was not trained for, ``agents.trained_rules``).
+            rules it was not trained for, ``mazzo.agents.trained_rules``).
     """
 
     deal_set: DealSet

@@ -4,7 +4,7 @@ Owns the line ``label [#####.....]  45%  900/2000 deals  120/s  ETA 7s``: tqdm c
 units, keeps the clock, throttles the redraws to one per ``interval`` seconds and draws the
 bar (``bar_format``, an ASCII ``.#`` bar), trimmed to a terminal's width; this module writes
 the line as it always was (``\\r``, the text, erase to the end of the line), draws the last
-step whatever the interval, and writes durations and rates with ``agents.arena.units``.
+step whatever the interval, and writes durations and rates with ``mazzo.agents.arena.units``.
 Nothing is drawn before the first :meth:`ProgressBar.advance` (or :meth:`ProgressBar.close`)
 after a start. The clock is injectable so tests can drive it.
 
@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from agents.arena.units import format_duration, format_rate
+from mazzo.agents.arena.units import format_duration, format_rate
 
 __all__ = ["ERASE_LINE", "ProgressBar", "TextLine", "format_duration", "format_rate"]
 

@@ -4,11 +4,11 @@ goes to the object store once), playing the same chunks as ``workers.play_parall
 
 Owns the scheduling on Ray and the replacement of lost workers; the chunks, their sizing and
 their play are ``workers``' (``ChunkSizer``, ``play_chunk_with``), the runtime
-``agents.distributed``'s. A chunk names its deals, so it gives the same outcomes wherever it
+``mazzo.agents.distributed``'s. A chunk names its deals, so it gives the same outcomes wherever it
 runs, and results go into ``done`` by deal index: the run's results are those of a local run,
 for any number of workers and any placement. At most ``IN_FLIGHT`` chunks per worker are
 submitted at a time. A worker asks for one CPU, or a share of one when more workers are asked
-for than the cluster has CPUs (``agents.distributed.worker_cpus``).
+for than the cluster has CPUs (``mazzo.agents.distributed.worker_cpus``).
 
 Faults: when a worker's process dies (killed, its node lost), the chunks it held fail with
 Ray's actor error; the worker is replaced by a new actor, the run says so (``say``), and those
@@ -26,8 +26,8 @@ import sys
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from agents.arena.table import ArenaError, Table
-from agents.arena.workers import (
+from mazzo.agents.arena.table import ArenaError, Table
+from mazzo.agents.arena.workers import (
     Chunk,
     ChunkResult,
     ChunkSizer,
@@ -38,12 +38,12 @@ from agents.arena.workers import (
     play_chunk_with,
     record_chunk,
 )
-from agents.distributed import first_line, import_ray, worker_cpus
+from mazzo.agents.distributed import first_line, import_ray, worker_cpus
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from agents.arena.plan import ArenaPlan
+    from mazzo.agents.arena.plan import ArenaPlan
 
 __all__ = ["IN_FLIGHT", "MAX_ATTEMPTS", "DealWorker", "play_ray"]
 

@@ -27,10 +27,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from agents.arena.runner import ArenaRun
-from agents.arena.stats import Interval
-from agents.arena.summary import AgentStats, ContractStats, PairStats, Summary, Timing
-from agents.arena.units import format_rate
+from mazzo.agents.arena.runner import ArenaRun
+from mazzo.agents.arena.stats import Interval
+from mazzo.agents.arena.summary import AgentStats, ContractStats, PairStats, Summary, Timing
+from mazzo.agents.arena.units import format_rate
 
 __all__ = [
     "FORMAT",

@@ -23,16 +23,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agents.arena.journal import Journal, JournaledDone
-from agents.arena.plan import ArenaPlan, Entrant, parse_entrant
-from agents.arena.ray_workers import play_ray
-from agents.arena.seating import lineups_for, units_for
-from agents.arena.table import GameOutcome, build_agent
-from agents.arena.workers import Done, Progress, play_parallel, play_serial
-from agents.distributed import ray_session
-from agents.trained_rules import check_rules_fit
-from envs.deal_sets import DealSet
-from envs.deals import check_seed
+from mazzo.agents.arena.journal import Journal, JournaledDone
+from mazzo.agents.arena.plan import ArenaPlan, Entrant, parse_entrant
+from mazzo.agents.arena.ray_workers import play_ray
+from mazzo.agents.arena.seating import lineups_for, units_for
+from mazzo.agents.arena.table import GameOutcome, build_agent
+from mazzo.agents.arena.workers import Done, Progress, play_parallel, play_serial
+from mazzo.agents.distributed import ray_session
+from mazzo.agents.trained_rules import check_rules_fit
+from mazzo.envs.deal_sets import DealSet
+from mazzo.envs.deals import check_seed
 
 __all__ = ["ArenaInterrupted", "ArenaRun", "make_plan", "run_arena"]
 
@@ -112,9 +112,9 @@ def run_arena(
     ray: str | None = None, journal: Journal | None = None,
 ) -> ArenaRun:  # fmt: skip
     """Play every lineup of ``plan`` on every deal, with ``workers`` processes (None: one per
-    core), or with ``ray`` (an address: ``agents.distributed``) on ``workers`` Ray actors
+    core), or with ``ray`` (an address: ``mazzo.agents.distributed``) on ``workers`` Ray actors
     (None: one per CPU of the cluster). The outcomes are the same in every case. With an
-    opened ``journal`` (``agents.arena.journal``) every finished deal is booked in it as the
+    opened ``journal`` (``mazzo.agents.arena.journal``) every finished deal is booked in it as the
     run goes, and the deals it already holds are not played again (their play time counts).
 
     If an agent fails, the error reported is that of the first failing deal in deal order,

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.registry import AnyGame
+from mazzo.envs.registry import AnyGame
 
 __all__ = [
     "SCHEMES",

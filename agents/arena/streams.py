@@ -3,9 +3,9 @@
 Owns the arena's seeding scheme, so that a result is a pure function of (deal set, agents, seed)
 and does not depend on the number of worker processes, the chunking of deals or the order in
 which chunks finish. Each stream is a child of ``numpy.random.SeedSequence(seed)`` addressed by
-a ``spawn_key`` (``envs.deals.keyed_rng``); the first key element names the purpose:
+a ``spawn_key`` (``mazzo.envs.deals.keyed_rng``); the first key element names the purpose:
 
-- ``(0, i)``: deal ``i`` of a generated deal set (``envs.deals.deal_rng``, so the first ``n``
+- ``(0, i)``: deal ``i`` of a generated deal set (``mazzo.envs.deals.deal_rng``, so the first ``n``
   deals of a larger set generated from the same seed are the same deals);
 - ``(1, i, r, s)``: the agent in seat ``s`` of lineup ``r`` on deal ``i``;
 - ``(2,)``: bootstrap resampling in the statistics.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.deals import DEAL_SET_KEY, keyed_rng
+from mazzo.envs.deals import DEAL_SET_KEY, keyed_rng
 
 __all__ = ["agent_rng", "bootstrap_rng"]
 

@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena.latency import Histogram, merge, quantile
-from agents.arena.runner import ArenaRun
-from agents.arena.stats import Interval, bootstrap_ci, fit_bradley_terry, mean_ci
-from agents.arena.streams import bootstrap_rng
+from mazzo.agents.arena.latency import Histogram, merge, quantile
+from mazzo.agents.arena.runner import ArenaRun
+from mazzo.agents.arena.stats import Interval, bootstrap_ci, fit_bradley_terry, mean_ci
+from mazzo.agents.arena.streams import bootstrap_rng
 
 __all__ = ["AgentStats", "ContractStats", "PairStats", "Summary", "Timing", "summarize"]
 

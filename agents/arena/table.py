@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.arena.latency import Histogram, add
-from agents.arena.streams import agent_rng
-from agents.base import AnyAgent, EachAgent
-from agents.registry import make_agent
-from envs.cards.deal import Deal
-from envs.registry import AnyGame
+from mazzo.agents.arena.latency import Histogram, add
+from mazzo.agents.arena.streams import agent_rng
+from mazzo.agents.base import AnyAgent, EachAgent
+from mazzo.agents.registry import make_agent
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.registry import AnyGame
 
 if TYPE_CHECKING:
-    from agents.arena.plan import ArenaPlan, Entrant
+    from mazzo.agents.arena.plan import ArenaPlan, Entrant
 
 __all__ = ["ArenaError", "GameOutcome", "Played", "Table", "build_agent"]
 
@@ -48,7 +48,7 @@ class GameOutcome:
         decisions: decisions taken per seat.
         seconds: time spent in ``act`` per seat (measured; not reproducible).
         latency: per seat, the histogram of its time per decision as sorted ``(bin, count)``
-            pairs (``agents.arena.latency``; measured, left out of equality).
+            pairs (``mazzo.agents.arena.latency``; measured, left out of equality).
     """
 
     payoffs: tuple[float, ...]

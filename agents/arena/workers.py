@@ -15,10 +15,10 @@ results (``runner``'s guarantee).
 
 What plays a chunk is a ``Table`` by default; a caller may pass another ``TableFactory``
 (``(plan, should_stop) -> an object with Table's play_deals``, picklable: it is sent to the
-workers), as the search labels of ``training.search_labels`` do to record the decisions.
+workers), as the search labels of ``mazzo.training.search_labels`` do to record the decisions.
 
 Ray (``--ray``) plays the same chunks on Ray actors instead of processes
-(``agents.arena.ray_workers``), with the same sizing (``ChunkSizer``) and the same results.
+(``mazzo.agents.arena.ray_workers``), with the same sizing (``ChunkSizer``) and the same results.
 
 Interrupts: workers ignore Ctrl-C's ``KeyboardInterrupt``; a ``SIGINT`` only sets their stop
 flag, checked before every round of decisions, so a worker abandons its current games at once
@@ -38,12 +38,12 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import TYPE_CHECKING, Protocol
 
-from agents.arena.table import ArenaError, GameOutcome, Played, Table
-from agents.processes import torch_safe_context
-from envs.cards.deal import Deal
+from mazzo.agents.arena.table import ArenaError, GameOutcome, Played, Table
+from mazzo.agents.processes import torch_safe_context
+from mazzo.envs.cards.deal import Deal
 
 if TYPE_CHECKING:
-    from agents.arena.plan import ArenaPlan
+    from mazzo.agents.arena.plan import ArenaPlan
 
 __all__ = [
     "CHUNK_SECONDS",

@@ -1,13 +1,14 @@
 """Calabresella agents: the heuristic baseline (versioned) and the determinized search agent.
-Importing this package registers them, with their declared parameters, in ``agents.registry``."""
+Importing this package registers them, with their declared parameters, in
+``mazzo.agents.registry``."""
 
 from __future__ import annotations
 
-from agents.base import AnyAgent
-from agents.builtin import register_builtin_agents
-from agents.calabresella.heuristic import HeuristicV1
-from agents.calabresella.pimc import PIMC
-from agents.params import Param
+from mazzo.agents.base import AnyAgent
+from mazzo.agents.builtin import register_builtin_agents
+from mazzo.agents.calabresella.heuristic import HeuristicV1
+from mazzo.agents.calabresella.pimc import PIMC
+from mazzo.agents.params import Param
 
 __all__ = ["PIMC", "HeuristicV1"]
 

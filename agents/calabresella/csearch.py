@@ -25,10 +25,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from types import ModuleType
 
-from agents.calabresella.rollout import leaf_index, rollout_action, solve
-from agents.csearch import load_search
-from envs.calabresella.actions import Phase
-from envs.calabresella.kernel import (
+from mazzo.agents.calabresella.rollout import leaf_index, rollout_action, solve
+from mazzo.agents.csearch import load_search
+from mazzo.envs.calabresella.actions import Phase
+from mazzo.envs.calabresella.kernel import (
     DEFENDERS,
     SOLOIST,
     STRENGTH,
@@ -39,10 +39,10 @@ from envs.calabresella.kernel import (
     pile_thirds,
     soloist_pairwise,
 )
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import seat_returns, settle
-from envs.calabresella.state import State
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import seat_returns, settle
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.deal import Deal
 
 __all__ = [
     "CORE",
@@ -57,7 +57,9 @@ __all__ = [
     "world_of",
 ]
 
-CORE: ModuleType | None = load_search("agents.calabresella._csearch", (SUIT, STRENGTH, THIRDS))
+CORE: ModuleType | None = load_search(
+    "mazzo.agents.calabresella._csearch", (SUIT, STRENGTH, THIRDS)
+)
 
 TABLE_SIZE = (TOTAL_THIRDS + 1) * (TRICKS + 1) * 2
 World = tuple[tuple[int, int, int], tuple[int, ...], int, int, int, int, int, int, int]
@@ -96,7 +98,7 @@ def tables(
 
 
 def views_of(s: State) -> tuple[int, tuple[int, int, int], int, int, tuple[int, int, int]]:
-    """What the heuristic reads of each position's own view (``envs.calabresella.view``), for
+    """What the heuristic reads of each position's own view (``mazzo.envs.calabresella.view``), for
     the core's honest playouts: (every card played, per position what its seat discarded,
     bit p when p's seat also holds the other defender (a due), ``aperta``, per position the
     suits shown void)."""

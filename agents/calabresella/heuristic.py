@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.calabresella.knowledge import (
+from mazzo.agents.calabresella.knowledge import (
     ABOVE,
     BY_STRENGTH,
     STRENGTH,
@@ -29,9 +29,9 @@ from agents.calabresella.knowledge import (
     masters,
     trick_winner,
 )
-from envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Contract, Phase
-from envs.calabresella.view import InfoView
-from envs.cards.bits import bit_list
+from mazzo.envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Contract, Phase
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.cards.bits import bit_list
 
 __all__ = [
     "BID_THRESHOLDS",

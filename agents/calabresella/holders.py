@@ -1,4 +1,4 @@
-"""Calabresella's holder classes for belief models (``agents.belief``): from the position a
+"""Calabresella's holder classes for belief models (``mazzo.agents.belief``): from the position a
 view speaks for, class ``r`` (0..2) is the hand of the position ``r`` places after it (0: its
 own), class 3 every card outside the hands (the monte or the set-aside cards, and the cards
 played).
@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.belief import hand_classes, slot_prior
-from agents.calabresella.sampler import REST, WorldSampler
-from envs.calabresella.view import InfoView
+from mazzo.agents.belief import hand_classes, slot_prior
+from mazzo.agents.calabresella.sampler import REST, WorldSampler
+from mazzo.envs.calabresella.view import InfoView
 
 __all__ = ["HOLDERS", "CalabresellaHolders"]
 

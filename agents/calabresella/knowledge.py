@@ -9,7 +9,7 @@ Must not import torch or training/.
 
 from __future__ import annotations
 
-from envs.calabresella.kernel import (
+from mazzo.envs.calabresella.kernel import (
     STRENGTH,
     SUIT,
     SUIT_MASK,

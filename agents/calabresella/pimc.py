@@ -11,7 +11,7 @@ perfect-information playouts make every contract look easier than it is (strateg
 All candidates share the same worlds (common random numbers), so their comparison is sharper
 than their values.
 
-The playouts and the solver run in the compiled search core (``agents.calabresella.csearch``:
+The playouts and the solver run in the compiled search core (``mazzo.agents.calabresella.csearch``:
 one call per world for every candidate play, the same values) where it is built, else in
 Python (``rollout.py``, the reference; also under ``MAZZO_PURE_PYTHON=1``); so does the card
 play of the bids' heuristic playouts (the auction and the exchanges stay in Python).
@@ -31,18 +31,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.belief import BeliefWorlds
-from agents.calabresella import csearch
-from agents.calabresella.heuristic import HeuristicV1, keep_score
-from agents.calabresella.knowledge import BY_STRENGTH
-from agents.calabresella.rollout import rollout_action, solve
-from agents.calabresella.sampler import WorldSampler
-from envs.calabresella.actions import Phase
-from envs.calabresella.kernel import TRICKS
-from envs.calabresella.state import State
-from envs.calabresella.view import InfoView
-from envs.calabresella.worlds import determinize
-from envs.cards.bits import bit_list
+from mazzo.agents.belief import BeliefWorlds
+from mazzo.agents.calabresella import csearch
+from mazzo.agents.calabresella.heuristic import HeuristicV1, keep_score
+from mazzo.agents.calabresella.knowledge import BY_STRENGTH
+from mazzo.agents.calabresella.rollout import rollout_action, solve
+from mazzo.agents.calabresella.sampler import WorldSampler
+from mazzo.envs.calabresella.actions import Phase
+from mazzo.envs.calabresella.kernel import TRICKS
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.calabresella.worlds import determinize
+from mazzo.envs.cards.bits import bit_list
 
 __all__ = ["PIMC"]
 
@@ -60,7 +60,7 @@ class PIMC:
         ms: time budget per decision in milliseconds (0: no limit).
         exact_tricks: solve the last this-many tricks exactly.
         max_candidates: candidates considered for discards and returns.
-        beliefs: draw the worlds of card play with a belief model (``agents.belief``: a
+        beliefs: draw the worlds of card play with a belief model (``mazzo.agents.belief``: a
             uniform pool resampled by the model's weights) instead of uniformly: the
             learned-inference search ``ipimc``.
     """

@@ -6,7 +6,7 @@ cards nobody can beat, wins a trick only when the win is certain, feeds counters
 whose card is certain to hold, and otherwise gives up the cheapest card. ``solve(state)`` plays
 the last tricks exactly: alpha-beta over the two sides, the soloist maximising his settlement.
 
-Every rule comes from the engine kernel (``envs.calabresella.kernel``): legal plays, the trick
+Every rule comes from the engine kernel (``mazzo.envs.calabresella.kernel``): legal plays, the trick
 winner, the settlement. The solver's inner trick close (``_Search._close``) is the one inlined
 form, for speed; ``tests/calabresella/test_kernel.py`` proves it equal to ``kernel.close_trick``
 on random positions. Leaf values are the kernel's ``soloist_pairwise``, tabulated once per
@@ -19,10 +19,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from agents.calabresella.heuristic import best_call, cheapest_to_lose, choose_bid, choose_split
-from agents.calabresella.knowledge import ABOVE, STRENGTH, SUIT, SUIT_MASK, THIRDS, lowest
-from envs.calabresella.actions import Phase
-from envs.calabresella.kernel import (
+from mazzo.agents.calabresella.heuristic import (
+    best_call,
+    cheapest_to_lose,
+    choose_bid,
+    choose_split,
+)
+from mazzo.agents.calabresella.knowledge import ABOVE, STRENGTH, SUIT, SUIT_MASK, THIRDS, lowest
+from mazzo.envs.calabresella.actions import Phase
+from mazzo.envs.calabresella.kernel import (
     DEFENDERS,
     SOLOIST,
     TOTAL_THIRDS,
@@ -33,9 +38,9 @@ from envs.calabresella.kernel import (
     soloist_pairwise,
     trick_winner,
 )
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.cards.bits import bit_list
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.bits import bit_list
 
 __all__ = ["playout", "rollout_action", "solve"]
 

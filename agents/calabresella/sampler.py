@@ -1,5 +1,5 @@
 """The Calabresella world sampler: complete worlds consistent with one seat's view, drawn
-uniformly (``agents.sampling.SlotSampler``), returned as determinized ``State`` objects.
+uniformly (``mazzo.agents.sampling.SlotSampler``), returned as determinized ``State`` objects.
 
 What the view pins down:
 - the viewer's own hand(s), a visible partner hand, every card played, the viewer's discards;
@@ -24,13 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from agents.sampling import SlotSampler
-from envs.calabresella.actions import Contract, Phase
-from envs.calabresella.kernel import SUIT
-from envs.calabresella.state import State
-from envs.calabresella.view import InfoView
-from envs.calabresella.worlds import MONTE_PHASES, determinize, known_positions
-from envs.cards.bits import bit_list, mask_of
+from mazzo.agents.sampling import SlotSampler
+from mazzo.envs.calabresella.actions import Contract, Phase
+from mazzo.envs.calabresella.kernel import SUIT
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.calabresella.worlds import MONTE_PHASES, determinize, known_positions
+from mazzo.envs.cards.bits import bit_list, mask_of
 
 __all__ = ["WorldSampler"]
 

@@ -1,5 +1,5 @@
 """The Calabresella seat tracker: one seat's exact ``InfoView`` from its own hand(s), the actions
-of the deal and the reveals (``agents.tracking`` has the method; ``docs/protocol.md``, "Seat
+of the deal and the reveals (``mazzo.agents.tracking`` has the method; ``docs/protocol.md``, "Seat
 sessions", the JSON shapes).
 
 ``deal.private``: ``{"hands": [[12 codes], ...], "no_chiamo": false}``: the hand of every
@@ -27,23 +27,23 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from agents.calabresella.sampler import REST, WorldSampler
-from agents.sampling import NoConsistentWorld
-from agents.trackers import TrackerEntry
-from agents.tracking import FeasibleSampler, SeatTracker, Step, constrained_slots
-from envs.calabresella.actions import PASS, Contract, Phase
-from envs.calabresella.dealing import seat_positions
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
-from envs.calabresella.game import GAME
-from envs.calabresella.kernel import SUIT, SUIT_MASK
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.calabresella.view import InfoView
-from envs.calabresella.worlds import MONTE_PHASES, determinize
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
-from envs.registry import AnyGame
+from mazzo.agents.calabresella.sampler import REST, WorldSampler
+from mazzo.agents.sampling import NoConsistentWorld
+from mazzo.agents.trackers import TrackerEntry
+from mazzo.agents.tracking import FeasibleSampler, SeatTracker, Step, constrained_slots
+from mazzo.envs.calabresella.actions import PASS, Contract, Phase
+from mazzo.envs.calabresella.dealing import seat_positions
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
+from mazzo.envs.calabresella.game import GAME
+from mazzo.envs.calabresella.kernel import SUIT, SUIT_MASK
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.calabresella.worlds import MONTE_PHASES, determinize
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.registry import AnyGame
 
 __all__ = ["TRACKER", "CalabresellaTracker", "due_reveals", "private_of", "reveal_of"]
 

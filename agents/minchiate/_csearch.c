@@ -104,7 +104,7 @@ static void derive_tables(void) {
     static const int combo_trumps[8] = {1, 2, 3, 4, 5, 10, 13, 20};
     for (int i = 0; i < 8; i++) COMBO_CARDS |= BIT(combo_trumps[i] - 1);
     for (int n = 28; n <= 40; n++) COMBO_CARDS |= BIT(n - 1);
-    for (int led = 0; led < 5; led++) /* envs.cards.tricks.build_win_keys, trumps = suit 4 */
+    for (int led = 0; led < 5; led++) /* mazzo.envs.cards.tricks.build_win_keys, trumps = suit 4 */
         for (int c = 0; c < NC; c++)
             WIN_KEY[led][c] = SUIT[c] == TRUMP ? 200 + STRENGTH[c]
                               : SUIT[c] == led ? 100 + STRENGTH[c]
@@ -116,7 +116,7 @@ static void derive_tables(void) {
             if ((c < 41 ? c : 41 + STRENGTH[c]) == key) SOLVE_ORDER[k++] = c;
 }
 
-/* ---------------------------------------------------------------- kernel (envs.minchiate.kernel) */
+/* ---------------------------------------------------------------- kernel (mazzo.envs.minchiate.kernel) */
 static u128 play_mask(u128 hand, int led, int top, int suits_led, const Config *cf) {
     if (led < 0) return hand;
     if (led != TRUMP) {
@@ -134,7 +134,7 @@ static u128 play_mask(u128 hand, int led, int top, int suits_led, const Config *
     return trumps | (hand & MATTO_BIT);
 }
 
-static int trick_winner(const int *trick, int n, int led) { /* envs.cards.tricks.trick_winner */
+static int trick_winner(const int *trick, int n, int led) { /* mazzo.envs.cards.tricks.trick_winner */
     const int *keys = WIN_KEY[led];
     int best = 0, best_key = keys[trick[0]];
     for (int i = 1; i < n; i++)

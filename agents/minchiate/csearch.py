@@ -24,16 +24,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 from types import ModuleType
 
-from agents.csearch import load_search
-from agents.minchiate.rollout import deal_value, rollout_action, solve
-from agents.minchiate.rollout import playout as rollout_playout
-from envs.cards.deal import Deal
-from envs.minchiate.actions import Phase
-from envs.minchiate.rules import Rules
-from envs.minchiate.state import State
-from envs.minchiate.tables import STRENGTH, SUIT, VALUE
-from envs.minchiate.view import InfoView
-from envs.minchiate.worlds import declared_for_the_end
+from mazzo.agents.csearch import load_search
+from mazzo.agents.minchiate.rollout import deal_value, rollout_action, solve
+from mazzo.agents.minchiate.rollout import playout as rollout_playout
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.tables import STRENGTH, SUIT, VALUE
+from mazzo.envs.minchiate.view import InfoView
+from mazzo.envs.minchiate.worlds import declared_for_the_end
 
 __all__ = [
     "CONFIG_FIELDS",
@@ -52,7 +52,7 @@ __all__ = [
     "world_values",
 ]
 
-CORE: ModuleType | None = load_search("agents.minchiate._csearch", (SUIT, STRENGTH, VALUE))
+CORE: ModuleType | None = load_search("mazzo.agents.minchiate._csearch", (SUIT, STRENGTH, VALUE))
 
 DIECINE = ("merge_four", "two_triples", "any_three")
 # The ints of ``config``, in order (the core reads them by position).

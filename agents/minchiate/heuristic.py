@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.minchiate.knowledge import (
+from mazzo.agents.minchiate.knowledge import (
     ABOVE_TRUMP,
     ALL_KINGS,
     BIT,
@@ -73,11 +73,11 @@ from agents.minchiate.knowledge import (
     play_exclusions,
     trick_state,
 )
-from envs.cards.bits import bit_list
-from envs.minchiate.actions import DECLARE, Phase
-from envs.minchiate.kernel import end_rounding, end_total
-from envs.minchiate.tables import T29
-from envs.minchiate.view import InfoView
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.minchiate.actions import DECLARE, Phase
+from mazzo.envs.minchiate.kernel import end_rounding, end_total
+from mazzo.envs.minchiate.tables import T29
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = ["HeuristicV1", "Table", "cheapest", "discard_keep", "pay_choice", "power"]
 

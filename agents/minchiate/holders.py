@@ -1,4 +1,4 @@
-"""Minchiate's holder classes for belief models (``agents.belief``): from one seat's point of
+"""Minchiate's holder classes for belief models (``mazzo.agents.belief``): from one seat's point of
 view, class ``r`` (0..3) is the hand of the seat ``r`` places after it in turn order (0: its
 own), class 4 every place outside the hands (the Fola with the discards, and the cards played).
 
@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.belief import hand_classes, slot_prior
-from agents.minchiate.sampler import WorldSampler
-from envs.minchiate.view import InfoView
-from envs.minchiate.worlds import Assignment
+from mazzo.agents.belief import hand_classes, slot_prior
+from mazzo.agents.minchiate.sampler import WorldSampler
+from mazzo.envs.minchiate.view import InfoView
+from mazzo.envs.minchiate.worlds import Assignment
 
 __all__ = ["HOLDERS", "MinchiateHolders"]
 

@@ -1,5 +1,5 @@
 """Card knowledge for Minchiate agents: the engine's per-card tables (re-exported from
-``envs.minchiate.tables``, never recomputed) and a few derived ones, what the play has shown
+``mazzo.envs.minchiate.tables``, never recomputed) and a few derived ones, what the play has shown
 about the hands (voids, the King rule, forced overtrumps), who is winning a trick, and which
 cards are out of play. Pure functions over bitmasks, shared by the heuristic, the world sampler,
 the rollout policy and the search agent.
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from envs.cards.tricks import trick_winner
-from envs.minchiate.rules import Rules
-from envs.minchiate.tables import (
+from mazzo.envs.cards.tricks import trick_winner
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.tables import (
     ALL_KINGS,
     BIT,
     CAPTURE_VALUE,
@@ -41,7 +41,7 @@ from envs.minchiate.tables import (
     VALUE,
     WIN_KEY,
 )
-from envs.minchiate.view import InfoView
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = [
     "ABOVE_TRUMP",

@@ -24,7 +24,7 @@ always look right (which is also the heuristic's choice: skipping everything cos
 per deal). The Matto payment: the piles are public, so the heuristic's choice is exact. A
 forced action is returned at once.
 
-The playouts and the solver run in the compiled search core (``agents.minchiate.csearch``: one
+The playouts and the solver run in the compiled search core (``mazzo.agents.minchiate.csearch``: one
 call per world for every candidate play, the same values) where it is built, else in Python
 (``rollout.py``, the reference; also under ``MAZZO_PURE_PYTHON=1``).
 
@@ -43,10 +43,10 @@ from itertools import pairwise
 
 import numpy as np
 
-from agents.belief import BeliefWorlds
-from agents.minchiate import csearch
-from agents.minchiate.heuristic import HeuristicV1
-from agents.minchiate.knowledge import (
+from mazzo.agents.belief import BeliefWorlds
+from mazzo.agents.minchiate import csearch
+from mazzo.agents.minchiate.heuristic import HeuristicV1
+from mazzo.agents.minchiate.knowledge import (
     COMBO_CARDS,
     STRENGTH,
     SUIT,
@@ -54,12 +54,12 @@ from agents.minchiate.knowledge import (
     VALUE,
     gone_cards,
 )
-from agents.minchiate.rollout import playout
-from agents.minchiate.sampler import WorldSampler
-from envs.cards.bits import bit_list
-from envs.minchiate.actions import Phase
-from envs.minchiate.view import InfoView
-from envs.minchiate.worlds import Assignment, determinize
+from mazzo.agents.minchiate.rollout import playout
+from mazzo.agents.minchiate.sampler import WorldSampler
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.view import InfoView
+from mazzo.envs.minchiate.worlds import Assignment, determinize
 
 __all__ = ["PIMC", "distinct_cards"]
 
@@ -101,7 +101,7 @@ class PIMC:
         ms: time budget per decision in milliseconds (0: no limit).
         exact_tricks: solve the last this-many tricks exactly (0..3).
         point_weight: weight of the final point difference (in resti) in a world's value.
-        beliefs: draw the worlds of card play with a belief model (``agents.belief``: a
+        beliefs: draw the worlds of card play with a belief model (``mazzo.agents.belief``: a
             uniform pool resampled by the model's weights) instead of uniformly: the
             learned-inference search ``ipimc``.
     """

@@ -7,7 +7,7 @@ low from length; follow by feeding a partner nobody can beat, winning with the c
 nobody after me can beat, or ducking with the cheapest card (the Matto instead of a counter
 that would be lost). ``solve(state, team)`` plays the last tricks exactly: alpha-beta over the
 two partnerships on the final result, with the rules kernel's trick closing and settlement
-(``envs.minchiate.kernel``: the engine's own functions).
+(``mazzo.envs.minchiate.kernel``: the engine's own functions).
 
 The value of a finished deal for team A is ``R + point_weight * d_final / resti_unit``: the net
 resti (what the game pays) plus a small share of the final point difference, which breaks ties
@@ -18,8 +18,8 @@ Both serve the determinized search (``pimc``). Must not import torch or training
 
 from __future__ import annotations
 
-from agents.minchiate.heuristic import HIGH_MASTERS, cheapest, discard_keep, pay_choice, power
-from agents.minchiate.knowledge import (
+from mazzo.agents.minchiate.heuristic import HIGH_MASTERS, cheapest, discard_keep, pay_choice, power
+from mazzo.agents.minchiate.knowledge import (
     ABOVE_TRUMP,
     BIT,
     CAPTURE_VALUE,
@@ -36,10 +36,10 @@ from agents.minchiate.knowledge import (
     VALUE,
     WIN_KEY,
 )
-from envs.cards.bits import bit_list
-from envs.cards.tricks import trick_winner
-from envs.minchiate.actions import DECLARE, Phase
-from envs.minchiate.kernel import (
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.tricks import trick_winner
+from mazzo.envs.minchiate.actions import DECLARE, Phase
+from mazzo.envs.minchiate.kernel import (
     MATTO_DEBT,
     MATTO_LOST,
     close_trick,
@@ -48,8 +48,8 @@ from envs.minchiate.kernel import (
     ratchet,
     settle,
 )
-from envs.minchiate.state import State
-from envs.minchiate.tables import SUIT_BASE
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.tables import SUIT_BASE
 
 __all__ = ["deal_value", "playout", "rollout_action", "solve"]
 

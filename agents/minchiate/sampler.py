@@ -1,5 +1,5 @@
 """The Minchiate world sampler: complete worlds consistent with one seat's view, returned as
-determinized ``State`` objects (``envs.minchiate.worlds``).
+determinized ``State`` objects (``mazzo.envs.minchiate.worlds``).
 
 A world places every card the viewer cannot locate in a *slot*: another seat's hand, another
 discarder's discards, or the dealer's part of the Fola (``orig_fola``: the Fola as the dealer
@@ -20,8 +20,8 @@ left it at M-7, which he alone has seen). What the view pins down:
   ``declarations = auto_all`` a seat's declared list is all its combinations.
 
 Per-card constraints (a card allowed in some slots only) are sampled exactly and uniformly by
-``agents.sampling.SlotSampler``. The few joint constraints are applied by rejection, which keeps
-the distribution uniform over the worlds that satisfy them: combinations made of two or more
+``mazzo.agents.sampling.SlotSampler``. The few joint constraints are applied by rejection, which
+keeps the distribution uniform over the worlds that satisfy them: combinations made of two or more
 hidden cards (``auto_all``; the declarer on turn still holding an offer), enough legal discards
 in a discarder's hand while he is discarding (M-8.5), the order of the ``impossible_discard =
 relax`` classes, and the order of the Fola (below).
@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.minchiate.knowledge import (
+from mazzo.agents.minchiate.knowledge import (
     BIT,
     COMBO_CARDS,
     COUNTERS,
@@ -55,15 +55,15 @@ from agents.minchiate.knowledge import (
     T29_BIT,
     play_exclusions,
 )
-from agents.sampling import NoConsistentWorld, SlotSampler, below
-from envs.cards.bits import bit_list
-from envs.minchiate.actions import Phase
-from envs.minchiate.combos import ONE_40_M, Combo, find_combos
-from envs.minchiate.state import State
-from envs.minchiate.tables import FULL, RELAX_CLASSES
-from envs.minchiate.view import InfoView
-from envs.minchiate.worlds import Assignment, declaring_holding, determinize, extra_cards
-from envs.minchiate.worlds import stop_in_fola as _stop_in_fola
+from mazzo.agents.sampling import NoConsistentWorld, SlotSampler, below
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.combos import ONE_40_M, Combo, find_combos
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.tables import FULL, RELAX_CLASSES
+from mazzo.envs.minchiate.view import InfoView
+from mazzo.envs.minchiate.worlds import Assignment, declaring_holding, determinize, extra_cards
+from mazzo.envs.minchiate.worlds import stop_in_fola as _stop_in_fola
 
 __all__ = ["ORIG", "WorldSampler"]
 

@@ -1,6 +1,6 @@
 """The Minchiate seat tracker: one seat's exact ``InfoView`` from its private setup
-(``tracker_deal``), the actions of the deal and the reveals (``agents.tracking`` has the method;
-``docs/protocol.md``, "Seat sessions", the JSON shapes).
+(``tracker_deal``), the actions of the deal and the reveals (``mazzo.agents.tracking`` has the
+method; ``docs/protocol.md``, "Seat sessions", the JSON shapes).
 
 Reveals (each due exactly when listed; one message may carry several):
 
@@ -23,24 +23,24 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from agents.minchiate.knowledge import play_exclusions
-from agents.minchiate.sampler import ORIG, WorldSampler
-from agents.minchiate.tracker_deal import deal_streams, private_of, read_private
-from agents.sampling import NoConsistentWorld
-from agents.trackers import TrackerEntry
-from agents.tracking import FeasibleSampler, SeatTracker, Step, constrained_slots
-from envs.cards.bits import bit_list
-from envs.minchiate.actions import DECLARE, Phase
-from envs.minchiate.combos import COMBO_NAMES, COMBO_VALUE, LOW_RUN, ONE_40_M, Combo
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.game import GAME
-from envs.minchiate.record import VOCABULARY
-from envs.minchiate.rules import Rules
-from envs.minchiate.state import State
-from envs.minchiate.tables import DISCARDABLE, FULL, MATTO_BIT
-from envs.minchiate.view import InfoView
-from envs.minchiate.worlds import determinize, extra_cards
-from envs.registry import AnyGame
+from mazzo.agents.minchiate.knowledge import play_exclusions
+from mazzo.agents.minchiate.sampler import ORIG, WorldSampler
+from mazzo.agents.minchiate.tracker_deal import deal_streams, private_of, read_private
+from mazzo.agents.sampling import NoConsistentWorld
+from mazzo.agents.trackers import TrackerEntry
+from mazzo.agents.tracking import FeasibleSampler, SeatTracker, Step, constrained_slots
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.minchiate.actions import DECLARE, Phase
+from mazzo.envs.minchiate.combos import COMBO_NAMES, COMBO_VALUE, LOW_RUN, ONE_40_M, Combo
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.game import GAME
+from mazzo.envs.minchiate.record import VOCABULARY
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.tables import DISCARDABLE, FULL, MATTO_BIT
+from mazzo.envs.minchiate.view import InfoView
+from mazzo.envs.minchiate.worlds import determinize, extra_cards
+from mazzo.envs.registry import AnyGame
 
 __all__ = ["TRACKER", "MinchiateTracker", "due_reveals", "private_of", "reveal_of"]
 

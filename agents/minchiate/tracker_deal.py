@@ -18,12 +18,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.rules import Rules
-from envs.minchiate.state import State
-from envs.minchiate.tables import COUNTERS, FULL, QUALIFYING, T29_BIT
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.tables import COUNTERS, FULL, QUALIFYING, T29_BIT
 
 __all__ = ["Private", "deal_streams", "private_of", "read_private"]
 

@@ -1,3 +1,3 @@
 """Calabresella: the pure rules engine (``rules`` the flags, ``state`` the deal, ``scoring``,
 ``match``, ``view``, ``record``), its encoder (``encode``) and the PettingZoo face (``env``,
-exported as ``envs.calabresella_v0``)."""
+exported as ``mazzo.envs.calabresella_v0``)."""

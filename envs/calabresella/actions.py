@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.deck import ITALIAN_40
 
 __all__ = [
     "BID_BASE",

@@ -7,8 +7,8 @@ Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State 
 
 from __future__ import annotations
 
-from envs.calabresella.actions import BID_BASE, PASS
-from envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.actions import BID_BASE, PASS
+from mazzo.envs.calabresella.rules import Rules
 
 __all__ = ["bid_mask", "forced_soloist", "next_bidder"]
 

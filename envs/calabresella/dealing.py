@@ -7,8 +7,8 @@ Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State 
 
 from __future__ import annotations
 
-from envs.calabresella.kernel import BIT
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella.kernel import BIT
+from mazzo.envs.cards.deal import Deal
 
 __all__ = ["check_deal", "dealt_hands", "monte_cards", "seat_positions"]
 

@@ -1,6 +1,6 @@
 """The Italian 40-card deck of Calabresella and its notation (RULES.md D.2): card codes, suits,
 trick strength within a suit (4 lowest .. 3 highest), card values in thirds and per-suit
-bitmasks, as a generic ``envs.cards.deck.Deck`` built once at import.
+bitmasks, as a generic ``mazzo.envs.cards.deck.Deck`` built once at import.
 
 Card id = 10 * suit + rank, suits ``c d s b`` (coppe, denari, spade, bastoni), ranks
 ``A 2 3 4 5 6 7 J N K``; ``Q`` is accepted for ``N`` on input.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from envs.cards.deck import Deck, suit_masks
+from mazzo.envs.cards.deck import Deck, suit_masks
 
 __all__ = ["ITALIAN_40", "ITALIAN_ORDER", "ITALIAN_RANKS", "ITALIAN_SUITS"]
 

@@ -40,9 +40,9 @@ side ``/12``, and the match totals of the seats in relative seat order ``/target
 unused ones 0; ``target`` is the view's ``rules.target``).
 
 ``CalabresellaEncoder`` (its instance ``ENCODER``) is the game's ``Encoder``: ``encode``,
-``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``). The
+``encode_into`` and ``encode_batch`` (many views in one unpack, ``mazzo.envs.common.encoder``). The
 code here is the reference; where ``_cencode.c`` is built, it writes the same rows
-(``envs.common.compiled``; this module hands it the layout).
+(``mazzo.envs.common.compiled``; this module hands it the layout).
 
 Any change to this layout bumps ``ENCODING_VERSION`` and the env's ``_vN``.
 
@@ -56,13 +56,13 @@ from operator import itemgetter
 import numpy as np
 import numpy.typing as npt
 
-from envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS, Phase
-from envs.calabresella.kernel import ACES, COUNTERS
-from envs.calabresella.state import GIVER_MONTE
-from envs.calabresella.view import InfoView
-from envs.common.compiled import layout_of, load_compiled
-from envs.common.encoder import BitsEncoder, PackedScalars
-from envs.common.layout import offsets
+from mazzo.envs.calabresella.actions import BID_BASE, NUM_ACTIONS, PASS, Phase
+from mazzo.envs.calabresella.kernel import ACES, COUNTERS
+from mazzo.envs.calabresella.state import GIVER_MONTE
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.common.compiled import layout_of, load_compiled
+from mazzo.envs.common.encoder import BitsEncoder, PackedScalars
+from mazzo.envs.common.layout import offsets
 
 __all__ = [
     "BINARY_LAYOUT",
@@ -295,7 +295,7 @@ _LAYOUT = layout_of(
 
 
 class CalabresellaEncoder(BitsEncoder[InfoView]):
-    """Calabresella's ``Encoder`` (``envs.protocols``): the totals are scaled by the match
+    """Calabresella's ``Encoder`` (``mazzo.envs.protocols``): the totals are scaled by the match
     target of the view's rules (``view.rules.target``)."""
 
     version = ENCODING_VERSION
@@ -311,7 +311,7 @@ class CalabresellaEncoder(BitsEncoder[InfoView]):
     scalars = staticmethod(_scalars)
     scalar_bytes = staticmethod(_scalar_bytes)
     legal_of = itemgetter(_VIEW_FIELDS.index("legal_mask"))
-    compiled = load_compiled("envs.calabresella._cencode", _LAYOUT)
+    compiled = load_compiled("mazzo.envs.calabresella._cencode", _LAYOUT)
 
 
 ENCODER = CalabresellaEncoder()

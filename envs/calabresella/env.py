@@ -1,11 +1,11 @@
 """``calabresella_v0``: the PettingZoo AEC environment of Calabresella.
 
 Agents ``player_0 .. player_{n-1}`` are the seats S0.. of RULES.md (2, 3 or 4 players). Every
-agent has the same spaces: ``Discrete(62)`` actions (layout in ``envs.calabresella.actions``)
+agent has the same spaces: ``Discrete(62)`` actions (layout in ``mazzo.envs.calabresella.actions``)
 and observations ``{"observation": float32[OBS_SIZE], "action_mask": int8[62]}`` (layout and
-version in ``envs.calabresella.encode``); the mask is all zeros for an agent not on turn.
+version in ``mazzo.envs.calabresella.encode``); the mask is all zeros for an agent not on turn.
 
-Keyword arguments are the rule flags of ``envs.calabresella.rules.Rules`` plus the env options
+Keyword arguments are the rule flags of ``mazzo.envs.calabresella.rules.Rules`` plus the env options
 ``match`` (False: one deal per episode; True: a whole match to the target), ``reward_scale``
 (a finite number > 0; default ``1 / payoff_bound(rules)``, the largest |return| of a deal under
 the env's rules, so that a deal's rewards lie in [-1, 1]: 1/96 for the default rules, whose
@@ -18,10 +18,10 @@ record (dict or JSON text): its deck and dealer, and its actions if any. A void 
 ends the episode with zero rewards in single-deal mode; in a match it is redealt.
 
 Rewards: the zero-sum settlement of C-9.5 times ``reward_scale`` at the end of each deal.
-Infos: ``infos[agent]`` holds the numeric keys of ``envs.common.infos`` on every step (``team``:
-0 soloist, 1 defender, -1 before the contract / void / idle dealer). ``result()`` gives the full
-result of the latest finished deal (``State.result()``), ``match_summary()`` the match's (totals,
-winners, deals). With ``rich_infos=True`` the infos are instead ``{}`` until the end, then
+Infos: ``infos[agent]`` holds the numeric keys of ``mazzo.envs.common.infos`` on every step
+(``team``: 0 soloist, 1 defender, -1 before the contract / void / idle dealer). ``result()`` gives
+the full result of the latest finished deal (``State.result()``), ``match_summary()`` the match's
+(totals, winners, deals). With ``rich_infos=True`` the infos are instead ``{}`` until the end, then
 ``result`` and in a match ``match``; in a match, each deal's end sets ``deal_result`` and
 ``match`` too. ``raw_env.step`` raises ``IllegalAction`` (state unchanged) on an
 illegal action; ``env()`` instead ends the episode with -1 for the offender and a warning that
@@ -37,18 +37,18 @@ import numpy as np
 import numpy.typing as npt
 from pettingzoo import AECEnv
 
-from envs.calabresella.actions import NUM_ACTIONS
-from envs.calabresella.encode import ENCODING_VERSION, encode, obs_high
-from envs.calabresella.game import GAME
-from envs.calabresella.match import Match
-from envs.calabresella.render import render_state
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import payoff_bound
-from envs.calabresella.state import State
-from envs.cards.deal import Deal
-from envs.common.aec import rules_from_kwargs, wrap
-from envs.common.infos import NO_TEAM
-from envs.common.layered import LayeredCardGameAEC
+from mazzo.envs.calabresella.actions import NUM_ACTIONS
+from mazzo.envs.calabresella.encode import ENCODING_VERSION, encode, obs_high
+from mazzo.envs.calabresella.game import GAME
+from mazzo.envs.calabresella.match import Match
+from mazzo.envs.calabresella.render import render_state
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import payoff_bound
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.common.aec import rules_from_kwargs, wrap
+from mazzo.envs.common.infos import NO_TEAM
+from mazzo.envs.common.layered import LayeredCardGameAEC
 
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 

@@ -8,9 +8,9 @@ Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State 
 
 from __future__ import annotations
 
-from envs.calabresella.actions import SPLIT_BASE
-from envs.calabresella.kernel import BIT, FULL40
-from envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.actions import SPLIT_BASE
+from mazzo.envs.calabresella.kernel import BIT, FULL40
+from mazzo.envs.calabresella.rules import Rules
 
 __all__ = [
     "ALL_SPLITS",

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import operator
 
-from envs.calabresella.actions import NUM_ACTIONS, Phase, action_label
-from envs.calabresella.deck import ITALIAN_40
-from envs.cards.bits import bit_list
-from envs.cards.errors import IllegalAction
+from mazzo.envs.calabresella.actions import NUM_ACTIONS, Phase, action_label
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.errors import IllegalAction
 
 __all__ = ["as_action_id", "illegal_action", "why_illegal"]
 

@@ -1,5 +1,5 @@
 """What each Calabresella rule flag means, in one line, and where RULES.md decides it: the text
-``mazzo rules`` prints (reached through ``envs.registry.GameInfo.flag_help``). One entry per
+``mazzo rules`` prints (reached through ``mazzo.envs.registry.GameInfo.flag_help``). One entry per
 field of ``rules.Rules`` (a test checks it).
 
 Stdlib only; must not import numpy, torch, gymnasium or pettingzoo.

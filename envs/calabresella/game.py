@@ -1,4 +1,4 @@
-"""Calabresella's entry in the game registry (``envs.registry``): its ``GameInfo`` and the
+"""Calabresella's entry in the game registry (``mazzo.envs.registry``): its ``GameInfo`` and the
 engine, record, encoder and rendering functions every layer above ``envs/`` reaches through it.
 
 Imports the encoder (numpy); the engine modules it names stay pure.
@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from envs.calabresella import encode, record
-from envs.calabresella.actions import NUM_ACTIONS
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.flag_help import FLAG_HELP
-from envs.calabresella.render import render_state, render_view
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import payoff_bound
-from envs.calabresella.state import State
-from envs.calabresella.view import InfoView, action_is_visible
-from envs.calabresella.view_json import view_json
-from envs.common.registration import obs_slices
-from envs.registry import Game, GameInfo, GameOps, register
+from mazzo.envs.calabresella import encode, record
+from mazzo.envs.calabresella.actions import NUM_ACTIONS
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.flag_help import FLAG_HELP
+from mazzo.envs.calabresella.render import render_state, render_view
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import payoff_bound
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import InfoView, action_is_visible
+from mazzo.envs.calabresella.view_json import view_json
+from mazzo.envs.common.registration import obs_slices
+from mazzo.envs.registry import Game, GameInfo, GameOps, register
 
 __all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_NOT_ZERO_SUM", "TEST_VARIANTS"]
 
@@ -63,7 +63,7 @@ GAME: Game[Rules, State, InfoView] = register(
             obs_size=encode.OBS_SIZE,
             obs_slices=obs_slices(encode.OFFSET, encode.BINARY_LAYOUT + encode.SCALAR_LAYOUT),
             encoding_version=encode.ENCODING_VERSION,
-            env_module="envs.calabresella_v0",
+            env_module="mazzo.envs.calabresella_v0",
             gym_id="mazzo/Calabresella-v0",
             peers={"engine": "os:skat:raw", "encoded": "os:skat:obsbuf"},
             score_unit="game points",

@@ -1,26 +1,26 @@
 """The Calabresella rules kernel: every card-play and scoring rule as a pure integer function.
 
-Owns the rules that both the engine (``State``) and the search agents (``agents.calabresella``)
-apply, written once: the legal plays (follow suit, C-6.2), the trick winner (C-6.3), trick
-closing (who wins, which side's pile gains what, the set-aside going with the last trick, C-6.5),
-the thirds of a pile, and the settlement of a finished deal (C-7 to C-9: points, the last-trick
-point, success, cappotto and stramazzo, contract values, the raw and pairwise payments). No
-``State`` here: hands, tricks and piles are ints and tuples, positions are A0..A2, sides are
-0 = soloist and 1 = defenders.
+Owns the rules that both the engine (``State``) and the search agents
+(``mazzo.agents.calabresella``) apply, written once: the legal plays (follow suit, C-6.2), the trick
+winner (C-6.3), trick closing (who wins, which side's pile gains what, the set-aside going with the
+last trick, C-6.5), the thirds of a pile, and the settlement of a finished deal (C-7 to C-9: points,
+the last-trick point, success, cappotto and stramazzo, contract values, the raw and pairwise
+payments). No ``State`` here: hands, tricks and piles are ints and tuples, positions are A0..A2,
+sides are 0 = soloist and 1 = defenders.
 
-The per-card tables come from ``envs.calabresella.deck`` and are re-exported for the callers.
+The per-card tables come from ``mazzo.envs.calabresella.deck`` and are re-exported for the callers.
 
 Must not import numpy, torch, gymnasium or pettingzoo, nor any other Calabresella module but
-``deck`` and ``rules`` (and of the card core only ``envs.cards.bits``).
+``deck`` and ``rules`` (and of the card core only ``mazzo.envs.cards.bits``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.rules import Rules
-from envs.cards.bits import bit_list
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.cards.bits import bit_list
 
 __all__ = [
     "ACES",

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.calabresella.view import InfoView
-from envs.cards.deal import Deal
-from envs.cards.sequence import DealSequence
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.sequence import DealSequence
 
 __all__ = ["Match"]
 

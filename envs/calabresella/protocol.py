@@ -6,7 +6,7 @@ a deal through this protocol, never through ``state.State`` itself, so the impor
 ``State`` binds the queries as its methods). Every member is read-only here; the fields are
 documented once, here.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.calabresella.state``.
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``mazzo.envs.calabresella.state``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from envs.calabresella.actions import Phase
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import Settlement
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella.actions import Phase
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import Settlement
+from mazzo.envs.cards.deal import Deal
 
 __all__ = ["DealState"]
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.calabresella import actions, auction, exchanges
-from envs.calabresella.actions import CONTRACTS, Phase
-from envs.calabresella.kernel import SUIT, legal_play_list, legal_plays
-from envs.calabresella.protocol import DealState
-from envs.calabresella.scoring import deal_result, per_seat, seat_returns
-from envs.cards.bits import bit_list
+from mazzo.envs.calabresella import actions, auction, exchanges
+from mazzo.envs.calabresella.actions import CONTRACTS, Phase
+from mazzo.envs.calabresella.kernel import SUIT, legal_play_list, legal_plays
+from mazzo.envs.calabresella.protocol import DealState
+from mazzo.envs.calabresella.scoring import deal_result, per_seat, seat_returns
+from mazzo.envs.cards.bits import bit_list
 
 __all__ = [
     "action_label",

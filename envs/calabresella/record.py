@@ -1,5 +1,5 @@
 """Calabresella D.3 records (``calabresella-deal/1``): the game's record vocabulary, on top of
-the shared record machinery of ``envs.cards.record`` (reading, checking, replaying, writing).
+the shared record machinery of ``mazzo.envs.cards.record`` (reading, checking, replaying, writing).
 
 A record: ``{"format", "rules": {"flags": {...}}, "dealer", "deck": [40 codes], "actions":
 [["S1", "bid", "chiamo"], ...]}``, plus the optional ``no_chiamo`` (the deal is a no-Chiamo
@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import pile_thirds
-from envs.calabresella.state import State
-from envs.cards import record as core
-from envs.cards.record import DealRecord
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import pile_thirds
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards import record as core
+from mazzo.envs.cards.record import DealRecord
 
 __all__ = [
     "EXPECT_KEYS",

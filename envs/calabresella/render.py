@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.calabresella.actions import CONTRACTS, PASS, Phase
-from envs.calabresella.dealing import dealt_hands
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
-from envs.calabresella.kernel import trick_winner
-from envs.calabresella.scoring import pile_thirds
-from envs.calabresella.state import State
-from envs.calabresella.view import InfoView
-from envs.cards.bits import bit_list
+from mazzo.envs.calabresella.actions import CONTRACTS, PASS, Phase
+from mazzo.envs.calabresella.dealing import dealt_hands
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
+from mazzo.envs.calabresella.kernel import trick_winner
+from mazzo.envs.calabresella.scoring import pile_thirds
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.cards.bits import bit_list
 
 __all__ = ["dealt_hand", "format_hand", "render_state", "render_view"]
 

@@ -4,8 +4,8 @@ RULES.md Part B / C.2, one field per flag of the C.3 table. Variants are values,
 A ``Rules`` checks itself whatever builds it (``Rules(...)`` directly, ``Rules.from_flags``, a
 record): ``__post_init__`` checks every field's type and allowed values or range, then the
 cross-field rules (``validate``), and raises a ValueError naming the flag, the value as given and
-what is allowed. ``from_flags`` first coerces and checks a flags mapping (``envs.cards.flags``:
-unknown names, JSON types), with the messages it always had.
+what is allowed. ``from_flags`` first coerces and checks a flags mapping
+(``mazzo.envs.cards.flags``: unknown names, JSON types), with the messages it always had.
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.calabresella.actions import CONTRACTS
-from envs.cards.flags import check_fields, rules_from_flags, rules_to_flags
+from mazzo.envs.calabresella.actions import CONTRACTS
+from mazzo.envs.cards.flags import check_fields, rules_from_flags, rules_to_flags
 
 __all__ = ["Rules"]
 

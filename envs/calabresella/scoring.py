@@ -1,6 +1,6 @@
 """Calabresella settlement (RULES.md B.7 to B.9): the ``Settlement`` of a played deal, built
-from the kernel's scoring rules (``envs.calabresella.kernel``: thirds, truncation per side, the
-last-trick point, success at 6 of 11, cappotto and stramazzo, contract values, the raw and
+from the kernel's scoring rules (``mazzo.envs.calabresella.kernel``: thirds, truncation per side,
+the last-trick point, success at 6 of 11, cappotto and stramazzo, contract values, the raw and
 pairwise payments), its per-seat form, and the JSON-ready result of a deal. The rules
 themselves live in the kernel, not here.
 
@@ -15,10 +15,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from envs.calabresella.actions import CONTRACTS
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
-from envs.calabresella.kernel import (
+from mazzo.envs.calabresella.actions import CONTRACTS
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
+from mazzo.envs.calabresella.kernel import (
     MAX_POINTS,
     TOTAL_THIRDS,
     TRICKS,
@@ -29,7 +29,7 @@ from envs.calabresella.kernel import (
     success,
     unit,
 )
-from envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.rules import Rules
 
 __all__ = [
     "TOTAL_THIRDS",

@@ -14,7 +14,7 @@ hands are *positions* A0, A1, A2 = the dealer's right and onwards (C-1.3); ``sea
 position to the player seat that decides for it. With 4 players the dealer is idle; with 2
 players (a due, CA-19) A0 is the non-dealer (the soloist) and the dealer controls A1 and A2.
 
-The action layout is documented in ``envs.calabresella.actions``.
+The action layout is documented in ``mazzo.envs.calabresella.actions``.
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
@@ -24,16 +24,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NoReturn, Self
 
-from envs.calabresella import auction, exchanges, kernel, queries, view
-from envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Contract, Phase
-from envs.calabresella.dealing import check_deal, dealt_hands, monte_cards, seat_positions
-from envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
-from envs.calabresella.explain import as_action_id, illegal_action
-from envs.calabresella.kernel import BIT, SUIT, TRICKS, close_trick, legal_plays
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import Settlement, settle
-from envs.calabresella.view import InfoView
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella import auction, exchanges, kernel, queries, view
+from mazzo.envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Contract, Phase
+from mazzo.envs.calabresella.dealing import check_deal, dealt_hands, monte_cards, seat_positions
+from mazzo.envs.calabresella.exchanges import GIVER_MONTE, GIVER_NONE, GIVER_OWN
+from mazzo.envs.calabresella.explain import as_action_id, illegal_action
+from mazzo.envs.calabresella.kernel import BIT, SUIT, TRICKS, close_trick, legal_plays
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import Settlement, settle
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.cards.deal import Deal
 
 __all__ = ["GIVER_MONTE", "GIVER_NONE", "GIVER_OWN", "State"]
 
@@ -120,7 +120,7 @@ class State:
     @classmethod
     def restore(cls, fields: Mapping[str, Any]) -> State:
         """A state from the values of all its fields (every name of ``State.__slots__``), as
-        determinization (``envs.calabresella.worlds``) builds them; the caller guarantees that
+        determinization (``mazzo.envs.calabresella.worlds``) builds them; the caller guarantees that
         they are consistent. Raises ValueError naming a missing or unknown field."""
         if fields.keys() != _SLOTS:
             missing, unknown = set(cls.__slots__) - set(fields), set(fields) - set(cls.__slots__)
@@ -162,7 +162,7 @@ class State:
     result = queries.result
 
     def info_view(self, seat: int) -> InfoView:
-        """What player ``seat`` may know (see ``envs.calabresella.view``); its ``totals`` are
+        """What player ``seat`` may know (see ``mazzo.envs.calabresella.view``); its ``totals`` are
         zeros (a match supplies its own)."""
         return view.info_view(self, seat)
 

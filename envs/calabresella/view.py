@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from envs.calabresella.actions import Contract, Phase
-from envs.calabresella.kernel import SUIT, legal_plays
-from envs.calabresella.protocol import DealState
-from envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.actions import Contract, Phase
+from mazzo.envs.calabresella.kernel import SUIT, legal_plays
+from mazzo.envs.calabresella.protocol import DealState
+from mazzo.envs.calabresella.rules import Rules
 
 __all__ = ["DealState", "InfoView", "action_is_visible", "info_view"]
 

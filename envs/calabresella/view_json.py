@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.calabresella.actions import BID_BASE, CONTRACTS, PASS
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
-from envs.calabresella.view import InfoView
+from mazzo.envs.calabresella.actions import BID_BASE, CONTRACTS, PASS
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.exchanges import GIVER_MONTE, GIVER_OWN
+from mazzo.envs.calabresella.view import InfoView
 
 __all__ = ["view_json"]
 

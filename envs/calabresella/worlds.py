@@ -1,7 +1,7 @@
 """Determinization: a complete ``State`` built from one seat's ``InfoView`` plus an assignment of
 the cards that seat cannot see (other hands, the unseen monte or set-aside cards).
 
-Search agents sample such assignments (``agents.calabresella.sampler``) and play the resulting
+Search agents sample such assignments (``mazzo.agents.calabresella.sampler``) and play the resulting
 worlds out with perfect information. The world continues exactly like the real deal would if the
 hidden cards were where the assignment puts them: same phase, seat on turn, auction, contract,
 exchange bookkeeping, trick, piles and voids. Its ``history`` starts empty and its ``deal``
@@ -12,11 +12,11 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from envs.calabresella.actions import BID_BASE, PASS, Contract, Phase
-from envs.calabresella.state import State
-from envs.calabresella.view import InfoView
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella.actions import BID_BASE, PASS, Contract, Phase
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
 
 __all__ = ["MONTE_PHASES", "determinize", "known_positions"]
 

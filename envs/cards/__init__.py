@@ -5,10 +5,10 @@ Everything about cards is written once, here. Stdlib only: no numpy, torch, gymn
 pettingzoo, so the engines built on it can be profiled, fuzzed and ported on their own.
 """
 
-from envs.cards.bits import bit_list, iter_bits, lowest, mask_of
-from envs.cards.deal import Deal
-from envs.cards.deck import Deck
-from envs.cards.errors import IllegalAction
+from mazzo.envs.cards.bits import bit_list, iter_bits, lowest, mask_of
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.deck import Deck
+from mazzo.envs.cards.errors import IllegalAction
 
 __all__ = [
     "Deal",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from envs.cards.deck import Deck
+from mazzo.envs.cards.deck import Deck
 
 __all__ = ["Deal"]
 

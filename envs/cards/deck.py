@@ -2,8 +2,8 @@
 
 Owns the generic ``Deck`` (card codes, suits, trick strength within a suit, card values and
 per-suit bitmasks, plus parsing and formatting of card codes). The games' decks are their own:
-the 40-card Italian deck in ``envs.calabresella.deck``, the 97-card Minchiate deck in
-``envs.minchiate.deck``.
+the 40-card Italian deck in ``mazzo.envs.calabresella.deck``, the 97-card Minchiate deck in
+``mazzo.envs.minchiate.deck``.
 
 Must not import numpy, torch, gymnasium or pettingzoo (stdlib only).
 """

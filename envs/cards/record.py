@@ -18,9 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from envs.cards.deal import Deal
-from envs.cards.deck import Deck
-from envs.cards.flags import require_same_rules
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.deck import Deck
+from mazzo.envs.cards.flags import require_same_rules
 
 __all__ = [
     "DealRecord",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.cards.deck import Deck
+from mazzo.envs.cards.deck import Deck
 
 __all__ = ["build_win_keys", "follow_or_trump", "follow_suit", "trick_winner"]
 

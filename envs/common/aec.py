@@ -1,18 +1,19 @@
 """The PettingZoo AEC face shared by both card games: agents, seeding, explicit-deal resets,
 observation dicts with int8 masks, zero-sum rewards from the engine's returns, step infos,
-ANSI rendering, and the illegal-move path (the ``env()`` wrappers live in ``envs.common.wrappers``
-and the input checks in ``envs.common.inputs``; both are re-exported here).
+ANSI rendering, and the illegal-move path (the ``env()`` wrappers live in
+``mazzo.envs.common.wrappers`` and the input checks in ``mazzo.envs.common.inputs``; both are
+re-exported here).
 
 A game env subclasses ``CardGameAEC`` and supplies its hooks: build a game from ``reset``
 options, encode one seat's observation, the finished deals and the seats' teams (for the numeric
-infos of ``envs.common.infos``), the rich terminal infos, and the text rendering. The "game" is
-an engine ``State`` (or a layer chaining several, such as a match) offering ``to_play``,
+infos of ``mazzo.envs.common.infos``), the rich terminal infos, and the text rendering. The "game"
+is an engine ``State`` (or a layer chaining several, such as a match) offering ``to_play``,
 ``legal_mask()``, ``apply()``, ``is_terminal()``, cumulative ``returns()``, ``action_label()``.
 
 Infos: by default every agent's ``infos`` holds the fixed numeric keys of
-``envs.common.infos.INFO_KEYS`` on every step; ``rich_infos=True`` gives instead the JSON-shaped
-results (empty dicts during a deal, the full result at its end). ``result()`` returns the latest
-finished deal's full result in either mode.
+``mazzo.envs.common.infos.INFO_KEYS`` on every step; ``rich_infos=True`` gives instead the
+JSON-shaped results (empty dicts during a deal, the full result at its end). ``result()`` returns
+the latest finished deal's full result in either mode.
 
 Rewards are the change of the game's cumulative returns at each step times ``reward_scale``, so a
 single deal pays at its end and a match pays after each deal. ``raw_env.step`` raises
@@ -33,18 +34,18 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from envs.cards.bits import bit_list
-from envs.cards.errors import IllegalAction
-from envs.common.arrays import mask_to_int8
-from envs.common.infos import EndedDeal, InfoTracker
-from envs.common.inputs import (
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.common.arrays import mask_to_int8
+from mazzo.envs.common.infos import EndedDeal, InfoTracker
+from mazzo.envs.common.inputs import (
     ActionTypeError,
     IllegalMoveWarning,
     as_action,
     rules_from_kwargs,
     warn_unknown_options,
 )
-from envs.common.wrappers import IllegalMoveWrapper, OrderEnforcing, wrap
+from mazzo.envs.common.wrappers import IllegalMoveWrapper, OrderEnforcing, wrap
 
 __all__ = [
     "ActionTypeError",
@@ -162,7 +163,7 @@ class CardGameAEC(AECEnv, Generic[G]):  # type: ignore[misc]
                                   "_finished_deals (each game env does)")  # fmt: skip
 
     def _teams(self) -> tuple[int, ...]:
-        """Per seat, its side in the current deal (``envs.common.infos``: ``team``)."""
+        """Per seat, its side in the current deal (``mazzo.envs.common.infos``: ``team``)."""
         raise NotImplementedError(f"{type(self).__name__} must supply the CardGameAEC hook "
                                   "_teams (each game env does)")  # fmt: skip
 

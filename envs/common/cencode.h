@@ -343,7 +343,7 @@ static PyObject *mz_configure(PyObject *args, long long *layout, Py_ssize_t n, i
     Py_RETURN_NONE;
 }
 
-/* The module envs.<GAME>._cencode around the game's encode_view: configure, encode_rows, LAYOUT
+/* The module mazzo.envs.<GAME>._cencode around the game's encode_view: configure, encode_rows, LAYOUT
  * and one interned name (ATTR_VAR, the text ATTR) that encode_view reads from the view's rules. */
 #define MZ_MODULE(GAME, TITLE, N_SCALARS, ATTR_VAR, ATTR)                                        \
     static PyObject *configure(PyObject *self, PyObject *args) {                                  \

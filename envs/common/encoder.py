@@ -1,15 +1,15 @@
-"""The shared body of the games' encoders (``envs.protocols.Encoder``): an observation is a
+"""The shared body of the games' encoders (``mazzo.envs.protocols.Encoder``): an observation is a
 binary part, built from a view as one Python int, followed by a few float scalars.
 
 A game's encoder subclasses ``BitsEncoder`` and supplies ``bits(view)`` and
 ``scalars(view)``, and ``scalar_bytes(view)`` (the same scalars packed as float32, typically
 remembered per distinct value); one view is encoded by unpacking its int, a batch of
 B views by joining the bytes of their B ints and unpacking them in one NumPy call
-(``envs.common.arrays``), with the scalars joined as float32 bytes into one ``(B, k)`` block
+(``mazzo.envs.common.arrays``), with the scalars joined as float32 bytes into one ``(B, k)`` block
 and the legal masks unpacked the same way.
 
 That Python code is the reference. Where the game's compiled encoder is built
-(``envs.common.compiled``; ``compiled`` is then set), ``encode_into`` and ``encode_batch``
+(``mazzo.envs.common.compiled``; ``compiled`` is then set), ``encode_into`` and ``encode_batch``
 hand C-contiguous float32 / int8 outputs to it instead, with the same entries;
 ``reference()`` is the same encoder on its Python code alone (what the parity tests compare
 against).
@@ -28,9 +28,9 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from envs.common.arrays import bits_to_array, bits_to_rows
-from envs.common.compiled import CompiledEncoder
-from envs.protocols import AnyView
+from mazzo.envs.common.arrays import bits_to_array, bits_to_rows
+from mazzo.envs.common.compiled import CompiledEncoder
+from mazzo.envs.protocols import AnyView
 
 __all__ = ["BitsEncoder", "PackedScalars"]
 
@@ -65,7 +65,7 @@ class BitsEncoder(Generic[V]):
     legal_of: Callable[[V], int] = attrgetter("legal_mask")
     """view -> its legal-action bitmask (an ``operator.itemgetter`` for a named tuple view)."""
     compiled: CompiledEncoder | None = None
-    """The game's compiled encoder (``envs.common.compiled.load_compiled``), or None: the
+    """The game's compiled encoder (``mazzo.envs.common.compiled.load_compiled``), or None: the
     Python code above does all the work."""
 
     @property

@@ -1,5 +1,5 @@
 """The AEC base of a game env whose episode is a deal or a layer of deals (a Calabresella match,
-a Minchiate series): the hooks of ``envs.common.aec.CardGameAEC`` that read through the layer
+a Minchiate series): the hooks of ``mazzo.envs.common.aec.CardGameAEC`` that read through the layer
 (the current deal, the finished deals, the rich infos, the episode's name) and the layer's
 summary accessor, written once for both games.
 
@@ -8,12 +8,12 @@ actions are replayed and whose ``expect`` and ``result`` are checked) or a rando
 by the subclass's ``_start`` as one deal or as the layer; and it writes ``deal_record()``.
 
 A game env subclasses ``LayeredCardGameAEC[State, Layer]``, sets the class attributes
-``_registered`` (its ``envs.registry.Game``), ``_layer_type`` (the layer's class),
+``_registered`` (its ``mazzo.envs.registry.Game``), ``_layer_type`` (the layer's class),
 ``_layer_key`` (its name, the rich infos' key: ``match``, ``series``) and ``_layer_option``
 (the env option that turns it on, for messages), sets ``self.rules``, and implements
 ``_layered()`` (whether this env plays the layer) and ``_start`` besides its own hooks.
 
-Must not name a game; imports numpy only through ``envs.common.aec``.
+Must not name a game; imports numpy only through ``mazzo.envs.common.aec``.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from envs.cards import record as core
-from envs.cards.deal import Deal
-from envs.common.aec import CardGameAEC, Game, warn_unknown_options
-from envs.common.infos import EndedDeal
-from envs.registry import AnyGame
+from mazzo.envs.cards import record as core
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.common.aec import CardGameAEC, Game, warn_unknown_options
+from mazzo.envs.common.infos import EndedDeal
+from mazzo.envs.registry import AnyGame
 
 __all__ = ["DealGame", "LayerGame", "LayeredCardGameAEC"]
 

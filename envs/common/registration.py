@@ -1,8 +1,9 @@
 """What a game's registration module (``envs/<game>/game.py``) needs beyond its own functions
-to fill the registry's ``envs.registry.GameOps``: the observation slices from an encoder layout.
+to fill the registry's ``mazzo.envs.registry.GameOps``: the observation slices from an encoder
+layout.
 
 (The check that the rules handed to the registry are the game's own is ``Game.check_rules``,
-written once in ``envs.registry``.)
+written once in ``mazzo.envs.registry``.)
 
 Must not name a game, nor import a game's package.
 """

@@ -14,10 +14,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.base import BaseWrapper
 
-from envs.common.inputs import ActionTypeError, as_action, type_name
+from mazzo.envs.common.inputs import ActionTypeError, as_action, type_name
 
 if TYPE_CHECKING:
-    from envs.common.aec import CardGameAEC
+    from mazzo.envs.common.aec import CardGameAEC
 
 __all__ = ["IllegalMoveWrapper", "OrderEnforcing", "wrap"]
 

@@ -2,23 +2,30 @@
 
 ``State`` plays one deal from a ``Deal`` (dealer + 97-card stream); ``Rules`` holds the flags;
 ``InfoView`` is one seat's knowledge; ``replay`` / ``write_record`` read and write D.3 records;
-``Series`` chains deals. The action layout is in ``envs.minchiate.actions``.
+``Series`` chains deals. The action layout is in ``mazzo.envs.minchiate.actions``.
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
 
 from collections.abc import Sequence
 
-from envs.cards.deal import Deal
-from envs.minchiate.actions import DECLARE, NUM_ACTIONS, SKIP, Phase, action_label, parse_label
-from envs.minchiate.combos import Combo, find_combos
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.record import read_record, replay, write_record
-from envs.minchiate.rules import Rules
-from envs.minchiate.scoring import DealResult, EndCount, Event
-from envs.minchiate.series import Series
-from envs.minchiate.state import State
-from envs.minchiate.view import InfoView
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate.actions import (
+    DECLARE,
+    NUM_ACTIONS,
+    SKIP,
+    Phase,
+    action_label,
+    parse_label,
+)
+from mazzo.envs.minchiate.combos import Combo, find_combos
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.record import read_record, replay, write_record
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.scoring import DealResult, EndCount, Event
+from mazzo.envs.minchiate.series import Series
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = [
     "DECLARE",

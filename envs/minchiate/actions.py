@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.deck import MINCHIATE_97
 
 __all__ = [
     "CARD_VERB",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from envs.minchiate.tables import ALL_KINGS, BIT, LABELS, MATTO_BIT, T29, VALUE
+from mazzo.envs.minchiate.tables import ALL_KINGS, BIT, LABELS, MATTO_BIT, T29, VALUE
 
 __all__ = [
     "COMBO_NAMES",

@@ -3,7 +3,8 @@ the cutter's robbing, the stop card, the 10 + 11 deal with the face-up 21st card
 the dealer's robbing and taking. A pure function of (dealer, stream, rules); no decisions. Also
 the check of a ``Deal`` (``checked_setup``).
 
-(Named ``dealing`` so that it does not shadow ``envs.cards.deal``, which owns the ``Deal`` type.)
+(Named ``dealing`` so that it does not shadow ``mazzo.envs.cards.deal``, which owns the ``Deal``
+type.)
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
@@ -13,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from envs.cards.deal import Deal
-from envs.minchiate.rules import Rules
-from envs.minchiate.tables import BIT, COUNTERS, FULL, QUALIFYING, T29_BIT, VALUE
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.tables import BIT, COUNTERS, FULL, QUALIFYING, T29_BIT, VALUE
 
 __all__ = ["Setup", "checked_setup", "cut_and_deal"]
 

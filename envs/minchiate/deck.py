@@ -1,6 +1,6 @@
 """The 97-card Minchiate deck and its vocabulary (RULES.md D.1): card codes, suits (four plain
 suits, the trumps and the Matto's pseudo-suit), trick strength within a suit and card values
-(M-2, M-3), built as a generic ``envs.cards.deck.Deck``.
+(M-2, M-3), built as a generic ``mazzo.envs.cards.deck.Deck``.
 
 Must not import numpy, torch, gymnasium or pettingzoo (stdlib only), nor any other module of
 the engine.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from envs.cards.deck import Deck, suit_masks
+from mazzo.envs.cards.deck import Deck, suit_masks
 
 __all__ = [
     "MATTO",

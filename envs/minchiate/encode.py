@@ -44,9 +44,9 @@ are in :func:`obs_high` (D, R and the series parts are unbounded above). ``resti
 view's ``rules.resti_unit``.
 
 ``MinchiateEncoder`` (its instance ``ENCODER``) is the game's ``Encoder``: ``encode``,
-``encode_into`` and ``encode_batch`` (many views in one unpack, ``envs.common.encoder``). The
+``encode_into`` and ``encode_batch`` (many views in one unpack, ``mazzo.envs.common.encoder``). The
 code here is the reference; where ``_cencode.c`` is built, it writes the same rows
-(``envs.common.compiled``; this module hands it the layout).
+(``mazzo.envs.common.compiled``; this module hands it the layout).
 
 Any change to this layout bumps ``ENCODING_VERSION`` and the env's ``_vN``.
 
@@ -60,12 +60,12 @@ from operator import itemgetter
 import numpy as np
 import numpy.typing as npt
 
-from envs.cards.bits import mask_of
-from envs.common.compiled import layout_of, load_compiled
-from envs.common.encoder import BitsEncoder, PackedScalars
-from envs.common.layout import offsets
-from envs.minchiate.actions import NUM_ACTIONS
-from envs.minchiate.view import InfoView
+from mazzo.envs.cards.bits import mask_of
+from mazzo.envs.common.compiled import layout_of, load_compiled
+from mazzo.envs.common.encoder import BitsEncoder, PackedScalars
+from mazzo.envs.common.layout import offsets
+from mazzo.envs.minchiate.actions import NUM_ACTIONS
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = [
     "BINARY_LAYOUT",
@@ -292,8 +292,8 @@ assert _LAYOUT["RESTI_SCALE"] == RESTI_SCALE, "the compiled encoder takes an int
 
 
 class MinchiateEncoder(BitsEncoder[InfoView]):
-    """Minchiate's ``Encoder`` (``envs.protocols``): D is scaled by the resti unit of the view's
-    rules (``view.rules.resti_unit``)."""
+    """Minchiate's ``Encoder`` (``mazzo.envs.protocols``): D is scaled by the resti unit of the
+    view's rules (``view.rules.resti_unit``)."""
 
     version = ENCODING_VERSION
     obs_size = OBS_SIZE
@@ -308,7 +308,7 @@ class MinchiateEncoder(BitsEncoder[InfoView]):
     scalars = staticmethod(_scalars)
     scalar_bytes = staticmethod(_scalar_bytes)
     legal_of = itemgetter(_VIEW_FIELDS.index("legal_mask"))
-    compiled = load_compiled("envs.minchiate._cencode", _LAYOUT)
+    compiled = load_compiled("mazzo.envs.minchiate._cencode", _LAYOUT)
 
 
 ENCODER = MinchiateEncoder()

@@ -2,13 +2,13 @@
 
 Agents ``player_0 .. player_3`` are the seats S0..S3 of RULES.md; team A = S0 + S2, team B =
 S1 + S3. Every agent has the same spaces: ``Discrete(99)`` actions (layout in
-``envs.minchiate.actions``) and observations ``{"observation": float32[OBS_SIZE],
-"action_mask": int8[99]}`` (layout and version in ``envs.minchiate.encode``); the mask is all
+``mazzo.envs.minchiate.actions``) and observations ``{"observation": float32[OBS_SIZE],
+"action_mask": int8[99]}`` (layout and version in ``mazzo.envs.minchiate.encode``); the mask is all
 zeros for an agent not on turn.
 
-Keyword arguments are the rule flags of ``envs.minchiate.rules.Rules`` plus the env options
+Keyword arguments are the rule flags of ``mazzo.envs.minchiate.rules.Rules`` plus the env options
 ``deals`` (1: one deal per episode, the default; n > 1: a series of n completed deals with the
-dealer rotating, see ``envs.minchiate.series``), ``reward_scale`` (a finite number > 0;
+dealer rotating, see ``mazzo.envs.minchiate.series``), ``reward_scale`` (a finite number > 0;
 default ``1 / payoff_bound(rules)``, the bound on a deal's net resti under the env's rules, so
 that a deal's rewards lie in [-1, 1]: 1/14 for the default rules; ``REWARD_SCALE`` is that
 default),
@@ -21,7 +21,7 @@ agree with the env's). A void deal (M-8.5) ends a single-deal episode with zero 
 series it is redealt by the same dealer.
 
 Rewards: +R for team A's seats and -R for team B's (M-14.4), times ``reward_scale``, at the end
-of each deal. Infos: ``infos[agent]`` holds the numeric keys of ``envs.common.infos`` on every
+of each deal. Infos: ``infos[agent]`` holds the numeric keys of ``mazzo.envs.common.infos`` on every
 step (``team`` 0 for S0/S2, 1 for S1/S3). ``result()`` gives the latest finished deal's
 ``State.result()`` (every event, the end counts, the Matto settlement, the resti) and
 ``series_summary()`` the series'. With ``rich_infos=True`` the infos are instead ``{}`` until the
@@ -40,17 +40,17 @@ import numpy as np
 import numpy.typing as npt
 from pettingzoo import AECEnv
 
-from envs.cards.deal import Deal
-from envs.common.aec import rules_from_kwargs, wrap
-from envs.common.layered import LayeredCardGameAEC
-from envs.minchiate.actions import NUM_ACTIONS
-from envs.minchiate.encode import ENCODING_VERSION, encode, obs_high
-from envs.minchiate.game import GAME
-from envs.minchiate.render import render_state
-from envs.minchiate.rules import Rules
-from envs.minchiate.scoring import payoff_bound
-from envs.minchiate.series import Series
-from envs.minchiate.state import State
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.common.aec import rules_from_kwargs, wrap
+from mazzo.envs.common.layered import LayeredCardGameAEC
+from mazzo.envs.minchiate.actions import NUM_ACTIONS
+from mazzo.envs.minchiate.encode import ENCODING_VERSION, encode, obs_high
+from mazzo.envs.minchiate.game import GAME
+from mazzo.envs.minchiate.render import render_state
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.scoring import payoff_bound
+from mazzo.envs.minchiate.series import Series
+from mazzo.envs.minchiate.state import State
 
 __all__ = ["ENV_OPTIONS", "REWARD_SCALE", "env", "raw_env"]
 

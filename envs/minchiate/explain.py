@@ -8,14 +8,14 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from envs.cards.bits import bit_list
-from envs.cards.errors import IllegalAction
-from envs.minchiate.actions import NUM_ACTIONS, NUM_CARDS, Phase, action_label
-from envs.minchiate.combos import combo_label
-from envs.minchiate.kernel import play_mask
-from envs.minchiate.protocol import DealState
-from envs.minchiate.scoring import TEAM_NAMES
-from envs.minchiate.tables import KING, LABELS, SUIT_MASK, TRUMPS
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.minchiate.actions import NUM_ACTIONS, NUM_CARDS, Phase, action_label
+from mazzo.envs.minchiate.combos import combo_label
+from mazzo.envs.minchiate.kernel import play_mask
+from mazzo.envs.minchiate.protocol import DealState
+from mazzo.envs.minchiate.scoring import TEAM_NAMES
+from mazzo.envs.minchiate.tables import KING, LABELS, SUIT_MASK, TRUMPS
 
 __all__ = ["illegal_action", "why_illegal"]
 

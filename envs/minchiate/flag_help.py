@@ -1,6 +1,7 @@
 """What each Minchiate rule flag means, in one line, and where RULES.md decides it: the text
-``mazzo rules --game minchiate`` prints (reached through ``envs.registry.GameInfo.flag_help``).
-One entry per field of ``rules.Rules`` (a test checks it).
+``mazzo rules --game minchiate`` prints (reached through
+``mazzo.envs.registry.GameInfo.flag_help``). One entry per field of ``rules.Rules`` (a test checks
+it).
 
 Stdlib only; must not import numpy, torch, gymnasium or pettingzoo.
 """

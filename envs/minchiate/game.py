@@ -1,5 +1,5 @@
-"""Minchiate's entry in the game registry (``envs.registry``): its ``GameInfo`` and the engine,
-record, encoder and rendering functions every layer above ``envs/`` reaches through it.
+"""Minchiate's entry in the game registry (``mazzo.envs.registry``): its ``GameInfo`` and the
+engine, record, encoder and rendering functions every layer above ``envs/`` reaches through it.
 
 Imports the encoder (numpy); the engine modules it names stay pure.
 """
@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from envs.common.registration import obs_slices
-from envs.minchiate import encode, record
-from envs.minchiate.actions import NUM_ACTIONS
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.flag_help import FLAG_HELP
-from envs.minchiate.render import render_state, render_view
-from envs.minchiate.rules import Rules
-from envs.minchiate.scoring import payoff_bound
-from envs.minchiate.state import State
-from envs.minchiate.view import InfoView, action_is_visible
-from envs.minchiate.view_json import view_json
-from envs.registry import Game, GameInfo, GameOps, register
+from mazzo.envs.common.registration import obs_slices
+from mazzo.envs.minchiate import encode, record
+from mazzo.envs.minchiate.actions import NUM_ACTIONS
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.flag_help import FLAG_HELP
+from mazzo.envs.minchiate.render import render_state, render_view
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.scoring import payoff_bound
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.view import InfoView, action_is_visible
+from mazzo.envs.minchiate.view_json import view_json
+from mazzo.envs.registry import Game, GameInfo, GameOps, register
 
 __all__ = ["GAME", "TEST_ENV_VARIANTS", "TEST_VARIANTS"]
 
@@ -66,7 +66,7 @@ GAME: Game[Rules, State, InfoView] = register(
             obs_size=encode.OBS_SIZE,
             obs_slices=obs_slices(encode.OFFSET, encode.BINARY_LAYOUT + encode.SCALAR_LAYOUT),
             encoding_version=encode.ENCODING_VERSION,
-            env_module="envs.minchiate_v0",
+            env_module="mazzo.envs.minchiate_v0",
             gym_id="mazzo/Minchiate-v0",
             peers={"engine": "os:hearts:raw", "encoded": "os:hearts:obsbuf"},
             score_unit="resti",

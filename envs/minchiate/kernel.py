@@ -5,8 +5,9 @@ Owns the legal plays (M-11.3), the trick winner and the closing of a trick (M-11
 M-12.1: the winner, the cards won, the capture points, what happens to the Matto), the resti
 ratchet and the end rounding (M-14.2, M-14.3), the Matto's hand-over at the end (M-13.1, MA-22,
 MA-23), the end count of a pile (M-13.2) and the settlement of a finished play (M-13.3). The
-engine (``envs.minchiate.state``, ``settle``) and the search agents' playouts and endgame solver
-(``agents.minchiate.rollout``) call these same functions, so they cannot disagree (HE-14).
+engine (``mazzo.envs.minchiate.state``, ``settle``) and the search agents' playouts and endgame
+solver (``mazzo.agents.minchiate.rollout``) call these same functions, so they cannot disagree
+(HE-14).
 
 The combinations of a pile are looked up in a cache keyed by the pile's combination cards
 (``pile_combos``): the solver's leaves repeat them, and the engine reads the same cache.
@@ -20,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from envs.cards.tricks import trick_winner
-from envs.minchiate.combos import Combo, find_combos
-from envs.minchiate.rules import Rules
-from envs.minchiate.tables import (
+from mazzo.envs.cards.tricks import trick_winner
+from mazzo.envs.minchiate.combos import Combo, find_combos
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.tables import (
     BIT,
     CAPTURE_VALUE,
     COMBO_CARDS,

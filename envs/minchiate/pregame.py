@@ -11,11 +11,11 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from envs.minchiate.actions import Phase
-from envs.minchiate.combos import Combo, find_combos
-from envs.minchiate.dealing import Setup
-from envs.minchiate.rules import Rules
-from envs.minchiate.tables import DISCARDABLE, RELAX_CLASSES
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.combos import Combo, find_combos
+from mazzo.envs.minchiate.dealing import Setup
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.tables import DISCARDABLE, RELAX_CLASSES
 
 __all__ = [
     "dealer_discards",

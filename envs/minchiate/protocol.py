@@ -7,7 +7,7 @@ import this. ``state.State`` satisfies it (mypy checks it where ``State`` passes
 the queries as its methods). Every member is read-only here; the fields are documented once,
 here.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.minchiate.state``.
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``mazzo.envs.minchiate.state``.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from envs.cards.deal import Deal
-from envs.minchiate.actions import Phase
-from envs.minchiate.combos import Combo
-from envs.minchiate.dealing import Setup
-from envs.minchiate.rules import Rules
-from envs.minchiate.scoring import EndCount, Event
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.combos import Combo
+from mazzo.envs.minchiate.dealing import Setup
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.scoring import EndCount, Event
 
 __all__ = ["DealState"]
 

@@ -12,14 +12,14 @@ Must not import numpy, torch, gymnasium or pettingzoo, nor ``state`` (the State 
 
 from __future__ import annotations
 
-from envs.cards.bits import bit_list
-from envs.minchiate import actions
-from envs.minchiate.actions import Phase
-from envs.minchiate.combos import Combo
-from envs.minchiate.kernel import play_mask
-from envs.minchiate.pregame import discard_mask
-from envs.minchiate.protocol import DealState
-from envs.minchiate.tables import MATTO, MATTO_BIT, SUIT_BASE, SUIT_CARDS, cards_of
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.minchiate import actions
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.combos import Combo
+from mazzo.envs.minchiate.kernel import play_mask
+from mazzo.envs.minchiate.pregame import discard_mask
+from mazzo.envs.minchiate.protocol import DealState
+from mazzo.envs.minchiate.tables import MATTO, MATTO_BIT, SUIT_BASE, SUIT_CARDS, cards_of
 
 __all__ = [
     "DECLARE_MASK",

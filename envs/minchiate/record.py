@@ -1,5 +1,5 @@
 """RULES.md D.3 ``minchiate-deal/1`` records: the game's record vocabulary, on top of the shared
-record machinery of ``envs.cards.record`` (reading, checking, replaying, writing).
+record machinery of ``mazzo.envs.cards.record`` (reading, checking, replaying, writing).
 
 A record: ``{"format", "rules": {"ruleset": "cardavia", "flags": {...}}, "dealer", "stream": [97
 codes], "actions": [["S3", "discard", "T22"], ...]}``, plus the optional ``expect`` (values the
@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from envs.cards import record as core
-from envs.cards.record import DealRecord
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.rules import RULESET, Rules
-from envs.minchiate.scoring import TEAM_NAMES
-from envs.minchiate.state import State
+from mazzo.envs.cards import record as core
+from mazzo.envs.cards.record import DealRecord
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.rules import RULESET, Rules
+from mazzo.envs.minchiate.scoring import TEAM_NAMES
+from mazzo.envs.minchiate.state import State
 
 __all__ = [
     "EXPECT_KEYS",

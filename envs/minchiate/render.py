@@ -9,13 +9,13 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from envs.minchiate.actions import Phase
-from envs.minchiate.combos import combo_label
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.kernel import winner_seat
-from envs.minchiate.scoring import TEAM_NAMES
-from envs.minchiate.state import State
-from envs.minchiate.view import InfoView
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.combos import combo_label
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.kernel import winner_seat
+from mazzo.envs.minchiate.scoring import TEAM_NAMES
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = ["format_cards", "format_hand", "render_state", "render_view"]
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.cards.flags import check_fields, rules_from_flags, rules_to_flags
+from mazzo.envs.cards.flags import check_fields, rules_from_flags, rules_to_flags
 
 __all__ = ["RULESET", "Rules"]
 

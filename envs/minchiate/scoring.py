@@ -1,6 +1,7 @@
 """Minchiate scoring records (RULES.md M-12 to M-14): the typed scoring events, the broken-down
 end count of a team's pile and the deal result. The rules themselves (the ratchet, the end
-count's total, the Matto payment, the end rounding) are the kernel's (``envs.minchiate.kernel``).
+count's total, the Matto payment, the end rounding) are the kernel's
+(``mazzo.envs.minchiate.kernel``).
 
 Teams: 0 = team A (S0 + S2), 1 = team B (S1 + S3); a seat's team is ``seat & 1``. D is A's
 points minus B's since the start of the deal after conversions; R the net resti (+ favours A).
@@ -12,10 +13,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from envs.minchiate.combos import Combo, find_combos
-from envs.minchiate.kernel import end_combos, end_total, last_trick_points, surplus_points
-from envs.minchiate.rules import Rules
-from envs.minchiate.tables import FULL, MATTO, VALUE, card_points
+from mazzo.envs.minchiate.combos import Combo, find_combos
+from mazzo.envs.minchiate.kernel import end_combos, end_total, last_trick_points, surplus_points
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.tables import FULL, MATTO, VALUE, card_points
 
 __all__ = [
     "TEAM_NAMES",

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from envs.cards.deal import Deal
-from envs.cards.sequence import DealSequence
-from envs.minchiate.rules import Rules
-from envs.minchiate.state import State
-from envs.minchiate.view import InfoView
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.sequence import DealSequence
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = ["Series"]
 

@@ -6,18 +6,18 @@ It, ``deal_result`` and ``result_dict`` read the deal through the ``DealState`` 
 rules themselves are the kernel's (``kernel.settle``); this module adds the typed events and the
 broken-down end counts of the record.
 
-Must not import numpy, torch, gymnasium or pettingzoo, nor ``envs.minchiate.state``.
+Must not import numpy, torch, gymnasium or pettingzoo, nor ``mazzo.envs.minchiate.state``.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from envs.minchiate.actions import Phase
-from envs.minchiate.combos import COMBO_NAMES, Combo
-from envs.minchiate.kernel import death_points, settle
-from envs.minchiate.protocol import DealState
-from envs.minchiate.scoring import (
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.combos import COMBO_NAMES, Combo
+from mazzo.envs.minchiate.kernel import death_points, settle
+from mazzo.envs.minchiate.protocol import DealState
+from mazzo.envs.minchiate.scoring import (
     TEAM_NAMES,
     DealResult,
     EndCount,
@@ -25,7 +25,7 @@ from envs.minchiate.scoring import (
     MattoSettlement,
     end_count,
 )
-from envs.minchiate.tables import LABELS, MATTO
+from mazzo.envs.minchiate.tables import LABELS, MATTO
 
 __all__ = ["Settled", "deal_result", "result_dict", "settlement"]
 

@@ -13,7 +13,7 @@ binds the queries as its methods. Pure, integer and bitmask-based, deterministic
 
 Seats S0..S3 play counter-clockwise; team A = S0 + S2, team B = S1 + S3 (team of a seat =
 ``seat & 1``). The dealer is ``deal.dealer``; the deal's ``order`` is the 97-card stream of M-5.2.
-The action layout is documented in ``envs.minchiate.actions``.
+The action layout is documented in ``mazzo.envs.minchiate.actions``.
 
 Must not import numpy, torch, gymnasium or pettingzoo.
 """
@@ -22,17 +22,17 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, Self
 
-from envs.cards.deal import Deal
-from envs.minchiate import kernel, pregame, queries, settle, view
-from envs.minchiate.actions import DECLARE, NUM_ACTIONS, Phase
-from envs.minchiate.combos import Combo
-from envs.minchiate.dealing import Setup, checked_setup
-from envs.minchiate.explain import illegal_action
-from envs.minchiate.kernel import ASK, MATTO_DEBT, MATTO_LOST, close_trick, play_mask, ratchet
-from envs.minchiate.rules import Rules
-from envs.minchiate.scoring import EndCount, Event
-from envs.minchiate.tables import BIT, MATTO, MATTO_BIT, SUIT, TRUMP
-from envs.minchiate.view import InfoView
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate import kernel, pregame, queries, settle, view
+from mazzo.envs.minchiate.actions import DECLARE, NUM_ACTIONS, Phase
+from mazzo.envs.minchiate.combos import Combo
+from mazzo.envs.minchiate.dealing import Setup, checked_setup
+from mazzo.envs.minchiate.explain import illegal_action
+from mazzo.envs.minchiate.kernel import ASK, MATTO_DEBT, MATTO_LOST, close_trick, play_mask, ratchet
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.scoring import EndCount, Event
+from mazzo.envs.minchiate.tables import BIT, MATTO, MATTO_BIT, SUIT, TRUMP
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = ["State"]
 
@@ -84,7 +84,7 @@ class State:
     @classmethod
     def restore(cls, **fields: Any) -> State:
         """A state from the value of every field (the determinization of
-        ``envs.minchiate.worlds`` builds its worlds so); ``play_legal`` is derived, not given.
+        ``mazzo.envs.minchiate.worlds`` builds its worlds so); ``play_legal`` is derived, not given.
 
         Raises:
             ValueError: a field is missing or unknown (the message names them).
@@ -172,7 +172,7 @@ class State:
     result = settle.result_dict
 
     def info_view(self, seat: int) -> InfoView:
-        """What ``seat`` may know, nothing more (see ``envs.minchiate.view``)."""
+        """What ``seat`` may know, nothing more (see ``mazzo.envs.minchiate.view``)."""
         return view.info_view(self, seat)
 
     # ------------------------------------------------------------------ transitions

@@ -10,8 +10,8 @@ Must not import numpy, torch, gymnasium or pettingzoo.
 
 from __future__ import annotations
 
-from envs.cards.tricks import build_win_keys
-from envs.minchiate.deck import MATTO, MINCHIATE_97, TRUMP_SUIT
+from mazzo.envs.cards.tricks import build_win_keys
+from mazzo.envs.minchiate.deck import MATTO, MINCHIATE_97, TRUMP_SUIT
 
 __all__ = [
     "ALL_KINGS",

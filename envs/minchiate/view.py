@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from envs.minchiate.actions import Phase
-from envs.minchiate.combos import Combo
-from envs.minchiate.protocol import DealState
-from envs.minchiate.rules import Rules
-from envs.minchiate.scoring import Event
-from envs.minchiate.tables import BIT
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.combos import Combo
+from mazzo.envs.minchiate.protocol import DealState
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.scoring import Event
+from mazzo.envs.minchiate.tables import BIT
 
 __all__ = ["InfoView", "action_is_visible", "fola_known", "info_view"]
 

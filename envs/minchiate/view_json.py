@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.minchiate.combos import COMBO_NAMES, Combo
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.view import InfoView
+from mazzo.envs.minchiate.combos import COMBO_NAMES, Combo
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = ["view_json"]
 

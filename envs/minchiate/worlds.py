@@ -2,7 +2,7 @@
 assignment of the cards that seat cannot locate (the other hands, the other discarders'
 discards, the dealer's part of the Fola).
 
-Search agents sample such assignments (``agents.minchiate.sampler``) and play the resulting
+Search agents sample such assignments (``mazzo.agents.minchiate.sampler``) and play the resulting
 worlds out with perfect information. A world continues exactly as the real deal would if the
 hidden cards were where the assignment puts them: same phase, seat on turn, pending discards,
 declarations on offer, trick, piles, events, D and R. Its ``history`` starts empty and its
@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from envs.cards.deal import Deal
-from envs.minchiate.actions import Phase
-from envs.minchiate.combos import Combo
-from envs.minchiate.dealing import Setup
-from envs.minchiate.pregame import offers
-from envs.minchiate.state import State
-from envs.minchiate.view import InfoView
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.combos import Combo
+from mazzo.envs.minchiate.dealing import Setup
+from mazzo.envs.minchiate.pregame import offers
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = [
     "Assignment",

@@ -1,6 +1,6 @@
 """The bots a server plays with: the ``NAME=SPEC`` pairs it was started with (``mazzo serve
---bot``), each built once per game with ``agents.registry.make_agent``. Clients choose a bot by
-name only; no client message names a file or a spec.
+--bot``), each built once per game with ``mazzo.agents.registry.make_agent``. Clients choose a bot
+by name only; no client message names a file or a spec.
 
 A bot is listed for every game whose registry knows its agent; a spec that no game can build is
 a ``ValueError`` at start-up. Agents are stateless between decisions (they take a view and a
@@ -19,12 +19,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.base import AnyAgent
-from agents.registry import agent_info, agents_of, make_agent, parse_spec
-from agents.trained_rules import check_rules_fit, trained_rules
-from envs.cards.flags import resolved_flags
-from envs.protocols import RulesLike
-from envs.registry import AnyGame, game_names
+from mazzo.agents.base import AnyAgent
+from mazzo.agents.registry import agent_info, agents_of, make_agent, parse_spec
+from mazzo.agents.trained_rules import check_rules_fit, trained_rules
+from mazzo.envs.cards.flags import resolved_flags
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame, game_names
 from mazzo.extras import extra_for_module
 
 __all__ = ["DEFAULT_BOTS", "Bot", "BotOption", "Bots", "parse_bot_option"]
@@ -167,7 +167,7 @@ class Bots:
         return self._by_game[game][name]
 
     def fit(self, game: AnyGame, name: str, rules: RulesLike) -> str | None:
-        """Check that bot ``name`` of ``game`` may play ``rules`` (``agents.trained_rules``):
+        """Check that bot ``name`` of ``game`` may play ``rules`` (``mazzo.agents.trained_rules``):
         None, or the note to log when the server lets it play rules it was not trained for.
 
         Raises:

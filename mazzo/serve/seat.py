@@ -6,8 +6,8 @@ the seat sees at the start), then every action of the deal as an ``event`` in th
 vocabulary (the bot's own included; ``"arg": null`` where the seat may not see it) and the
 ``reveal`` messages the game owes the seat; ``go`` asks the bot for its move, ``legal`` and
 ``view`` answer from the seat's view. The seat's exact ``InfoView`` is rebuilt by the game's
-seat tracker (``agents.trackers``: a consistent world, redrawn where an event or a reveal needs
-it), so the bot acts on exactly what the seat knows. An input inconsistent with it is
+seat tracker (``mazzo.agents.trackers``: a consistent world, redrawn where an event or a reveal
+needs it), so the bot acts on exactly what the seat knows. An input inconsistent with it is
 ``impossible`` and changes nothing. Nothing here names a game.
 """
 
@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.trackers import tracker_for
-from agents.tracking import ImpossibleInput, SeatTracker
-from envs.cards.flags import resolved_flags
-from envs.protocols import RulesLike
-from envs.registry import AnyGame, all_games
+from mazzo.agents.trackers import tracker_for
+from mazzo.agents.tracking import ImpossibleInput, SeatTracker
+from mazzo.envs.cards.flags import resolved_flags
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame, all_games
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import Field, ProtocolError, register_message
 from mazzo.serve.sessions import check_bots_fit, open_game, register_mode

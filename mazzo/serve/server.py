@@ -23,8 +23,8 @@ from typing import Any
 
 import mazzo.serve.seat
 import mazzo.serve.table  # noqa: F401  (registers the table mode)
-from envs.cards.flags import resolved_flags
-from envs.registry import all_games
+from mazzo.envs.cards.flags import resolved_flags
+from mazzo.envs.registry import all_games
 from mazzo.serve.bots import Bots
 from mazzo.serve.protocol import (
     CLOSING_CODES,

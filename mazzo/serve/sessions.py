@@ -13,9 +13,9 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from agents.trained_rules import ForeignRules, describe
-from envs.protocols import RulesLike
-from envs.registry import AnyGame, game_names, get_game
+from mazzo.agents.trained_rules import ForeignRules, describe
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame, game_names, get_game
 from mazzo.serve.bots import Bots
 from mazzo.serve.protocol import ProtocolError
 

@@ -4,7 +4,7 @@ The client names a bot or ``"client"`` for every seat. Bots act on their seat's 
 the client's seats get a ``turn`` (legal labels and the seat's VIEW) and answer with ``move``.
 Every action is pushed as an ``event`` in the D.3 triple vocabulary, its card hidden
 (``"arg": null``) where none of the client's seats may see it; the deal ends with ``end`` (the
-returns, ``State.result()`` and the D.3 record). Everything goes through ``envs.registry``, so
+returns, ``State.result()`` and the D.3 record). Everything goes through ``mazzo.envs.registry``, so
 nothing here names a game.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from envs.cards.errors import IllegalAction
-from envs.cards.flags import resolved_flags
-from envs.protocols import AnyState, RulesLike
-from envs.registry import AnyGame
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.cards.flags import resolved_flags
+from mazzo.envs.protocols import AnyState, RulesLike
+from mazzo.envs.registry import AnyGame
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import ProtocolError
 from mazzo.serve.sessions import check_bots_fit, open_game, register_mode

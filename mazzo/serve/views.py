@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from envs.cards.bits import bit_list
-from envs.registry import AnyGame
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.registry import AnyGame
 
 __all__ = ["legal_labels", "view_json"]
 

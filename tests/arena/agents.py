@@ -1,7 +1,7 @@
 """Small agents for the arena tests (module level, so worker processes can unpickle them)."""
 
-from envs.calabresella.actions import PASS
-from envs.cards.bits import bit_list
+from mazzo.envs.calabresella.actions import PASS
+from mazzo.envs.cards.bits import bit_list
 
 
 class PassAgent:
@@ -53,7 +53,7 @@ class SlowAgent:
     def __init__(self, ms=5.0):
         import time
 
-        from agents.base import RandomAgent
+        from mazzo.agents.base import RandomAgent
 
         self.sleep, self.ms, self.random = time.sleep, ms, RandomAgent()
 

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from envs.deal_sets import (
+from mazzo.envs.deal_sets import (
     JSON_LINES,
     JSON_LIST,
     SINGLE,
@@ -18,7 +18,7 @@ from envs.deal_sets import (
     read_records,
     write_deal_set,
 )
-from envs.registry import get_game
+from mazzo.envs.registry import get_game
 
 FLAGS = {"players": 4, "aperta": True}
 

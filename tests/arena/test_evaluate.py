@@ -3,9 +3,9 @@ and one in-process evaluation end to end."""
 
 import pytest
 
-from agents.arena.evaluate import DEFAULT_DEALS, EvalConfig, evaluate, load_deals
-from envs.deal_sets import generate_deals, write_deal_set
-from envs.registry import get_game
+from mazzo.agents.arena.evaluate import DEFAULT_DEALS, EvalConfig, evaluate, load_deals
+from mazzo.envs.deal_sets import generate_deals, write_deal_set
+from mazzo.envs.registry import get_game
 
 
 def test_from_mapping_rejects_unknown_keys():

@@ -1,4 +1,4 @@
-"""The arena's journal (``agents.arena.journal``): a run booked deal by deal and resumed from
+"""The arena's journal (``mazzo.agents.arena.journal``): a run booked deal by deal and resumed from
 its journal gives exactly the games of an uninterrupted run, with one worker or two; a last line
 cut short by a crash is dropped, deals after a gap are played again, the play time adds up over
 the sessions, and a journal is never overwritten or resumed by another run (the differing field
@@ -9,12 +9,12 @@ import json
 
 import pytest
 
-from agents.arena.journal import FORMAT, Journal, JournalMismatch
-from agents.arena.plan import Entrant
-from agents.arena.runner import make_plan, run_arena
-from agents.base import RandomAgent
-from envs.deal_sets import generate_deals
-from envs.registry import get_game
+from mazzo.agents.arena.journal import FORMAT, Journal, JournalMismatch
+from mazzo.agents.arena.plan import Entrant
+from mazzo.agents.arena.runner import make_plan, run_arena
+from mazzo.agents.base import RandomAgent
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import get_game
 
 
 def _plan(n=10, seed=4, agents=("random", "heuristic", "random")):
@@ -67,7 +67,7 @@ def test_a_cut_line_is_dropped_and_deals_after_a_gap_are_played_again(tmp_path, 
     journal.open(resume=True)
     assert sorted(journal.done) == [0, 1, 2]
     played = []
-    from agents.arena import workers as pool
+    from mazzo.agents.arena import workers as pool
 
     real = pool.Table.play_deals
 

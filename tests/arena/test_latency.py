@@ -1,4 +1,4 @@
-"""Time per decision as a distribution (``agents.arena.latency``): the histogram's quantiles on
+"""Time per decision as a distribution (``mazzo.agents.arena.latency``): the histogram's quantiles on
 hand-made samples, its merge over games and agents in the summary, the report's median and 95th
 percentile, and the arena's own counts (every decision in exactly one bin, left out of the
 results' equality). No test here measures a real clock."""
@@ -12,13 +12,13 @@ import re
 
 import pytest
 
-from agents.arena.latency import BINS_PER_DECADE, FLOOR, add, bin_of, merge, quantile
-from agents.arena.report import format_table, timing_json
-from agents.arena.runner import ArenaRun, make_plan, run_arena
-from agents.arena.summary import summarize
-from agents.arena.table import GameOutcome
-from envs.deal_sets import generate_deals
-from envs.registry import get_game
+from mazzo.agents.arena.latency import BINS_PER_DECADE, FLOOR, add, bin_of, merge, quantile
+from mazzo.agents.arena.report import format_table, timing_json
+from mazzo.agents.arena.runner import ArenaRun, make_plan, run_arena
+from mazzo.agents.arena.summary import summarize
+from mazzo.agents.arena.table import GameOutcome
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import get_game
 
 WIDTH = 10 ** (1 / BINS_PER_DECADE)  # a bin's ratio of upper to lower edge
 

@@ -7,16 +7,16 @@ process or two."""
 import numpy as np
 import pytest
 
-from agents.arena.plan import Entrant
-from agents.arena.report import _dump, summary_json
-from agents.arena.runner import ArenaRun, make_plan, run_arena
-from agents.arena.streams import agent_rng
-from agents.arena.summary import summarize
-from agents.arena.table import Table
-from agents.base import RandomAgent, act_each
-from agents.registry import make_agent
-from envs.deal_sets import generate_deals
-from envs.registry import get_game
+from mazzo.agents.arena.plan import Entrant
+from mazzo.agents.arena.report import _dump, summary_json
+from mazzo.agents.arena.runner import ArenaRun, make_plan, run_arena
+from mazzo.agents.arena.streams import agent_rng
+from mazzo.agents.arena.summary import summarize
+from mazzo.agents.arena.table import Table
+from mazzo.agents.base import RandomAgent, act_each
+from mazzo.agents.registry import make_agent
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import get_game
 
 
 def one_at_a_time(plan):

@@ -7,7 +7,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from agents.arena.seating import (
+from mazzo.agents.arena.seating import (
     SCHEMES,
     expand,
     lineups_for,
@@ -16,7 +16,7 @@ from agents.arena.seating import (
     seat_counts,
     units_for,
 )
-from envs.registry import Game, get_game
+from mazzo.envs.registry import Game, get_game
 
 X, Y = 0, 1
 

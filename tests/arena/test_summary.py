@@ -12,13 +12,13 @@ import math
 
 import pytest
 
-from agents.arena.report import format_table, summary_json
-from agents.arena.runner import ArenaRun, make_plan
-from agents.arena.stats import ELO_PER_NATURAL
-from agents.arena.summary import summarize
-from agents.arena.table import GameOutcome
-from envs.deal_sets import generate_deals
-from envs.registry import get_game
+from mazzo.agents.arena.report import format_table, summary_json
+from mazzo.agents.arena.runner import ArenaRun, make_plan
+from mazzo.agents.arena.stats import ELO_PER_NATURAL
+from mazzo.agents.arena.summary import summarize
+from mazzo.agents.arena.table import GameOutcome
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import get_game
 
 T975_2DF = 4.302652729749464  # t(0.975, 2), table 4.303
 

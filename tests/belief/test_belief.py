@@ -1,4 +1,4 @@
-"""Belief models and the learned-inference search (``agents.belief``, ``training.belief``,
+"""Belief models and the learned-inference search (``mazzo.agents.belief``, ``mazzo.training.belief``,
 ``ipimc``): the holder classes of both games (true states and sampled worlds agree), the
 resampling arithmetic, the numpy forward pass against torch's, the file format and its errors,
 the ``ipimc`` spec, ``ipimc`` with a flat belief being exactly ``pimc``, a model that learns
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.belief import (
+from mazzo.agents.belief import (
     BeliefWorlds,
     effective_size,
     holder_map,
@@ -22,17 +22,17 @@ from agents.belief import (
     systematic_counts,
     tempered,
 )
-from agents.registry import make_agent
-from envs.registry import get_game
+from mazzo.agents.registry import make_agent
+from mazzo.envs.registry import get_game
+from mazzo.training.belief import BeliefConfig, BeliefNet, collect, fit, train_belief, write_belief
 from tests.cli_runner import run_cli
-from training.belief import BeliefConfig, BeliefNet, collect, fit, train_belief, write_belief
 
 GAMES = ("calabresella", "minchiate")
 
 
 def sampler_of(game_name: str) -> Any:
     """The game's world sampler class."""
-    return __import__(f"agents.{game_name}.sampler", fromlist=["WorldSampler"]).WorldSampler
+    return __import__(f"mazzo.agents.{game_name}.sampler", fromlist=["WorldSampler"]).WorldSampler
 
 
 def play_states(game_name: str, deals: int, seed: int = 3) -> list[Any]:
@@ -40,7 +40,7 @@ def play_states(game_name: str, deals: int, seed: int = 3) -> list[Any]:
     game = get_game(game_name)
     rules = game.rules({})
     agent = make_agent("heuristic", game)
-    play = __import__(f"envs.{game_name}.actions", fromlist=["Phase"]).Phase.PLAY
+    play = __import__(f"mazzo.envs.{game_name}.actions", fromlist=["Phase"]).Phase.PLAY
     out = []
     for d in range(deals):
         rng = np.random.default_rng([seed, d])
@@ -59,7 +59,9 @@ def play_states(game_name: str, deals: int, seed: int = 3) -> list[Any]:
 @pytest.mark.parametrize("game_name", GAMES)
 def test_holder_classes_of_states_and_of_sampled_worlds_agree(game_name: str) -> None:
     holders = holder_map(game_name)
-    sampler_type = __import__(f"agents.{game_name}.sampler", fromlist=["WorldSampler"]).WorldSampler
+    sampler_type = __import__(
+        f"mazzo.agents.{game_name}.sampler", fromlist=["WorldSampler"]
+    ).WorldSampler
     rng = np.random.default_rng(0)
     for state in play_states(game_name, 3):
         seat = state.to_play
@@ -89,11 +91,11 @@ def test_holder_classes_of_states_and_of_sampled_worlds_agree(game_name: str) ->
             assert by_assignment.shape == truth.shape
             # the classes of the determinized world equal those of its assignment
             if game_name == "minchiate":
-                from envs.minchiate.worlds import determinize
+                from mazzo.envs.minchiate.worlds import determinize
 
                 state_of = determinize(view, world)
             else:
-                from envs.calabresella.worlds import determinize as det
+                from mazzo.envs.calabresella.worlds import determinize as det
 
                 state_of = det(view, *world)
             assert (holders.of_state(state_of, seat) == by_assignment).all()
@@ -239,7 +241,9 @@ def test_belief_weights_prefer_the_worlds_the_model_prefers(
 ) -> None:
     model = load_belief(tiny_models[game_name], game_name)
     worlds = BeliefWorlds(model, pool=4, alpha=1.0, ess=0.0)  # untempered, against the pool
-    sampler_type = __import__(f"agents.{game_name}.sampler", fromlist=["WorldSampler"]).WorldSampler
+    sampler_type = __import__(
+        f"mazzo.agents.{game_name}.sampler", fromlist=["WorldSampler"]
+    ).WorldSampler
     rng = np.random.default_rng(2)
     state = play_states(game_name, 1)[2]
     view = state.info_view(state.to_play)

@@ -1,10 +1,10 @@
 """Test helpers: build explicit Calabresella deals from the hands of the three positions, the
 way C-3.1 deals them, and drive a state with action labels."""
 
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.deal import Deal
 
 
 def deck_from_positions(a0: str, a1: str, a2: str, monte: str) -> list[str]:

@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from agents.calabresella.heuristic import (
+from mazzo.agents.calabresella.heuristic import (
     HeuristicV1,
     best_call,
     cheapest_to_lose,
@@ -14,14 +14,14 @@ from agents.calabresella.heuristic import (
     estimated_tricks,
     keep_score,
 )
-from agents.calabresella.pimc import PIMC
-from agents.calabresella.rollout import rollout_action, solve
-from agents.registry import make_agent
-from envs.calabresella.actions import BID_BASE, PASS, Phase
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.calabresella.view import info_view
-from envs.cards.deal import Deal
+from mazzo.agents.calabresella.pimc import PIMC
+from mazzo.agents.calabresella.rollout import rollout_action, solve
+from mazzo.agents.registry import make_agent
+from mazzo.envs.calabresella.actions import BID_BASE, PASS, Phase
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import info_view
+from mazzo.envs.cards.deal import Deal
 
 from .helpers import cards, deck_from_positions, new_state, play
 
@@ -160,7 +160,7 @@ def test_pimc_chooses_an_action_that_is_optimal_in_every_world():
     """Endgames with few consistent worlds, solved exactly: whenever one action is optimal in
     every world the seat cannot tell apart, PIMC (exact over the remaining tricks, many samples)
     picks an action that is optimal in every world too."""
-    from agents.calabresella.sampler import WorldSampler
+    from mazzo.agents.calabresella.sampler import WorldSampler
 
     rng = random.Random(12)
     nrng = np.random.default_rng(3)
@@ -214,7 +214,7 @@ def test_registry_builds_every_calabresella_agent():
 
 
 def test_act_batch_falls_back_to_act():
-    from agents.base import act_batch
+    from mazzo.agents.base import act_batch
 
     views = random_views(Rules(), 50, seed=2)
     h = HeuristicV1()

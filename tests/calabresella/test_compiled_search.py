@@ -12,18 +12,18 @@ import random
 import numpy as np
 import pytest
 
-from agents import sampling
-from agents.calabresella import csearch, pimc
-from agents.calabresella.heuristic import HeuristicV1
-from agents.calabresella.pimc import PIMC
-from agents.calabresella.rollout import rollout_action, solve
-from envs.calabresella.actions import Phase
-from envs.calabresella.game import TEST_VARIANTS
-from envs.calabresella.kernel import TRICKS
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.cards.deal import Deal
-from envs.common.compiled import pure_python_requested
+from mazzo.agents import sampling
+from mazzo.agents.calabresella import csearch, pimc
+from mazzo.agents.calabresella.heuristic import HeuristicV1
+from mazzo.agents.calabresella.pimc import PIMC
+from mazzo.agents.calabresella.rollout import rollout_action, solve
+from mazzo.envs.calabresella.actions import Phase
+from mazzo.envs.calabresella.game import TEST_VARIANTS
+from mazzo.envs.calabresella.kernel import TRICKS
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.common.compiled import pure_python_requested
 
 # The parity tests need the compiled core. They skip only where it is not loaded, and then
 # test_the_compiled_core_is_built_and_used fails unless MAZZO_PURE_PYTHON=1 asked for the

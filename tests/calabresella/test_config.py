@@ -4,7 +4,7 @@ ValueError naming the flag, the value as given and what is allowed."""
 
 import pytest
 
-from envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.rules import Rules
 
 # (field, bad value as given, words of what is allowed)
 BAD = [

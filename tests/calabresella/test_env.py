@@ -6,13 +6,13 @@ import json
 import numpy as np
 import pytest
 
-from envs import calabresella_v0
-from envs.calabresella.actions import NUM_ACTIONS
-from envs.calabresella.encode import OBS_SIZE
-from envs.cards.errors import IllegalAction
-from envs.common.aec import ActionTypeError, IllegalMoveWarning
-from envs.common.infos import INFO_KEYS
 from mazzo import cli
+from mazzo.envs import calabresella_v0
+from mazzo.envs.calabresella.actions import NUM_ACTIONS
+from mazzo.envs.calabresella.encode import OBS_SIZE
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.common.aec import ActionTypeError, IllegalMoveWarning
+from mazzo.envs.common.infos import INFO_KEYS
 
 from .test_golden import DEAL2, SOLO2_SCRIPT
 

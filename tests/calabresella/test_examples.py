@@ -2,14 +2,14 @@
 
 import pytest
 
-from envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Phase
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.match import Match
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import pile_thirds, settle
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
-from envs.cards.errors import IllegalAction
+from mazzo.envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Phase
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.match import Match
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import pile_thirds, settle
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.errors import IllegalAction
 
 from .helpers import cards, deck_from_positions, new_state, play
 from .test_golden import DEAL1, DEAL2, FAIL4_SCRIPT, SOLO2_SCRIPT

@@ -7,8 +7,8 @@ comments are the hand count; the engine must agree with them.
 
 import pytest
 
-from envs.calabresella.rules import Rules
-from envs.calabresella.view import info_view
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.view import info_view
 
 from .helpers import cards, deck_from_positions, new_state, play
 

@@ -7,13 +7,13 @@ import zlib
 
 import pytest
 
-from envs.calabresella.actions import NUM_ACTIONS, Phase
-from envs.calabresella.game import TEST_VARIANTS
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import pile_thirds
-from envs.calabresella.state import State
-from envs.cards.deal import Deal
-from envs.cards.errors import IllegalAction
+from mazzo.envs.calabresella.actions import NUM_ACTIONS, Phase
+from mazzo.envs.calabresella.game import TEST_VARIANTS
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import pile_thirds
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.errors import IllegalAction
 
 FULL = (1 << 40) - 1
 

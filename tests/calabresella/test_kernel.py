@@ -1,4 +1,4 @@
-"""The rules kernel (``envs.calabresella.kernel``) against the rules written out from the deck
+"""The rules kernel (``mazzo.envs.calabresella.kernel``) against the rules written out from the deck
 tables, and the search's one inlined form (the solver's trick close) against the kernel, on many
 random positions: random deals played to random points under several rule variants."""
 
@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from agents.calabresella.rollout import _Search, leaf_index, leaf_table
-from envs.calabresella import kernel
-from envs.calabresella.actions import Phase
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import settle
-from envs.calabresella.state import State
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
+from mazzo.agents.calabresella.rollout import _Search, leaf_index, leaf_table
+from mazzo.envs.calabresella import kernel
+from mazzo.envs.calabresella.actions import Phase
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import settle
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
 
 FLAGS = [{}, {"payout_mode": "difference"}, {"stramazzo_def": "raw_zero"}, {"stramazzo": False},
          {"aperta": True, "aperta_payout_factor": 0.5}, {"players": 2}, {"players": 4},

@@ -2,10 +2,10 @@
 unchanged when every card it cannot know is resampled, with an oracle built from the public
 record, across suits and hands) runs for every variant in ``tests/contract/test_no_leak.py``."""
 
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.calabresella.view import InfoView, info_view
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import InfoView, info_view
+from mazzo.envs.cards.deal import Deal
 
 from .helpers import cards, new_state, play
 from .test_golden import DEAL2, SOLO2_SCRIPT

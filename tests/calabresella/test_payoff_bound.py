@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from envs.calabresella.actions import BID_BASE, CONTRACTS, PASS, Phase
-from envs.calabresella.deck import ITALIAN_40
-from envs.calabresella.kernel import STRENGTH, SUIT, THIRDS
-from envs.calabresella.match import Match
-from envs.calabresella.rules import Rules
-from envs.calabresella.scoring import payoff_bound
-from envs.calabresella.state import State
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella.actions import BID_BASE, CONTRACTS, PASS, Phase
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.calabresella.kernel import STRENGTH, SUIT, THIRDS
+from mazzo.envs.calabresella.match import Match
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.scoring import payoff_bound
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.deal import Deal
 
 from .helpers import deck_from_positions, new_state
 

@@ -5,8 +5,8 @@ import random
 
 import numpy as np
 
-from envs import calabresella_v0
-from envs.calabresella.encode import (
+from mazzo.envs import calabresella_v0
+from mazzo.envs.calabresella.encode import (
     BINARY_LAYOUT,
     ENCODER,
     N_BINARY,
@@ -15,10 +15,10 @@ from envs.calabresella.encode import (
     SCALAR_LAYOUT,
     encode,
 )
-from envs.calabresella.record import read_record, replay, write_record
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella.record import read_record, replay, write_record
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.deal import Deal
 
 
 def random_finished(rng, rules):

@@ -8,13 +8,13 @@ import random
 import numpy as np
 import pytest
 
-from agents.calabresella.sampler import REST, WorldSampler
-from agents.sampling import NoConsistentWorld, SlotSampler
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.calabresella.view import info_view
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
+from mazzo.agents.calabresella.sampler import REST, WorldSampler
+from mazzo.agents.sampling import NoConsistentWorld, SlotSampler
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.calabresella.view import info_view
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
 
 
 def random_state(rng: random.Random, rules: Rules, max_steps: int) -> State:

@@ -8,11 +8,11 @@ import random
 import numpy as np
 import pytest
 
-from envs.calabresella.encode import encode
-from envs.calabresella.match import Match
-from envs.calabresella.rules import Rules
-from envs.calabresella.state import State
-from envs.cards.deal import Deal
+from mazzo.envs.calabresella.encode import encode
+from mazzo.envs.calabresella.match import Match
+from mazzo.envs.calabresella.rules import Rules
+from mazzo.envs.calabresella.state import State
+from mazzo.envs.cards.deal import Deal
 
 
 def random_state(rules: Rules, rng: random.Random) -> State:

@@ -1,19 +1,19 @@
-"""Bit helpers, the Deal type, flag validation, D.3 record helpers and tricks (envs.cards)."""
+"""Bit helpers, the Deal type, flag validation, D.3 record helpers and tricks (mazzo.envs.cards)."""
 
 import dataclasses
 import random
 
 import pytest
 
-from envs.calabresella import record as CALABRESELLA
-from envs.calabresella.deck import ITALIAN_40
-from envs.cards.bits import bit_list, iter_bits, lowest, mask_of
-from envs.cards.deal import Deal
-from envs.cards.flags import rules_from_flags, rules_to_flags
-from envs.cards.record import load_record, parse_seat, seat_token
-from envs.cards.tricks import build_win_keys, follow_or_trump, follow_suit, trick_winner
-from envs.minchiate import record as MINCHIATE
-from envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.calabresella import record as CALABRESELLA
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.cards.bits import bit_list, iter_bits, lowest, mask_of
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.flags import rules_from_flags, rules_to_flags
+from mazzo.envs.cards.record import load_record, parse_seat, seat_token
+from mazzo.envs.cards.tricks import build_win_keys, follow_or_trump, follow_suit, trick_winner
+from mazzo.envs.minchiate import record as MINCHIATE
+from mazzo.envs.minchiate.deck import MINCHIATE_97
 
 
 def test_bit_list_matches_iteration_on_random_masks():

@@ -2,8 +2,8 @@
 
 import pytest
 
-from envs.calabresella.deck import ITALIAN_40
-from envs.minchiate.deck import MATTO, MINCHIATE_97
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.minchiate.deck import MATTO, MINCHIATE_97
 
 
 def test_italian_notation_examples_d2():

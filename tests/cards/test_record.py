@@ -1,4 +1,4 @@
-"""The shared D.3 record machinery (envs.cards.record) through both games: one signature, one
+"""The shared D.3 record machinery (mazzo.envs.cards.record) through both games: one signature, one
 validation, the ``expect`` block and the stored ``result`` checked by ``replay`` and by the env's
 ``reset(options={"deal": record})``."""
 
@@ -9,11 +9,11 @@ import re
 import numpy as np
 import pytest
 
-from envs.calabresella import record as cala_record
-from envs.cards.bits import bit_list
-from envs.cards.record import DealRecord
-from envs.minchiate import record as minc_record
-from envs.registry import all_games, get_game
+from mazzo.envs.calabresella import record as cala_record
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.record import DealRecord
+from mazzo.envs.minchiate import record as minc_record
+from mazzo.envs.registry import all_games, get_game
 
 GAMES = [g.name for g in all_games()]
 RECORD_MODULES = {"calabresella": cala_record, "minchiate": minc_record}

@@ -1,6 +1,6 @@
 """The registry as test parameters, and the small helpers every contract test shares.
 
-The contract suite names no game: it iterates ``envs.registry.all_games()`` and, per game, the
+The contract suite names no game: it iterates ``mazzo.envs.registry.all_games()`` and, per game, the
 rule variants that the game's registration module ``envs/<game>/game.py`` lists in its optional
 ``TEST_VARIANTS`` (``Rules.from_flags`` dicts, the defaults first; ``({},)`` when absent) and
 ``TEST_ENV_VARIANTS`` (env keyword arguments beyond the rule flags, such as a match or series
@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
-from envs.registry import Game, all_games
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.registry import Game, all_games
 
 __all__ = [
     "CASES",
@@ -44,7 +44,7 @@ GAMES = all_games()
 
 
 def _module(game: Game) -> Any:
-    return importlib.import_module(f"envs.{game.name}.game")
+    return importlib.import_module(f"mazzo.envs.{game.name}.game")
 
 
 def variants(game: Game) -> tuple[Mapping[str, Any], ...]:

@@ -26,9 +26,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from envs.cards.deal import Deal
-from envs.cards.errors import IllegalAction
-from envs.registry import Game
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.registry import Game
 
 __all__ = ["Outcome", "Step", "World", "check_no_leak", "oracle_for", "resample", "steps_of"]
 

@@ -15,9 +15,9 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
-from envs.registry import Game
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.registry import Game
 
 __all__ = ["perft", "position"]
 

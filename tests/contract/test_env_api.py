@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from envs.registry import Game
+from mazzo.envs.registry import Game
 
 from .games import ENV_CASES
 

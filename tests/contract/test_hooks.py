@@ -10,8 +10,8 @@ import inspect
 
 import pytest
 
-from envs.common import aec, encoder, layered
-from envs.registry import all_games
+from mazzo.envs.common import aec, encoder, layered
+from mazzo.envs.registry import all_games
 
 
 def hooks(module) -> dict[str, set[str]]:

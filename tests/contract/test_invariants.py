@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.cards.bits import bit_list
-from envs.cards.errors import IllegalAction
-from envs.registry import Game
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.registry import Game
 
 from .games import CASES, is_zero_sum, random_deal, snapshot, stable_seed
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from envs.registry import Game
+from mazzo.envs.registry import Game
 
 from .games import CASES, DEFAULT_CASES, GAMES, stable_seed
 from .no_leak import check_no_leak, oracle_for, plain_view, random_world

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from envs.registry import get_game
+from mazzo.envs.registry import get_game
 
 from .games import GAMES
 from .perft import perft, position

@@ -9,7 +9,7 @@ import importlib
 
 import pytest
 
-from envs.registry import all_games
+from mazzo.envs.registry import all_games
 
 
 def _protocol_members(protocol: type) -> set[str]:
@@ -30,8 +30,8 @@ def _slots(state: type) -> set[str]:
 
 @pytest.mark.parametrize("name", [g.info.name for g in all_games()])
 def test_every_state_field_is_on_the_deal_protocol(name: str) -> None:
-    state = importlib.import_module(f"envs.{name}.state").State
-    protocol = importlib.import_module(f"envs.{name}.protocol").DealState
+    state = importlib.import_module(f"mazzo.envs.{name}.state").State
+    protocol = importlib.import_module(f"mazzo.envs.{name}.protocol").DealState
     fields = _slots(state)
     assert fields, f"{name}: State declares no __slots__"
     missing = sorted(fields - _protocol_members(protocol))

@@ -23,9 +23,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.cards.bits import bit_list
-from envs.cards.deal import Deal
-from envs.registry import Game
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.registry import Game
 
 from .games import CASES, play_random, random_deal, snapshot, stable_seed
 

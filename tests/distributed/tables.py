@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.arena.plan import ArenaPlan
-from agents.arena.table import Played, Table
-from envs.cards.deal import Deal
+from mazzo.agents.arena.plan import ArenaPlan
+from mazzo.agents.arena.table import Played, Table
+from mazzo.envs.cards.deal import Deal
 
 
 class _Slow:

@@ -16,17 +16,17 @@ import sys
 
 import pytest
 
-from agents.arena.plan import Entrant
-from agents.arena.ray_workers import MAX_ATTEMPTS, play_ray
-from agents.arena.report import _dump, summary_json
-from agents.arena.runner import make_plan, run_arena
-from agents.arena.summary import summarize
-from agents.arena.table import ArenaError
-from envs.deal_sets import generate_deals
-from envs.registry import game_names, get_game
+from mazzo.agents.arena.plan import Entrant
+from mazzo.agents.arena.ray_workers import MAX_ATTEMPTS, play_ray
+from mazzo.agents.arena.report import _dump, summary_json
+from mazzo.agents.arena.runner import make_plan, run_arena
+from mazzo.agents.arena.summary import summarize
+from mazzo.agents.arena.table import ArenaError
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import game_names, get_game
+from mazzo.training.search_labels import write_search_labels
 from tests.arena.agents import CrashAgent, IllegalAgent
 from tests.cli_runner import ROOT, run_cli
-from training.search_labels import write_search_labels
 
 from .tables import DeadlyTable, PidTable
 

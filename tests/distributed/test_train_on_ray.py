@@ -18,9 +18,9 @@ import time
 import pytest
 import torch
 
+from mazzo.training.rl.checkpoint import load_checkpoint
+from mazzo.training.rl.ppo import PPOConfig, train
 from tests.cli_runner import ROOT
-from training.rl.checkpoint import load_checkpoint
-from training.rl.ppo import PPOConfig, train
 
 pytestmark = pytest.mark.ray
 TINY = {

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from agents.distributed import INSTALL_HINT, RayNotInstalled, import_ray
+from mazzo.agents.distributed import INSTALL_HINT, RayNotInstalled, import_ray
 from tests.cli_runner import run_cli
 
 

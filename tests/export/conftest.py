@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from mazzo.training.export import export_bundle
 from tests.export.helpers import tiny_checkpoint
-from training.export import export_bundle
 
 SHIPPED_GAMES = ("calabresella", "minchiate")
 # Every phase in which a seat decides under the default rules: each appears in every bundle's

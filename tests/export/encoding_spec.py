@@ -7,7 +7,7 @@ and writes each element the way the document says, one block at a time into a fl
 plain Python and numpy. It imports no encoder function; ``test_encoding_spec`` checks it bit for
 bit against ``game.encoder(rules).encode(view)``.
 
-Imports numpy; must not import torch nor any ``envs.<game>.encode`` module.
+Imports numpy; must not import torch nor any ``mazzo.envs.<game>.encode`` module.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ from typing import Any
 
 import torch
 
-from agents.nets import PolicyValueNet
-from envs.registry import get_game
-from training.rl.checkpoint import save_checkpoint
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.envs.registry import get_game
+from mazzo.training.rl.checkpoint import save_checkpoint
 
 # A subprocess prelude: importing torch or training/ fails, as on a machine without them.
 NO_TORCH = """

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.bundle import load_bundle
+from mazzo.agents.bundle import load_bundle
 from mazzo.cli import main
 from tests.export.helpers import tiny_checkpoint
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from envs.registry import Game, get_game
+from mazzo.envs.registry import Game, get_game
 from tests.export import encoding_spec as spec
 from tests.export.conftest import DECISION_PHASES
 
@@ -39,7 +39,7 @@ def _doc() -> str:
 
 def _variants(name: str) -> tuple[Mapping[str, Any], ...]:
     variants: tuple[Mapping[str, Any], ...] = importlib.import_module(
-        f"envs.{name}.game"
+        f"mazzo.envs.{name}.game"
     ).TEST_VARIANTS
     return variants
 
@@ -275,7 +275,7 @@ def test_the_worked_examples(name: str) -> None:
 
 def _env_variants(name: str) -> tuple[Mapping[str, Any], ...]:
     variants: tuple[Mapping[str, Any], ...] = importlib.import_module(
-        f"envs.{name}.game"
+        f"mazzo.envs.{name}.game"
     ).TEST_ENV_VARIANTS
     return variants
 

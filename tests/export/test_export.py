@@ -12,15 +12,15 @@ import onnxruntime as ort
 import pytest
 import torch
 
-from agents.bundle import BUNDLE_FORMAT, action_labels, load_bundle, sha256
-from agents.bundle_check import check_vectors, read_vectors
-from agents.neural import load_policy, read_policy
-from agents.registry import SHIPPED
-from envs.cards.flags import resolved_flags
-from envs.registry import get_game
+from mazzo.agents.bundle import BUNDLE_FORMAT, action_labels, load_bundle, sha256
+from mazzo.agents.bundle_check import check_vectors, read_vectors
+from mazzo.agents.neural import load_policy, read_policy
+from mazzo.agents.registry import SHIPPED
+from mazzo.envs.cards.flags import resolved_flags
+from mazzo.envs.registry import get_game
+from mazzo.training.export import export_bundle
 from tests.export.conftest import DECISION_PHASES, SHIPPED_GAMES, TINY
 from tests.export.helpers import tiny_checkpoint
-from training.export import export_bundle
 
 FILES = {"policy.onnx", "policy.pt", "test_vectors.jsonl"}
 
@@ -163,7 +163,7 @@ def test_the_export_is_reproducible(tiny_bundles, tmp_path):
 
 @pytest.mark.parametrize("game", sorted(TINY))
 def test_the_bundle_acts_as_the_pytorch_agent_does(game, tiny_bundles):
-    from agents.bundle import BundleAgent
+    from mazzo.agents.bundle import BundleAgent
 
     run, folder = tiny_bundles[game]
     neural, _ = load_policy(run)

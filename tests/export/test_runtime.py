@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.bundle import BundleAgent, load_bundle
-from agents.bundle_check import check_vectors, main
-from agents.registry import make_agent
-from envs.registry import get_game
+from mazzo.agents.bundle import BundleAgent, load_bundle
+from mazzo.agents.bundle_check import check_vectors, main
+from mazzo.agents.registry import make_agent
+from mazzo.envs.registry import get_game
 from tests.export.helpers import NO_TORCH
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,10 +138,10 @@ PLAY = (
     + """
 import json
 import numpy as np
-from agents.bundle import load_bundle
-from agents.bundle_check import check_vectors
-from agents.registry import make_agent
-from envs.registry import get_game
+from mazzo.agents.bundle import load_bundle
+from mazzo.agents.bundle_check import check_vectors
+from mazzo.agents.registry import make_agent
+from mazzo.envs.registry import get_game
 
 results = {}
 for arg in sys.argv[1:]:
@@ -190,7 +190,7 @@ def test_without_torch_the_check_command_runs(shipped_bundles):
     code = (
         NO_TORCH
         + "import runpy\nsys.argv = ['bundle', *sys.argv[1:]]\n"
-        + ("runpy.run_module('agents.bundle', run_name='__main__', alter_sys=True)")
+        + ("runpy.run_module('mazzo.agents.bundle', run_name='__main__', alter_sys=True)")
     )
     for folder in shipped_bundles.values():
         out = run_without_torch(code, "check", folder)
@@ -211,7 +211,7 @@ SERVE = (
     + """
 import json
 import numpy as np
-from envs.registry import get_game
+from mazzo.envs.registry import get_game
 from mazzo.serve.bots import Bots, parse_bot_option
 from mazzo.serve.protocol import Limits
 from mazzo.serve.server import Server

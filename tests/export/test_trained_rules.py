@@ -1,4 +1,4 @@
-"""Bots that know their rules (``agents.trained_rules``): a trained agent (``nn:``, the shipped
+"""Bots that know their rules (``mazzo.agents.trained_rules``): a trained agent (``nn:``, the shipped
 ``bot``, ``onnx:``) asked to play rules other than those it was trained for is refused before
 anything is dealt, with each differing flag named with both values, everywhere (the arena,
 ``mazzo eval``, ``mazzo play``, the server's ``open``); the one switch (``foreign_rules=true``
@@ -12,11 +12,16 @@ import json
 import numpy as np
 import pytest
 
-from agents.arena.runner import make_plan
-from agents.registry import make_agent
-from agents.trained_rules import ForeignRules, check_rules_fit, rule_differences, trained_rules
-from envs.deal_sets import generate_deals
-from envs.registry import get_game
+from mazzo.agents.arena.runner import make_plan
+from mazzo.agents.registry import make_agent
+from mazzo.agents.trained_rules import (
+    ForeignRules,
+    check_rules_fit,
+    rule_differences,
+    trained_rules,
+)
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import get_game
 from mazzo.serve.bots import Bots
 from mazzo.serve.protocol import Limits
 from mazzo.serve.server import Server

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.extras
 
 ENVS_PASS_THE_API_TEST = """
 from pettingzoo.test import api_test
-from envs.registry import all_games
+from mazzo.envs.registry import all_games
 for game in all_games():
     api_test(game.env(), num_cycles=200)
 print("api ok:", ", ".join(g.name for g in all_games()))
@@ -77,8 +77,8 @@ def test_eval_runs_with_the_eval_extra(venv: Venv, tmp_path: Path) -> None:
 PLAY_A_BUNDLE = """
 import sys
 import numpy as np
-from agents.registry import make_agent
-from envs.registry import get_game
+from mazzo.agents.registry import make_agent
+from mazzo.envs.registry import get_game
 game_name, folder = sys.argv[1:]
 game = get_game(game_name)
 agent = make_agent(f"onnx:{folder}", game_name)

@@ -11,7 +11,7 @@ there (marker ``rllib``, left out of the default run).
 import numpy as np
 import pytest
 
-from envs.registry import all_games
+from mazzo.envs.registry import all_games
 
 pytestmark = pytest.mark.rllib
 

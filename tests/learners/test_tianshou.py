@@ -16,8 +16,8 @@ from tianshou.data import Collector, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv, PettingZooEnv
 from tianshou.utils.net.common import Net
 
-from envs import calabresella_v0, minchiate_v0
-from envs.common.infos import INFO_KEYS
+from mazzo.envs import calabresella_v0, minchiate_v0
+from mazzo.envs.common.infos import INFO_KEYS
 
 VARIANTS = {
     "calabresella": (calabresella_v0, {}),

@@ -1,7 +1,7 @@
 """The streams and scripted decisions of the hand-worked golden deals (expected values are in
 ``test_golden.py``; ``test_flags.py`` replays the same deals under other flags)."""
 
-from envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.deck import MINCHIATE_97
 
 from .helpers import build_stream, codes
 

@@ -8,10 +8,10 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from envs.cards.deal import Deal
-from envs.minchiate import Phase, Rules, State, make_deal
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.state import _LISTS, _SCALARS
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate import Phase, Rules, State, make_deal
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.state import _LISTS, _SCALARS
 
 DECK = MINCHIATE_97
 

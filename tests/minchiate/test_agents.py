@@ -10,15 +10,15 @@ import random
 import numpy as np
 import pytest
 
-from agents.minchiate.heuristic import HeuristicV1, discard_keep, pay_choice
-from agents.minchiate.pimc import PIMC, distinct_cards
-from agents.minchiate.rollout import deal_value, rollout_action, solve
-from agents.minchiate.sampler import WorldSampler
-from agents.registry import make_agent
-from envs.cards.deal import Deal
-from envs.minchiate import DECLARE, Phase, Rules, Series, State
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.tables import FULL
+from mazzo.agents.minchiate.heuristic import HeuristicV1, discard_keep, pay_choice
+from mazzo.agents.minchiate.pimc import PIMC, distinct_cards
+from mazzo.agents.minchiate.rollout import deal_value, rollout_action, solve
+from mazzo.agents.minchiate.sampler import WorldSampler
+from mazzo.agents.registry import make_agent
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate import DECLARE, Phase, Rules, Series, State
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.tables import FULL
 
 from .helpers import mask, play_position, random_deal
 

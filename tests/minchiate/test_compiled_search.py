@@ -13,16 +13,16 @@ import random
 import numpy as np
 import pytest
 
-from agents import sampling
-from agents.minchiate import csearch
-from agents.minchiate.pimc import PIMC
-from agents.minchiate.rollout import playout, rollout_action, solve
-from envs.cards.deal import Deal
-from envs.common.compiled import pure_python_requested
-from envs.minchiate.actions import Phase
-from envs.minchiate.game import TEST_VARIANTS
-from envs.minchiate.rules import Rules
-from envs.minchiate.state import State
+from mazzo.agents import sampling
+from mazzo.agents.minchiate import csearch
+from mazzo.agents.minchiate.pimc import PIMC
+from mazzo.agents.minchiate.rollout import playout, rollout_action, solve
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.common.compiled import pure_python_requested
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.game import TEST_VARIANTS
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.state import State
 
 # The parity tests need the compiled core. They skip only where it is not loaded, and then
 # test_the_compiled_core_is_built_and_used fails unless MAZZO_PURE_PYTHON=1 asked for the
@@ -216,8 +216,8 @@ def test_a_world_tuple_from_the_view_equals_the_determinized_states(flags):
     """PIMC hands the core ``view_world(view, hands)`` in card play instead of building the
     determinized state: the same tuple as ``world_of(determinize(...))`` for sampled worlds of
     every seat's view, and ``view_ready`` is ``ready`` of those states."""
-    from agents.minchiate.sampler import WorldSampler
-    from envs.minchiate.worlds import determinize
+    from mazzo.agents.minchiate.sampler import WorldSampler
+    from mazzo.envs.minchiate.worlds import determinize
 
     rules = Rules.from_flags(flags)
     rng = np.random.default_rng(len(str(flags)))

@@ -5,10 +5,10 @@ import random
 
 import numpy as np
 
-from envs import minchiate_v0
-from envs.minchiate import Rules, State, make_deal
-from envs.minchiate.combos import LOW_RUN
-from envs.minchiate.encode import (
+from mazzo.envs import minchiate_v0
+from mazzo.envs.minchiate import Rules, State, make_deal
+from mazzo.envs.minchiate.combos import LOW_RUN
+from mazzo.envs.minchiate.encode import (
     BINARY_LAYOUT,
     ENCODER,
     ENCODING_VERSION,

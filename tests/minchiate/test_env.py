@@ -6,12 +6,12 @@ import json
 import numpy as np
 import pytest
 
-from envs import minchiate_v0
-from envs.cards.errors import IllegalAction
-from envs.common.aec import ActionTypeError, IllegalMoveWarning
-from envs.common.infos import INFO_KEYS
-from envs.minchiate.actions import NUM_ACTIONS
-from envs.minchiate.encode import OBS_SIZE
+from mazzo.envs import minchiate_v0
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.common.aec import ActionTypeError, IllegalMoveWarning
+from mazzo.envs.common.infos import INFO_KEYS
+from mazzo.envs.minchiate.actions import NUM_ACTIONS
+from mazzo.envs.minchiate.encode import OBS_SIZE
 
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY, impossible_stream
 

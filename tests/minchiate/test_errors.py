@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from envs.cards.deal import Deal
-from envs.cards.errors import IllegalAction
-from envs.minchiate import Rules, State, make_deal
-from envs.minchiate.state import _LISTS, _SCALARS
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.minchiate import Rules, State, make_deal
+from mazzo.envs.minchiate.state import _LISTS, _SCALARS
 
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY
 from .helpers import FRESH, codes, play_script

@@ -2,7 +2,7 @@
 
 import pytest
 
-from envs.minchiate.combos import (
+from mazzo.envs.minchiate.combos import (
     COMBO_VALUE,
     DIECINE,
     HIGH_RUN,
@@ -12,10 +12,10 @@ from envs.minchiate.combos import (
     ONE_40_M,
     find_combos,
 )
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.kernel import end_rounding, ratchet, settle
-from envs.minchiate.rules import Rules
-from envs.minchiate.tables import COUNTERS, QUALIFYING, VALUE, card_points
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.kernel import end_rounding, ratchet, settle
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.tables import COUNTERS, QUALIFYING, VALUE, card_points
 
 from .helpers import labels, mask, play_position, play_script
 

@@ -4,9 +4,9 @@ positions."""
 
 import pytest
 
-from envs.cards.errors import IllegalAction
-from envs.minchiate import Phase, Rules, State, make_deal
-from envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.minchiate import Phase, Rules, State, make_deal
+from mazzo.envs.minchiate.deck import MINCHIATE_97
 
 from .deals import (
     DEAL1,

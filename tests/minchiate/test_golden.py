@@ -6,8 +6,8 @@ it, the trick winners, the Matto settlement, both end counts and the final resti
 the comments are the hand count; the engine must agree with them.
 """
 
-from envs.minchiate import Phase, Rules, State, make_deal
-from envs.minchiate.combos import HIGH_RUN, LOW_RUN
+from mazzo.envs.minchiate import Phase, Rules, State, make_deal
+from mazzo.envs.minchiate.combos import HIGH_RUN, LOW_RUN
 
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY, DEAL2, DEAL2_DECISIONS, DEAL2_PLAY
 from .helpers import labels, mask, play_script

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from envs.cards.deal import Deal
-from envs.minchiate import Phase, Rules, State
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.tables import DISCARDABLE, MATTO, QUALIFYING, SUIT, VALUE, card_points
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate import Phase, Rules, State
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.tables import DISCARDABLE, MATTO, QUALIFYING, SUIT, VALUE, card_points
 
 from .helpers import random_deal
 

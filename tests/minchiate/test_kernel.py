@@ -1,4 +1,4 @@
-"""The rules kernel (``envs.minchiate.kernel``): its cached combination lookup equals the plain
+"""The rules kernel (``mazzo.envs.minchiate.kernel``): its cached combination lookup equals the plain
 enumeration, end counts worked by hand from RULES.md M-13.2, the broken-down end count adds up,
 and ``payoff_bound`` is never exceeded."""
 
@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from envs.minchiate.combos import find_combos
-from envs.minchiate.kernel import combo_points, end_combos, end_total
-from envs.minchiate.rules import Rules
-from envs.minchiate.scoring import end_count, payoff_bound
-from envs.minchiate.state import State
+from mazzo.envs.minchiate.combos import find_combos
+from mazzo.envs.minchiate.kernel import combo_points, end_combos, end_total
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.scoring import end_count, payoff_bound
+from mazzo.envs.minchiate.state import State
 
 from .helpers import mask, random_deal, random_playout
 

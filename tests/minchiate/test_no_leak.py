@@ -15,9 +15,9 @@ import random
 
 import pytest
 
-from envs.minchiate import Phase, Rules, State
-from envs.minchiate.tables import DISCARDABLE, MATTO, SUIT
-from envs.registry import get_game
+from mazzo.envs.minchiate import Phase, Rules, State
+from mazzo.envs.minchiate.tables import DISCARDABLE, MATTO, SUIT
+from mazzo.envs.registry import get_game
 from tests.contract.no_leak import steps_of
 from tests.contract.oracles import minchiate as oracle
 

@@ -17,7 +17,7 @@ trumps, no coins, 4 cups, 3 swords, 4 batons; S3: 8 trumps, 5 coins with Kd, 3 c
 
 import pytest
 
-from envs.minchiate import State, make_deal
+from mazzo.envs.minchiate import State, make_deal
 
 from .deals import DEAL1, DEAL1_DECISIONS
 from .helpers import play_script

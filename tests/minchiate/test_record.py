@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from envs.minchiate import Rules, State, find_combos, make_deal, replay, write_record
-from envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate import Rules, State, find_combos, make_deal, replay, write_record
+from mazzo.envs.minchiate.deck import MINCHIATE_97
 
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY
 from .helpers import build_stream, codes, play_script, random_deal, random_playout

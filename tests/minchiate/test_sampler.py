@@ -14,10 +14,10 @@ from math import comb
 import numpy as np
 import pytest
 
-from agents.minchiate.sampler import ORIG, WorldSampler
-from agents.sampling import SlotSampler
-from envs.minchiate import Phase, Rules, State, find_combos
-from envs.minchiate.tables import (
+from mazzo.agents.minchiate.sampler import ORIG, WorldSampler
+from mazzo.agents.sampling import SlotSampler
+from mazzo.envs.minchiate import Phase, Rules, State, find_combos
+from mazzo.envs.minchiate.tables import (
     DISCARDABLE,
     KING,
     MATTO,
@@ -27,7 +27,7 @@ from envs.minchiate.tables import (
     TRUMPS,
     VALUE,
 )
-from envs.minchiate.worlds import Assignment, determinize
+from mazzo.envs.minchiate.worlds import Assignment, determinize
 
 from .helpers import random_deal
 

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from envs.cards.deal import Deal
-from envs.minchiate import Rules, Series, make_deal
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate import Rules, Series, make_deal
 
 from .deals import DEAL1, DEAL1_DECISIONS, DEAL1_PLAY, impossible_stream
 from .helpers import play_script

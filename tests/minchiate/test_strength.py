@@ -6,8 +6,8 @@ docs/agents.md."""
 
 import pytest
 
-from agents.arena.evaluate import EvalConfig, evaluate
-from envs.registry import get_game
+from mazzo.agents.arena.evaluate import EvalConfig, evaluate
+from mazzo.envs.registry import get_game
 
 
 def _pair(agents: tuple[str, str], n: int, seed: int, workers: int | None = None):

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.registry import make_agent
-from training.rl.config import load_config, read_toml
-from training.rl.dmc import DMCConfig
-from training.rl.ppo import PPOConfig
+from mazzo.agents.registry import make_agent
+from mazzo.training.rl.config import load_config, read_toml
+from mazzo.training.rl.dmc import DMCConfig
+from mazzo.training.rl.ppo import PPOConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = sorted((ROOT / "configs").glob("*.toml"))

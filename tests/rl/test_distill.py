@@ -1,4 +1,4 @@
-"""Distillation of search labels (``training.rl.distill``): the decisions read back are the
+"""Distillation of search labels (``mazzo.training.rl.distill``): the decisions read back are the
 positions the search saw (the replayed view's encoding, the search's action legal there), the
 soft targets are distributions that put the search's choice first, distillation moves the
 policy towards the search (held-out agreement above the untrained network's and above the
@@ -15,21 +15,21 @@ import numpy as np
 import pytest
 import torch
 
-from agents.nets import PolicyValueNet
-from agents.neural import read_policy
-from envs.deal_sets import generate_deals
-from envs.registry import game_names, get_game
-from training.rl.collect import Rollout
-from training.rl.distill import (
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.agents.neural import read_policy
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import game_names, get_game
+from mazzo.training.rl.collect import Rollout
+from mazzo.training.rl.distill import (
     _games,
     distill,
     label_cross_entropy,
     label_decisions,
     soft_targets,
 )
-from training.rl.dmc import DMCConfig
-from training.rl.ppo import PPOConfig, ppo_update, train
-from training.search_labels import write_search_labels
+from mazzo.training.rl.dmc import DMCConfig
+from mazzo.training.rl.ppo import PPOConfig, ppo_update, train
+from mazzo.training.search_labels import write_search_labels
 
 SEARCHER = "pimc:samples=2,ms=0"
 TINY = {

@@ -11,9 +11,9 @@ import pytest
 import torch
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
+from mazzo.training.rl.config import config_dict, resumed_config, schedule_kept
+from mazzo.training.rl.ppo import PPOConfig, train
 from tests.cli_runner import run_cli
-from training.rl.config import config_dict, resumed_config, schedule_kept
-from training.rl.ppo import PPOConfig, train
 
 TINY = {
     "game": "calabresella", "n_envs": 8, "rollout_decisions": 256, "minibatch": 128, "epochs": 2,

@@ -17,18 +17,18 @@ import numpy as np
 import pytest
 import torch
 
-from agents.arena.plan import Entrant
-from agents.arena.runner import make_plan, run_arena
-from agents.arena.summary import summarize
-from agents.neural import NeuralAgent, load_policy
-from envs.deal_sets import generate_deals
-from envs.registry import all_games, get_game
+from mazzo.agents.arena.plan import Entrant
+from mazzo.agents.arena.runner import make_plan, run_arena
+from mazzo.agents.arena.summary import summarize
+from mazzo.agents.neural import NeuralAgent, load_policy
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import all_games, get_game
+from mazzo.training.rl.checkpoint import load_checkpoint
+from mazzo.training.rl.config import load_config, make_config
+from mazzo.training.rl.dmc import DMCConfig
+from mazzo.training.rl.dmc import train as train_dmc
+from mazzo.training.rl.ppo import PPOConfig, train
 from tests.cli_runner import run_cli
-from training.rl.checkpoint import load_checkpoint
-from training.rl.config import load_config, make_config
-from training.rl.dmc import DMCConfig
-from training.rl.dmc import train as train_dmc
-from training.rl.ppo import PPOConfig, train
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = {
@@ -241,7 +241,7 @@ def test_mazzo_train_command(tmp_path):
 
 
 def test_a_trained_policy_is_an_agent_everywhere_specs_are_accepted(tmp_path):
-    from agents.registry import make_agent
+    from mazzo.agents.registry import make_agent
 
     run = tmp_path / "run"
     train(PPOConfig(game="calabresella", total_decisions=256, **TINY), run, log=quiet)
@@ -261,7 +261,7 @@ def test_a_trained_policy_is_an_agent_everywhere_specs_are_accepted(tmp_path):
 
 @pytest.mark.parametrize("game", [g.name for g in all_games()])
 def test_the_shipped_bot_of_each_game_loads_and_plays_legally(game):
-    from agents.registry import make_agent
+    from mazzo.agents.registry import make_agent
 
     g = get_game(game)
     bot = make_agent("bot", game)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pexpect
 
+from mazzo.training.rl.ppo import PPOConfig, train
+from mazzo.training.rl.progress import TrainProgress
 from tests.cli_runner import run_cli
-from training.rl.ppo import PPOConfig, train
-from training.rl.progress import TrainProgress
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = {

@@ -1,4 +1,4 @@
-"""Shipping a bot (``training.rl.ship``): the files a ``bot`` loads, and an earlier bot kept as
+"""Shipping a bot (``mazzo.training.rl.ship``): the files a ``bot`` loads, and an earlier bot kept as
 ``v<N>/`` beside whatever else the folder holds."""
 
 import json
@@ -6,9 +6,9 @@ import json
 import pytest
 import torch
 
-from agents.registry import shipped_bots
-from training.rl.ppo import PPOConfig, train
-from training.rl.ship import BOT_FILES, ship
+from mazzo.agents.registry import shipped_bots
+from mazzo.training.rl.ppo import PPOConfig, train
+from mazzo.training.rl.ship import BOT_FILES, ship
 
 TINY = {
     "n_envs": 4, "rollout_decisions": 64, "minibatch": 64, "epochs": 1, "hidden": (8,),

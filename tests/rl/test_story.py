@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.registry import Game, get_game
-from training.rl.actors import ActorSpec
-from training.rl.ppo import PPOConfig, train
+from mazzo.envs.registry import Game, get_game
+from mazzo.training.rl.actors import ActorSpec
+from mazzo.training.rl.ppo import PPOConfig, train
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = {

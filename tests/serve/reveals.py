@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.calabresella.actions import Contract
-from envs.calabresella.actions import Phase as CPhase
-from envs.calabresella.deck import ITALIAN_40
-from envs.minchiate.actions import Phase as MPhase
-from envs.minchiate.deck import MINCHIATE_97
-from envs.minchiate.view_json import view_json
+from mazzo.envs.calabresella.actions import Contract
+from mazzo.envs.calabresella.actions import Phase as CPhase
+from mazzo.envs.calabresella.deck import ITALIAN_40
+from mazzo.envs.minchiate.actions import Phase as MPhase
+from mazzo.envs.minchiate.deck import MINCHIATE_97
+from mazzo.envs.minchiate.view_json import view_json
 
 
 # ----------------------------------------------------------------------------- Calabresella

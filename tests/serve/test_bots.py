@@ -2,8 +2,8 @@
 
 import pytest
 
-from agents.registry import known_agents
-from envs.registry import game_names
+from mazzo.agents.registry import known_agents
+from mazzo.envs.registry import game_names
 from mazzo.serve.bots import Bots, parse_bot_option
 
 
@@ -66,7 +66,7 @@ def test_a_default_bot_whose_extra_is_missing_is_left_out(monkeypatch, caplog):
 
     from mazzo.serve.bots import DEFAULT_BOTS
 
-    for module in ("agents.neural", "agents.nets"):
+    for module in ("mazzo.agents.neural", "mazzo.agents.nets"):
         if module in sys.modules:
             monkeypatch.delitem(sys.modules, module)
     monkeypatch.setitem(sys.modules, "torch", None)

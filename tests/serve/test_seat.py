@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.trackers import tracker_for
-from envs.registry import Game, all_games
+from mazzo.agents.trackers import tracker_for
+from mazzo.envs.registry import Game, all_games
 from mazzo.serve.bots import Bots
 from mazzo.serve.server import Server
 from mazzo.serve.views import view_json

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.registry import make_agent
-from agents.trackers import tracker_for
-from envs.registry import Game
+from mazzo.agents.registry import make_agent
+from mazzo.agents.trackers import tracker_for
+from mazzo.envs.registry import Game
 
 from ..contract.games import CASES, DEFAULT_CASES, stable_seed
 from .referee import play_through

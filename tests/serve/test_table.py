@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from envs.registry import all_games, get_game
+from mazzo.envs.registry import all_games, get_game
 from mazzo.serve.table import CLIENT
 from tests.serve.helpers import Direct, last, make_server, play_out, table
 

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from envs.registry import all_games
+from mazzo.envs.registry import all_games
 from mazzo.serve.views import view_json
 from tests.contract.games import CASES, stable_seed
 from tests.contract.no_leak import check_no_leak, random_world

@@ -13,8 +13,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from agents.base import RandomAgent
-from envs.registry import get_game
+from mazzo.agents.base import RandomAgent
+from mazzo.envs.registry import get_game
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import Limits
 from mazzo.serve.server import Server

@@ -18,12 +18,12 @@ import pexpect
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import training.single_agent  # noqa: F401 (registers the ids)
-from envs.minchiate import Phase, Rules, State
-from envs.minchiate.render import render_view
-from envs.minchiate.view import action_is_visible
-from envs.registry import get_game
-from training.single_agent import SingleAgentEnv
+import mazzo.training.single_agent  # noqa: F401 (registers the ids)
+from mazzo.envs.minchiate import Phase, Rules, State
+from mazzo.envs.minchiate.render import render_view
+from mazzo.envs.minchiate.view import action_is_visible
+from mazzo.envs.registry import get_game
+from mazzo.training.single_agent import SingleAgentEnv
 
 from ..minchiate.helpers import random_deal
 from .test_play import PROMPT
@@ -117,7 +117,7 @@ def test_render_view_shows_only_the_seat_s_knowledge():
             assert f"You are S{seat}" in text and "Your hand" in text
             for other in range(4):
                 if other != seat and s.hands[other]:
-                    from envs.minchiate.render import format_hand
+                    from mazzo.envs.minchiate.render import format_hand
 
                     assert format_hand(s.hands[other]) not in text
 
@@ -201,7 +201,7 @@ def test_demo_replay_and_rules(tmp_path):
     spec = get_game("minchiate")
     s = State.new(random_deal(__import__("random").Random(2)), Rules())
     rng = np.random.default_rng(0)
-    from agents.registry import make_agent
+    from mazzo.agents.registry import make_agent
 
     h = make_agent("heuristic", "minchiate")
     while not s.is_terminal():

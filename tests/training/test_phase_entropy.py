@@ -1,12 +1,12 @@
-"""The per-phase entropy bonus (``training.rl.phase_entropy``)."""
+"""The per-phase entropy bonus (``mazzo.training.rl.phase_entropy``)."""
 
 import math
 
 import pytest
 import torch
 
-from training.rl.phase_entropy import floor_gated, phase_coefs, phase_entropy_bonus
-from training.rl.ppo import PPOConfig
+from mazzo.training.rl.phase_entropy import floor_gated, phase_coefs, phase_entropy_bonus
+from mazzo.training.rl.ppo import PPOConfig
 
 NAMES = {0: "bid", 1: "play"}
 

@@ -13,9 +13,9 @@ import numpy as np
 import pexpect
 import pytest
 
-from agents.base import RandomAgent
-from envs.deal_sets import read_deal_set, read_records
-from envs.registry import get_game
+from mazzo.agents.base import RandomAgent
+from mazzo.envs.deal_sets import read_deal_set, read_records
+from mazzo.envs.registry import get_game
 from mazzo.play import (
     HumanQuit,
     changed_lines,
@@ -258,7 +258,7 @@ def test_bad_seat_is_an_error(tmp_path):
 
 
 def test_the_tables_play_prints_name_counts_and_finished_hands():
-    from envs.cards.bits import bit_list as bits
+    from mazzo.envs.cards.bits import bit_list as bits
 
     minc = get_game("minchiate")
     rules = minc.rules()
@@ -287,7 +287,7 @@ def test_the_tables_play_prints_name_counts_and_finished_hands():
 def test_help_explains_the_notation_and_an_illegal_card_gets_its_reason():
     """``help`` shows the game's card notation; a card that may not be played now is answered
     with the rule (``must follow suit``), and a single option is asked for as ``type 1``."""
-    from envs.cards.bits import bit_list
+    from mazzo.envs.cards.bits import bit_list
     from mazzo.play import ask, illegal_reason, legal_choices
 
     game = get_game("calabresella")

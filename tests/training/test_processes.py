@@ -1,4 +1,4 @@
-"""``agents.processes.torch_safe_context``: a forkserver that preloads the modules asked for,
+"""``mazzo.agents.processes.torch_safe_context``: a forkserver that preloads the modules asked for,
 and ``spawn`` where the platform has no forkserver; a worker from it runs with torch loaded."""
 
 import multiprocessing
@@ -6,7 +6,7 @@ import multiprocessing.forkserver as forkserver
 
 import pytest
 
-from agents.processes import torch_safe_context
+from mazzo.agents.processes import torch_safe_context
 
 
 def _torch_threads() -> int:
@@ -17,9 +17,9 @@ def _torch_threads() -> int:
 
 def test_a_forkserver_that_preloads_the_modules(monkeypatch):
     monkeypatch.setattr(forkserver._forkserver, "_preload_modules", ["__main__"])
-    ctx = torch_safe_context(["torch", "training.rl.actors"])
+    ctx = torch_safe_context(["torch", "mazzo.training.rl.actors"])
     assert ctx.get_start_method() == "forkserver"
-    assert forkserver._forkserver._preload_modules == ["torch", "training.rl.actors"]
+    assert forkserver._forkserver._preload_modules == ["torch", "mazzo.training.rl.actors"]
 
 
 def test_spawn_where_there_is_no_forkserver(monkeypatch):

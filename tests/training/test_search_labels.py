@@ -1,4 +1,4 @@
-"""Search labels (``training.search_labels``, ``mazzo labels``): the format, the search's values
+"""Search labels (``mazzo.training.search_labels``, ``mazzo labels``): the format, the search's values
 (their argmax is the decision; ``search`` decides as ``act``), resuming after an interrupt or
 a crash (byte for byte the uninterrupted file), independence of the worker count, the same
 games as the arena, and the command's answers to bad input and Ctrl-C."""
@@ -15,18 +15,18 @@ import time
 import numpy as np
 import pytest
 
-from agents.arena.runner import run_arena
-from agents.registry import make_agent
-from envs.deal_sets import generate_deals
-from envs.registry import game_names, get_game
-from tests.cli_runner import ROOT, run_cli
-from training.search_labels import (
+from mazzo.agents.arena.runner import run_arena
+from mazzo.agents.registry import make_agent
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import game_names, get_game
+from mazzo.training.search_labels import (
     FORMAT,
     LabelsInterrupted,
     _plan,
     read_labels,
     write_search_labels,
 )
+from tests.cli_runner import ROOT, run_cli
 
 SEARCHER = "pimc:samples=2,ms=0"
 GAMES = game_names()

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import training.single_agent  # noqa: F401 (registers the ids)
-from training.single_agent import SingleAgentEnv
+import mazzo.training.single_agent  # noqa: F401 (registers the ids)
+from mazzo.training.single_agent import SingleAgentEnv
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"players": 4, "seat": None}, {"players": 2, "seat": 1},

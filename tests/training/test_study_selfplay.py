@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from envs.registry import game_names
+from mazzo.envs.registry import game_names
 from tests.cli_runner import ROOT
 
 

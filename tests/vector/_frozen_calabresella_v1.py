@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from envs.calabresella.actions import BID_BASE, PASS
-from envs.calabresella.scoring import pile_thirds
-from envs.calabresella.state import GIVER_MONTE
-from envs.calabresella.view import InfoView
-from envs.common.arrays import bits_to_array
-from envs.common.layout import offsets
+from mazzo.envs.calabresella.actions import BID_BASE, PASS
+from mazzo.envs.calabresella.scoring import pile_thirds
+from mazzo.envs.calabresella.state import GIVER_MONTE
+from mazzo.envs.calabresella.view import InfoView
+from mazzo.envs.common.arrays import bits_to_array
+from mazzo.envs.common.layout import offsets
 
 __all__ = ["BINARY_LAYOUT", "ENCODING_VERSION", "OBS_SIZE", "SCALAR_LAYOUT", "encode", "obs_high"]
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from envs.cards.bits import mask_of
-from envs.common.arrays import bits_to_array
-from envs.common.layout import offsets
-from envs.minchiate.view import InfoView
+from mazzo.envs.cards.bits import mask_of
+from mazzo.envs.common.arrays import bits_to_array
+from mazzo.envs.common.layout import offsets
+from mazzo.envs.minchiate.view import InfoView
 
 __all__ = ["BINARY_LAYOUT", "ENCODING_VERSION", "OBS_SIZE", "SCALAR_LAYOUT", "encode", "obs_high"]
 

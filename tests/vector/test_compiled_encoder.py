@@ -13,9 +13,9 @@ import sys
 import numpy as np
 import pytest
 
-from envs.common.compiled import load_compiled, pure_python_requested
-from envs.registry import all_games
-from envs.vector import VectorRunner
+from mazzo.envs.common.compiled import load_compiled, pure_python_requested
+from mazzo.envs.registry import all_games
+from mazzo.envs.vector import VectorRunner
 
 from .variants import cases, random_views, variant_id
 
@@ -137,13 +137,13 @@ def test_load_compiled_names_a_layout_value_the_module_needs(monkeypatch):
     monkeypatch.delenv("MAZZO_PURE_PYTHON", raising=False)
     game = GAMES[0]
     with pytest.raises(KeyError, match="N_BINARY"):
-        load_compiled(f"envs.{game.name}._cencode", {"OBS_SIZE": 1})
+        load_compiled(f"mazzo.envs.{game.name}._cencode", {"OBS_SIZE": 1})
     assert load_compiled("envs.no_such_game._cencode", {}) is None
 
 
 def test_mazzo_pure_python_switches_the_compiled_encoders_off():
     code = (
-        "from envs.registry import all_games\n"
+        "from mazzo.envs.registry import all_games\n"
         "print(sorted((g.name, g.encoder(g.rules()).accelerated) for g in all_games()))"
     )
     env = {**os.environ, "MAZZO_PURE_PYTHON": "1"}

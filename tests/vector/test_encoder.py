@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import calabresella_v0, minchiate_v0
-from envs.calabresella import encode as calabresella_encode
-from envs.common.arrays import bits_to_rows, mask_to_int8
-from envs.minchiate import encode as minchiate_encode
-from envs.protocols import Encoder
-from envs.registry import all_games, get_game
+from mazzo.envs import calabresella_v0, minchiate_v0
+from mazzo.envs.calabresella import encode as calabresella_encode
+from mazzo.envs.common.arrays import bits_to_rows, mask_to_int8
+from mazzo.envs.minchiate import encode as minchiate_encode
+from mazzo.envs.protocols import Encoder
+from mazzo.envs.registry import all_games, get_game
 
 from . import _frozen_calabresella_v1 as frozen_c
 from . import _frozen_minchiate_v1 as frozen_m

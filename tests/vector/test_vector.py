@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.cards.errors import IllegalAction
-from envs.deals import DealStream
-from envs.registry import all_games, get_game
-from envs.vector import VectorRunner
+from mazzo.envs.cards.errors import IllegalAction
+from mazzo.envs.deals import DealStream
+from mazzo.envs.registry import all_games, get_game
+from mazzo.envs.vector import VectorRunner
 
 from .variants import cases, variant_id
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.calabresella import game as calabresella_game
-from envs.registry import Game, all_games
+from mazzo.envs.calabresella import game as calabresella_game
+from mazzo.envs.registry import Game, all_games
 
 VARIANTS: dict[str, list[dict[str, Any]]] = {
     "calabresella": [*(dict(v) for v in calabresella_game.TEST_VARIANTS), {"target": 5}],
@@ -52,7 +52,7 @@ def cases() -> list[tuple[str, dict[str, Any]]]:
     """(game name, flags) for every variant of every registered game, each once."""
     out: list[tuple[str, dict[str, Any]]] = []
     for game in all_games():
-        module = importlib.import_module(f"envs.{game.name}.game")
+        module = importlib.import_module(f"mazzo.envs.{game.name}.game")
         seen: set[str] = set()
         for flags in [*getattr(module, "TEST_VARIANTS", ({},)), *VARIANTS.get(game.name, [])]:
             key = json.dumps(flags, sort_keys=True)

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from selenium.webdriver.common.by import By
 
-from envs.registry import get_game
+from mazzo.envs.registry import get_game
 from mazzo.serve.views import view_json
 from tests.web.conftest import artifacts_dir
 from tests.web.page import (

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.nets import PolicyValueNet
-from agents.processes import torch_safe_context
-from envs.protocols import RulesLike
-from envs.registry import AnyGame
-from training.rl.collect import Collector, Rollout
-from training.rl.opponents import OpponentPool
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.agents.processes import torch_safe_context
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame
+from mazzo.training.rl.collect import Collector, Rollout
+from mazzo.training.rl.opponents import OpponentPool
 
 __all__ = ["ActorSpec", "Actors", "check_actor_count", "merge_rollouts"]
 

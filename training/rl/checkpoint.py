@@ -21,7 +21,7 @@ from typing import Any
 
 import torch
 
-from agents.neural import CHECKPOINT_FORMAT, checkpoint_dir, read_policy
+from mazzo.agents.neural import CHECKPOINT_FORMAT, checkpoint_dir, read_policy
 
 __all__ = ["FORMAT", "load_checkpoint", "save_checkpoint"]
 

@@ -21,13 +21,13 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from agents.nets import PolicyValueNet
-from envs.common.arrays import bits_to_array
-from envs.deals import DealStream
-from envs.protocols import RulesLike
-from envs.registry import AnyGame
-from envs.vector import VectorRunner
-from training.rl.opponents import LEARNER, OpponentPool
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.envs.common.arrays import bits_to_array
+from mazzo.envs.deals import DealStream
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame
+from mazzo.envs.vector import VectorRunner
+from mazzo.training.rl.opponents import LEARNER, OpponentPool
 
 __all__ = ["Batch", "Collector", "Rollout", "gae"]
 

@@ -2,7 +2,7 @@
 dataclass adds its coefficients), read from TOML files under ``configs/``.
 
 Every key of the file (and every ``--set key=value``, read by
-``envs.cards.flags.parse_assignments`` as rule flags are) must be a field of the trainer's
+``mazzo.envs.cards.flags.parse_assignments`` as rule flags are) must be a field of the trainer's
 config dataclass; a value must have the field's type (ints for ints, a list of ints for a tuple
 of ints, ...). An unknown key or a bad value is a ``ValueError`` that names it, the file and what
 is allowed. A config records itself as a plain dict (``config_dict``) for checkpoints and
@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from envs.registry import get_game
+from mazzo.envs.registry import get_game
 
 __all__ = [
     "LR_SCHEDULE",
@@ -132,7 +132,7 @@ class RunConfig:
     """worker processes of the labelling (0: every core)"""
     distill_labels: tuple[str, ...] = ()
     """search-label files (``mazzo labels``) whose searched decisions the network learns
-    before self-play (``training.rl.distill``); empty for none"""
+    before self-play (``mazzo.training.rl.distill``); empty for none"""
     distill_epochs: int = 3
     """passes over the labels before self-play (0: none; then ``distill_coef`` must be > 0)"""
     distill_lr: float = 3e-4

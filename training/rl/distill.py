@@ -1,6 +1,6 @@
 """Distillation of a search into the network: the policy learns a search agent's decisions from
-its search labels (``mazzo-search-labels/1`` files, ``training.search_labels``), the first half
-of expert iteration.
+its search labels (``mazzo-search-labels/1`` files, ``mazzo.training.search_labels``), the first
+half of expert iteration.
 
 ``label_decisions`` reads label files one game at a time (a file never sits in memory whole),
 replays each game's D.3 record once and keeps every *searched* decision (a line with values:
@@ -30,15 +30,15 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from agents.nets import PolicyValueNet
-from envs.cards.record import apply_actions
-from envs.deal_sets import generate_deals
-from envs.protocols import AnyEncoder, RulesLike
-from envs.registry import AnyGame
-from training.search_labels import FORMAT, write_search_labels
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.envs.cards.record import apply_actions
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.protocols import AnyEncoder, RulesLike
+from mazzo.envs.registry import AnyGame
+from mazzo.training.search_labels import FORMAT, write_search_labels
 
 if TYPE_CHECKING:
-    from training.rl.run import Run
+    from mazzo.training.rl.run import Run
 
 __all__ = [
     "LabelledDecisions",

@@ -4,7 +4,7 @@ actions.
 
 The network's policy head is read as Q-values over the flat action space (masked like logits:
 illegal actions are never chosen). ``train`` reads top to bottom: the seeding; the run
-(``training.rl.run.Run``, as PPO's: the same runner, configs, imitation, logging and
+(``mazzo.training.rl.run.Run``, as PPO's: the same runner, configs, imitation, logging and
 checkpoints); then each update collects ``rollout_decisions`` learner decisions
 with epsilon-greedy actors (``epsilon`` decays linearly from ``epsilon_start`` to
 ``epsilon_end`` over ``epsilon_decay`` decisions), fits Q(s, a) of the actions taken, and the
@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.nets import PolicyValueNet
-from training.rl.collect import Rollout
-from training.rl.config import RunConfig
-from training.rl.progress import TrainProgress
-from training.rl.run import Hook, Log, Run
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.training.rl.collect import Rollout
+from mazzo.training.rl.config import RunConfig
+from mazzo.training.rl.progress import TrainProgress
+from mazzo.training.rl.run import Hook, Log, Run
 
 __all__ = ["DMCConfig", "dmc_update", "epsilon", "train"]
 
@@ -61,7 +61,7 @@ def train(
     hook: Hook | None = None, progress: TrainProgress | None = None,
     ray: str | None = None,
 ) -> PolicyValueNet:  # fmt: skip
-    """Train ``cfg`` into ``run_dir`` by DMC's update, as ``training.rl.ppo.train`` does by
+    """Train ``cfg`` into ``run_dir`` by DMC's update, as ``mazzo.training.rl.ppo.train`` does by
     PPO's (the same arguments, the same errors)."""
     # ---- seeding: one root, spawned into the collection, torch and imitation streams
     collect_seed, torch_seed, bc_seed = np.random.SeedSequence(cfg.seed).spawn(3)

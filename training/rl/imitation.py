@@ -20,15 +20,15 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from agents.base import act_batch
-from agents.nets import PolicyValueNet
-from agents.registry import make_agent
-from envs.protocols import RulesLike
-from envs.registry import AnyGame
-from envs.vector import VectorRunner
+from mazzo.agents.base import act_batch
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.agents.registry import make_agent
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame
+from mazzo.envs.vector import VectorRunner
 
 if TYPE_CHECKING:
-    from training.rl.run import Run
+    from mazzo.training.rl.run import Run
 
 __all__ = ["Demonstrations", "behaviour_clone", "expert_decisions", "imitate"]
 

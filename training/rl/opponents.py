@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.base import AnyAgent
-from agents.registry import make_agent
-from envs.registry import AnyGame
+from mazzo.agents.base import AnyAgent
+from mazzo.agents.registry import make_agent
+from mazzo.envs.registry import AnyGame
 
 __all__ = ["LEARNER", "Member", "OpponentPool"]
 

@@ -32,7 +32,7 @@ __all__ = ["floor_gated", "phase_coefs", "phase_entropy_bonus"]
 
 def phase_coefs(names: Mapping[int, str], table: Mapping[str, float]) -> torch.Tensor:
     """Coefficient per phase index (0 where ``table`` names nothing), from the game's phase
-    names (index -> name, ``training.rl.run.phase_names``).
+    names (index -> name, ``mazzo.training.rl.run.phase_names``).
 
     Raises:
         ValueError: a name that is not a phase of the game, or a negative coefficient.
@@ -64,7 +64,7 @@ def floor_gated(
 ) -> torch.Tensor:
     """``coefs`` with each phase that has a floor (``floors[p] > 0``) scaled by
     ``clamp((floor - H_p) / floor, 0, 1)``, ``H_p`` its entropy in ``entropy`` (phase index ->
-    the rollout's mean entropy, ``training.rl.run.phase_entropy``); a phase absent from
+    the rollout's mean entropy, ``mazzo.training.rl.run.phase_entropy``); a phase absent from
     ``entropy`` (no decision of it in the rollout) gets no bonus. Phases without a floor keep
     their coefficient."""
     out = coefs.clone()

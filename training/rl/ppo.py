@@ -2,14 +2,14 @@
 
 One network plays every seat of every deal over the seat-relative observation (all seats in
 latest-against-latest deals, the rest from the opponent pool), its logits masked with a finite
-fill. ``train`` reads top to bottom: the seeding; the run (``training.rl.run.Run``: the game
+fill. ``train`` reads top to bottom: the seeding; the run (``mazzo.training.rl.run.Run``: the game
 and its rules, the network, optimizer, opponent pool and actors; opened, from imitating the
 experts if asked, or resumed exactly); then each update collects ``rollout_decisions``
-learner decisions on the vector runner (``training.rl.collect``: GAE along each seat's own
+learner decisions on the vector runner (``mazzo.training.rl.collect``: GAE along each seat's own
 decisions, terminal zero-sum rewards), runs ``epochs`` passes of clipped-surrogate minibatch
 updates (``ppo_update``; with ``distill_coef``, each minibatch also learns as many rows of the
 run's search labels: expert iteration mixed with self-play) and logs them (``losses/``
-scalars, with the run's ``perf/`` and ``charts/``). Every game of ``envs.registry`` trains
+scalars, with the run's ``perf/`` and ``charts/``). Every game of ``mazzo.envs.registry`` trains
 with this file; nothing here names a game.
 """
 
@@ -22,13 +22,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.nets import PolicyValueNet
-from training.rl.collect import Batch, Rollout
-from training.rl.config import RunConfig
-from training.rl.distill import LabelledDecisions, label_cross_entropy
-from training.rl.phase_entropy import floor_gated, phase_coefs, phase_entropy_bonus
-from training.rl.progress import TrainProgress
-from training.rl.run import Hook, Log, Run, phase_entropy
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.training.rl.collect import Batch, Rollout
+from mazzo.training.rl.config import RunConfig
+from mazzo.training.rl.distill import LabelledDecisions, label_cross_entropy
+from mazzo.training.rl.phase_entropy import floor_gated, phase_coefs, phase_entropy_bonus
+from mazzo.training.rl.progress import TrainProgress
+from mazzo.training.rl.run import Hook, Log, Run, phase_entropy
 
 __all__ = ["PPOConfig", "ppo_loss", "ppo_update", "train"]
 
@@ -41,12 +41,12 @@ class PPOConfig(RunConfig):
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     phase_ent_coef: Mapping[str, float] = field(default_factory=dict)
-    """An extra entropy bonus per phase (``{"bid": 0.1}``; ``training.rl.phase_entropy``);
+    """An extra entropy bonus per phase (``{"bid": 0.1}``; ``mazzo.training.rl.phase_entropy``);
     empty by default: no extra term, the loss as without it."""
     phase_ent_floor: Mapping[str, float] = field(default_factory=dict)
     """Turns a phase's ``phase_ent_coef`` into a floor on its entropy (nats): the bonus is
     applied in an update as far as the rollout's entropy on that phase lies below the floor
-    (``training.rl.phase_entropy.floor_gated``); empty by default."""
+    (``mazzo.training.rl.phase_entropy.floor_gated``); empty by default."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -72,9 +72,9 @@ def train(
     events, ``metrics.csv``, checkpoints); with ``resume``, continue exactly from its latest
     checkpoint (ValueError for one of another game, rules, encoding or config). Returns the
     network. ``log`` gets a line per update (or ``progress`` a redraw) and the run's messages;
-    ``hook`` may watch the run and stop it (``training.rl.run.Hook``). With ``ray`` (an
-    address: ``agents.distributed``) the ``n_actors`` actors run on Ray, with the same
-    weights as local actor processes (``training.rl.ray_actors``)."""
+    ``hook`` may watch the run and stop it (``mazzo.training.rl.run.Hook``). With ``ray`` (an
+    address: ``mazzo.agents.distributed``) the ``n_actors`` actors run on Ray, with the same
+    weights as local actor processes (``mazzo.training.rl.ray_actors``)."""
     # ---- seeding: one root, spawned into the collection, torch and imitation streams
     collect_seed, torch_seed, bc_seed = np.random.SeedSequence(cfg.seed).spawn(3)
     torch.manual_seed(int(torch_seed.generate_state(1)[0]))  # the network's initial weights

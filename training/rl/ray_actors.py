@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.distributed import first_line, import_ray, ray_session, worker_cpus
-from agents.nets import PolicyValueNet
-from training.rl.actors import ActorSpec, check_actor_count, merge_rollouts
-from training.rl.collect import Rollout
-from training.rl.opponents import OpponentPool
+from mazzo.agents.distributed import first_line, import_ray, ray_session, worker_cpus
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.training.rl.actors import ActorSpec, check_actor_count, merge_rollouts
+from mazzo.training.rl.collect import Rollout
+from mazzo.training.rl.opponents import OpponentPool
 
 __all__ = ["MAX_ATTEMPTS", "ActorBody", "RayActors"]
 
@@ -72,7 +72,7 @@ class ActorBody:
 
 
 class RayActors:
-    """``len(specs)`` actors on the Ray runtime at ``address`` (``agents.distributed``),
+    """``len(specs)`` actors on the Ray runtime at ``address`` (``mazzo.agents.distributed``),
     each collecting ``n_decisions / len(specs)`` decisions per request. ``say`` hears what
     happened to a lost actor."""
 

@@ -1,13 +1,13 @@
-"""One training run, the object both trainers' stories stand on (``training.rl.ppo``,
-``training.rl.dmc``). It opens the run: the game and its ``Rules`` made once, from the config;
+"""One training run, the object both trainers' stories stand on (``mazzo.training.rl.ppo``,
+``mazzo.training.rl.dmc``). It opens the run: the game and its ``Rules`` made once, from the config;
 the network, its optimizer, the opponent pool and the actors; the run directory with
 ``config.json`` and ``metrics.csv``. Or it resumes one exactly from its latest checkpoint, after
 checking that the checkpoint's game, rules, encoding version and config are this run's. Then,
 update by update, it collects a rollout, logs the update (TensorBoard ``losses/``, ``perf/``,
 ``charts/``; one log line, or the progress bar), snapshots the policy into the opponent pool,
 evaluates through the arena (``eval/`` scalars, ``metrics.csv``), writes checkpoints
-(``training.rl.checkpoint``: every state an exact resume needs) and, as a ``with`` block, stops
-cleanly on Ctrl-C / SIGTERM or when the hook says so, with a last checkpoint.
+(``mazzo.training.rl.checkpoint``: every state an exact resume needs) and, as a ``with`` block,
+stops cleanly on Ctrl-C / SIGTERM or when the hook says so, with a last checkpoint.
 """
 
 from __future__ import annotations
@@ -26,16 +26,16 @@ import numpy as np
 import torch
 from torch.utils.tensorboard import SummaryWriter
 
-from agents.arena.units import format_duration
-from agents.nets import PolicyValueNet
-from agents.neural import read_policy
-from envs.deal_sets import generate_deals
-from envs.protocols import RulesLike
-from envs.registry import AnyGame, get_game
-from training.rl.actors import Actors, ActorSpec
-from training.rl.checkpoint import load_checkpoint, save_checkpoint
-from training.rl.collect import Rollout
-from training.rl.config import (
+from mazzo.agents.arena.units import format_duration
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.agents.neural import read_policy
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame, get_game
+from mazzo.training.rl.actors import Actors, ActorSpec
+from mazzo.training.rl.checkpoint import load_checkpoint, save_checkpoint
+from mazzo.training.rl.collect import Rollout
+from mazzo.training.rl.config import (
     LR_SCHEDULE,
     RESUMABLE_CHANGES,
     RunConfig,
@@ -43,12 +43,12 @@ from training.rl.config import (
     field_defaults,
     schedule_kept,
 )
-from training.rl.distill import LabelledDecisions, distill_labels, read_labels
-from training.rl.evaluate import evaluate_policy
-from training.rl.imitation import imitate
-from training.rl.opponents import OpponentPool
-from training.rl.progress import TrainProgress
-from training.rl.ray_actors import RayActors
+from mazzo.training.rl.distill import LabelledDecisions, distill_labels, read_labels
+from mazzo.training.rl.evaluate import evaluate_policy
+from mazzo.training.rl.imitation import imitate
+from mazzo.training.rl.opponents import OpponentPool
+from mazzo.training.rl.progress import TrainProgress
+from mazzo.training.rl.ray_actors import RayActors
 
 __all__ = ["RESUMABLE_CHANGES", "Hook", "Log", "Run", "phase_entropy", "phase_names"]
 
@@ -74,7 +74,7 @@ class Run:
         log: the run's messages, and a line per update without ``progress``.
         hook: see ``Hook``.
         progress: a terminal's progress bar (the messages are printed above it).
-        ray: the actors run on Ray (``training.rl.ray_actors``): ``"local"`` starts a
+        ray: the actors run on Ray (``mazzo.training.rl.ray_actors``): ``"local"`` starts a
             runtime here, any other value is a cluster's address; None: local processes.
 
     Raises:

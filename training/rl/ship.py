@@ -1,11 +1,11 @@
 """Shipping a trained bot: the policy of a run's latest checkpoint as a small folder that the
-``nn:`` and ``bot`` agents load (``agents.neural.load_policy``): ``model.pt`` (the tensors),
+``nn:`` and ``bot`` agents load (``mazzo.agents.neural.load_policy``): ``model.pt`` (the tensors),
 ``meta.json`` (game, rules flags, encoding version, network shape, algorithm, config, counters;
 without the trainer's state), ``config.json`` and a ``CARD.md`` saying how it was trained and
 how it scores.
 
 Shipping into a folder that already holds a bot keeps that bot as the next ``v<N>/`` inside
-it (``agents.registry.shipped_bots``: ``bot@N`` loads it), so earlier bots stay loadable by
+it (``mazzo.agents.registry.shipped_bots``: ``bot@N`` loads it), so earlier bots stay loadable by
 versioned names; nothing else in the folder (the belief model) is touched.
 """
 
@@ -16,8 +16,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from agents.neural import checkpoint_dir, read_policy
-from agents.registry import shipped_bots
+from mazzo.agents.neural import checkpoint_dir, read_policy
+from mazzo.agents.registry import shipped_bots
 
 __all__ = ["BOT_FILES", "SHIPPED_KEYS", "ship"]
 

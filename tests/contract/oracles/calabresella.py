@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.cards.deal import Deal
+from mazzo.envs.cards.deal import Deal
 
 __all__ = ["holders", "known_cards", "map_action", "may_hold", "public"]
 

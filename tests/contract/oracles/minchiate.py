@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.cards.deal import Deal
-from envs.minchiate.deck import MINCHIATE_97 as DECK
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate.deck import MINCHIATE_97 as DECK
 
 __all__ = ["holders", "known_cards", "map_action", "may_hold", "public"]
 
