@@ -1,11 +1,14 @@
-"""``mazzo train CONFIG [--set key=value ...] [--run-dir DIR] [--resume RUN_DIR]``: run a
-trainer from a config file under ``configs/``.
+"""``mazzo train CONFIG [--flag key=value ...] [--set key=value ...] [--run-dir DIR]
+[--resume RUN_DIR]``: run a trainer from a config file under ``configs/``.
 
-The file's ``algorithm`` key picks the trainer (``ppo`` or ``dmc``); every other key is a field
-of that trainer's config dataclass. ``--resume`` continues a run exactly from its latest
-checkpoint. ``--ray`` / ``--ray-address ADDR`` run the ``n_actors`` self-play actors on Ray
-(``mazzo.training.rl.ray_actors``: the same weights as local actor processes). On a terminal the run
-shows one progress line redrawn in place (``--progress``); otherwise it logs a line per update.
+The file's ``algorithm`` key picks the trainer (``ppo``, ``dmc``, or ``exit``: the
+expert-iteration recipe, ``mazzo.training.rl.expert_iteration``); every other key is a field of
+that trainer's config dataclass. ``--flag`` sets the game's rule flags (``--flag players=4``),
+read by the game's one flag parser as everywhere else, on top of the config's ``flags``.
+``--resume`` continues a run exactly from its latest checkpoint. ``--ray`` / ``--ray-address
+ADDR`` run the ``n_actors`` self-play actors on Ray (``mazzo.training.rl.ray_actors``: the same
+weights as local actor processes). On a terminal the run shows one progress line redrawn in
+place (``--progress``); otherwise it logs a line per update.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from mazzo.training.rl.config import config_dict, load_config, read_toml, resume
 
 __all__ = ["add_train_command", "cmd_train"]
 
-ALGORITHMS = ("ppo", "dmc")
+ALGORITHMS = ("ppo", "dmc", "exit")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -38,18 +41,25 @@ def cmd_train(args: argparse.Namespace) -> int:
     overrides = parse_assignments(args.set, "--set")
     path = Path(args.config)
     file = read_toml(path)
+    if args.flag:
+        overrides["flags"] = _rule_flags(args.flag, file, overrides)
     stored = stored_run(args.resume) if args.resume else None  # at once: before torch loads
     algo = stored.get("algorithm") if stored else overrides.pop("algorithm", None)
     algo = algo or file.get("algorithm")
     if algo not in ALGORITHMS:
         raise ValueError(f"{path}: algorithm must be one of {', '.join(ALGORITHMS)}, got {algo!r}")
 
-    from mazzo.training.rl import dmc, ppo  # torch is imported only by this command
+    from mazzo.training.rl import (
+        dmc,
+        expert_iteration,
+        ppo,
+    )  # torch is imported only by this command
     from mazzo.training.rl.progress import TrainProgress
 
     trainers: dict[str, Any] = {
         "ppo": (ppo.PPOConfig, ppo.train),
         "dmc": (dmc.DMCConfig, dmc.train),
+        "exit": (expert_iteration.ExitConfig, expert_iteration.train),
     }
     config_type, train = trainers[algo]
     if stored is None:
@@ -63,10 +73,27 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         run_dir = Path("runs") / f"{cfg.game}_{algo}_s{cfg.seed}_{time.strftime('%Y%m%d-%H%M%S')}"
     print(f"mazzo train: {algo} on {cfg.game}, run directory {run_dir}", file=sys.stderr)
+    if algo == "exit":  # rounds of runs: a line per update, round by round
+        train(cfg, run_dir, resume=bool(args.resume), ray=args.ray_address)
+        return 0
     show = sys.stdout.isatty() if args.progress is None else args.progress
     progress = TrainProgress(sys.stdout) if show else None
     train(cfg, run_dir, resume=bool(args.resume), progress=progress, ray=args.ray_address)
     return 0
+
+
+def _rule_flags(items: list[str], file: dict[str, Any], overrides: dict[str, Any]) -> Any:
+    """The run's rule flags: the config's (``flags``, or ``--set flags=...``) with ``--flag``
+    on top, checked by the game's own parser (a bad flag is refused here, naming it)."""
+    from mazzo.envs.registry import get_game
+
+    game_name = overrides.get("game", file.get("game"))
+    if not isinstance(game_name, str):
+        raise ValueError("--flag: the config names no game")
+    game = get_game(game_name)
+    flags = dict(overrides.get("flags", file.get("flags", {})))
+    flags |= parse_assignments(items, "--flag")
+    return game.parse_flags([f"{k}={json.dumps(v)}" for k, v in flags.items()]).to_flags()
 
 
 def _resumed(
@@ -127,6 +154,11 @@ def add_train_command(sub: Any) -> None:
     p.add_argument(
         "--resume", metavar="RUN_DIR", help="continue this run from its latest checkpoint"
     )
+    p.add_argument(
+        "--flag", action="append", default=[], metavar="KEY=VALUE",
+        help="a rule flag of the game, e.g. --flag players=4 (repeatable; see mazzo rules): "
+        "train for those rules",
+    )  # fmt: skip
     add_ray_options(p, "the self-play actors (n_actors of them; the learner stays here)")
     p.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -11,11 +11,12 @@ import pytest
 from mazzo.agents.registry import make_agent
 from mazzo.training.rl.config import load_config, read_toml
 from mazzo.training.rl.dmc import DMCConfig
+from mazzo.training.rl.expert_iteration import NET, ExitConfig
 from mazzo.training.rl.ppo import PPOConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = sorted((ROOT / "configs").glob("*.toml"))
-TRAINERS = {"ppo": PPOConfig, "dmc": DMCConfig}
+TRAINERS = {"ppo": PPOConfig, "dmc": DMCConfig, "exit": ExitConfig}
 
 
 def test_there_are_configs():
@@ -33,4 +34,6 @@ def test_the_config_loads(path, monkeypatch):
         assert (ROOT / labels).exists()
     if cfg.label_deals:  # the searcher and its opponents are agents of the game
         for spec in (cfg.label_searcher, *cfg.label_opponents):
-            make_agent(spec, cfg.game)
+            make_agent(spec.replace(NET, "bot"), cfg.game)  # the recipe's best network: a bot
+    for spec in cfg.pool_agents:
+        make_agent(spec, cfg.game)

@@ -37,7 +37,7 @@ __all__ = [
     "stored_run",
 ]
 
-RESUMABLE_CHANGES = frozenset({"total_decisions", "checkpoint_minutes", "eval_every"})
+RESUMABLE_CHANGES = frozenset({"total_decisions", "checkpoint_minutes", "eval_every", "rounds"})
 """Config keys a resumed run may change: they do not enter the training computation, so the
 run stays exactly the run it would have been (every other key is refused on resume)."""
 

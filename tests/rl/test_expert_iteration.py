@@ -1,0 +1,157 @@
+"""The expert-iteration recipe (``mazzo.training.rl.expert_iteration``): its config's refusals,
+each round's PPO config, a whole tiny run through ``mazzo train`` (rounds, gate, bot folder
+and card), resuming across a round boundary to the same result, and rule flags on the
+command line."""
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from mazzo.agents.neural import read_policy
+from mazzo.training.rl.config import make_config
+from mazzo.training.rl.expert_iteration import ExitConfig, round_config
+from tests.cli_runner import run_cli
+
+TINY = {
+    "game": "calabresella",
+    "rounds": 1,
+    "bootstrap_decisions": 2048,
+    "round_decisions": 1024,
+    "rollout_decisions": 1024,
+    "n_envs": 16,
+    "minibatch": 256,
+    "hidden": [32, 32],
+    "label_deals": 8,
+    "label_workers": 1,
+    # the bootstrap network of a few updates passes every auction: the search bids itself so
+    # that the labels hold card play
+    "label_searcher": "ipimc:ms=0,samples=4,others=own,prior=0.5,net={net}",
+    "gate_deals": 4,
+    "gate_workers": 1,
+    "eval_every": 0,
+    "threads": 1,
+    "pool_agents": ["random"],
+    "eval_opponents": ["random"],
+}
+
+
+def _config(**changes):
+    return make_config(ExitConfig, {**TINY, **changes})
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"pool_agents": ["heuristic"]}, "trains without the heuristic"),
+        ({"label_opponents": ["heuristic@1"]}, "trains without the heuristic"),
+        ({"bc_decisions": 1000}, "no imitation"),
+        ({"label_searcher": "ipimc:ms=0"}, "must search with the best network"),
+        ({"gate_seed": 1000}, "gate_seed 1000 must differ from eval_seed"),
+        ({"gate_seed": 424243}, "the rounds' label seeds"),
+        ({"eval_seed": 424242}, "never label the evaluation deals"),
+        ({"round_decisions": 0}, "round_decisions must be >= 1"),
+    ],
+)
+def test_the_recipe_refuses_what_it_promises_not_to_do(changes, message):
+    with pytest.raises(ValueError, match=message):
+        _config(**changes)
+
+
+def test_each_round_starts_from_the_best_and_searches_with_it(tmp_path):
+    cfg = _config(rounds=3, past_bests=1, pool_agents=["pimc:samples=4,ms=0"])
+    zero = round_config(cfg, 0, None, [])
+    assert (zero.init_from, zero.label_deals, zero.distill_coef) == ("", 0, 0.0)
+    assert zero.total_decisions == cfg.bootstrap_decisions and zero.seed == cfg.seed
+    best, older = tmp_path / "round-02", [tmp_path / "round-00", tmp_path / "round-01"]
+    third = round_config(cfg, 3, best, older[-1:])
+    assert third.init_from == str(best)
+    assert third.label_searcher == f"ipimc:ms=0,samples=4,others=own,prior=0.5,net=nn:{best}"
+    assert third.label_opponents == (f"nn:{best}",)
+    assert third.label_seed == cfg.label_seed + 3 and third.seed == cfg.seed + 3
+    assert third.pool_agents == ("pimc:samples=4,ms=0", f"nn:{older[-1]}")
+    assert third.total_decisions == cfg.round_decisions
+    assert third.distill_coef == cfg.distill_coef and third.hidden == cfg.hidden
+
+
+def _write(path: Path, values: dict) -> Path:
+    lines = ['algorithm = "exit"'] + [f"{k} = {json.dumps(v)}" for k, v in values.items()]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _records(run: Path) -> list[dict]:
+    out = []
+    for line in (run / "rounds.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        record.pop("wall_s"), record.pop("total_wall_s")
+        out.append(record)
+    return out
+
+
+def test_a_tiny_run_writes_its_rounds_gate_and_bot(tmp_path):
+    config = _write(tmp_path / "tiny.toml", TINY)
+    run = tmp_path / "run"
+    out = run_cli("train", str(config), "--run-dir", str(run), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    records = _records(run)
+    assert [r["round"] for r in records] == [0, 1]
+    assert records[0]["promoted"] and records[0]["gate"] is None
+    gate = records[1]["gate"]
+    assert gate["deals"] == 4 and gate["low"] <= gate["mean"] <= gate["high"]
+    assert records[1]["promoted"] == (gate["low"] > 0)
+    assert records[1]["best"] == (1 if gate["low"] > 0 else 0)
+    assert (run / "round-01" / "labels.jsonl").exists()
+    assert json.loads((run / "round-01" / "gate.json").read_text()) == gate
+    # the bot is the best round's network, with its card
+    model, meta = read_policy(run / "bot")
+    best, _ = read_policy(run / f"round-{records[-1]['best']:02d}")
+    assert all(torch.equal(model[k], best[k]) for k in best)
+    assert meta["game"] == "calabresella" and meta["flags"] == {}
+    card = (run / "bot" / "CARD.md").read_text()
+    assert "no imitation and no heuristic opponent" in card and "| 1 |" in card
+    # a finished run resumed with no more rounds does no more work
+    again = run_cli("train", str(config), "--resume", str(run), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert _records(run) == records
+
+
+def test_a_run_resumed_at_a_round_boundary_ends_as_one_run(tmp_path):
+    whole = _write(tmp_path / "whole.toml", TINY)
+    first = _write(tmp_path / "first.toml", {**TINY, "rounds": 0})
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert run_cli("train", str(whole), "--run-dir", str(a), cwd=tmp_path).returncode == 0
+    out = run_cli("train", str(first), "--run-dir", str(b), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert [r["round"] for r in _records(b)] == [0]
+    out = run_cli("train", str(first), "--resume", str(b), "--set", "rounds=1", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "rounds: 0 -> 1" in out.stderr
+    assert _records(a) == _records(b)
+    wa, _ = read_policy(a / "bot")
+    wb, _ = read_policy(b / "bot")
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
+def test_a_resumed_run_refuses_another_recipe(tmp_path):
+    config = _write(tmp_path / "tiny.toml", {**TINY, "rounds": 0})
+    run = tmp_path / "run"
+    assert run_cli("train", str(config), "--run-dir", str(run), cwd=tmp_path).returncode == 0
+    out = run_cli("train", str(config), "--resume", str(run), "--set", "label_deals=9")
+    assert out.returncode == 2
+    assert "a resumed run cannot change label_deals" in out.stderr
+    again = run_cli("train", str(config), "--run-dir", str(run), cwd=tmp_path)
+    assert again.returncode == 2 and "already holds a run" in again.stderr
+
+
+def test_rule_flags_on_the_command_line_train_for_those_rules(tmp_path):
+    config = _write(tmp_path / "tiny.toml", {**TINY, "rounds": 0, "bootstrap_decisions": 1024})
+    run = tmp_path / "run"
+    out = run_cli("train", str(config), "--run-dir", str(run), "--flag", "players=4", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    _, meta = read_policy(run / "bot")
+    assert meta["flags"] == {"players": 4}
+    bad = run_cli("train", str(config), "--flag", "players=7", cwd=tmp_path)
+    assert bad.returncode == 2 and "players" in bad.stderr and "7" in bad.stderr
+    assert "Traceback" not in bad.stderr

@@ -1,0 +1,437 @@
+"""Expert iteration (ExIt), one recipe for any game and rule set: from no weights to a bot
+that plays like the search with its own network inside, by rounds that alternate search and
+learning and keep only what a gate finds better.
+
+``train`` reads top to bottom, the way AlphaZero's loop does:
+
+0. **Bootstrap** (round 0): PPO self-play from no weights (or ``init_from``) against the
+   config's pool (the search; never the heuristic: the recipe's targets come from search and
+   self-play alone). The network is the first *best*.
+1. **Labels**: the search with the best network inside (``label_searcher``: its ``{net}`` is
+   the best network, as ``ipimc``'s prior and for the decisions outside card play) plays
+   ``label_deals`` fresh deals (a new seed each round) against ``label_opponents`` (``{net}``
+   again: labels on the positions the best network reaches).
+2. **Learning**: from the best network's weights, ``distill_epochs`` passes over the labels,
+   then ``round_decisions`` of PPO with the labels' policy term in every minibatch
+   (``distill_coef``) and the pool the config's agents plus the last ``past_bests`` promoted
+   networks.
+3. **Gate**: the candidate against the best on ``gate_deals`` held-out deals (duplicate
+   seating, paired); promoted only where the lower end of the paired interval lies above
+   zero. The round's outcome is recorded either way (``rounds.jsonl``, ``exit/`` scalars in
+   TensorBoard); the next round starts from the best.
+
+Every round is a PPO run of its own (``round-KK/``, ``mazzo.training.rl.ppo``), so its labels,
+passes and PPO resume exactly as any run's do; a finished round's gate is kept in
+``round-KK/gate.json``. At the end the best network is written as a bot folder, ``bot/``, with
+its card (rules, provenance, compute, figures; ``mazzo.training.rl.ship``).
+
+The run directory::
+
+    config.json      the recipe's config (``ExitConfig``)
+    latest, state/   the pointer ``mazzo train --resume`` reads (state/meta.json)
+    rounds.jsonl     one line per finished round: the gate's margin, promoted or not, the
+                     round's figures against the evaluation opponents and its wall time
+    round-KK/        round K's PPO run (labels.jsonl, checkpoints, metrics.csv, gate.json)
+    bot/             the best network as a bot (model.pt, meta.json, config.json, CARD.md)
+
+Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from torch.utils.tensorboard import SummaryWriter
+
+from mazzo.agents.arena.plan import Entrant
+from mazzo.agents.arena.runner import make_plan, run_arena
+from mazzo.agents.arena.summary import summarize
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.agents.registry import parse_spec
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import get_game
+from mazzo.training.rl import ppo
+from mazzo.training.rl.config import config_dict, field_defaults
+from mazzo.training.rl.run import Log
+from mazzo.training.rl.ship import ship
+
+__all__ = ["NET", "ExitConfig", "Gate", "RoundRecord", "card", "round_config", "train"]
+
+NET = "{net}"
+"""In ``label_searcher`` and ``label_opponents``: the best network so far (``nn:<its run>``)."""
+
+ROUNDS = "rounds.jsonl"
+STATE = "state"
+
+
+@dataclass(frozen=True)
+class ExitConfig(ppo.PPOConfig):
+    """An expert-iteration run: a PPO config (the learning of every round) plus the loop's
+    own keys. ``total_decisions`` is ignored (each round has its budget)."""
+
+    rounds: int = 4
+    """rounds of labels, learning and gate after the bootstrap (a resumed run may add some)"""
+    bootstrap_decisions: int = 1_000_000
+    """PPO decisions of round 0, from no weights (or ``init_from``)"""
+    round_decisions: int = 500_000
+    """PPO decisions of each later round, after the passes over its labels"""
+    past_bests: int = 2
+    """earlier promoted networks added to each round's opponent pool (besides the current
+    best, which the round's own snapshots stand for)"""
+    gate_deals: int = 400
+    """held-out deals of the gate (each played in both seatings)"""
+    gate_seed: int = 777_000
+    """seed of the gate's deals (never a label or evaluation seed)"""
+    gate_workers: int = 0
+    """worker processes of the gate (0: every core)"""
+    label_searcher: str = "ipimc:ms=0,net={net}"
+    label_opponents: tuple[str, ...] = ("{net}",)
+    label_deals: int = 2000
+    distill_epochs: int = 2
+    distill_coef: float = 0.2
+    pool_agents: tuple[str, ...] = ("pimc:samples=16,ms=0",)
+    eval_opponents: tuple[str, ...] = ("pimc:ms=0",)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.rounds < 0 or self.past_bests < 0 or self.gate_workers < 0:
+            raise ValueError("rounds, past_bests and gate_workers must be >= 0")
+        for name in ("bootstrap_decisions", "round_decisions", "gate_deals", "label_deals"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.bc_decisions:
+            raise ValueError(
+                f"bc_decisions = {self.bc_decisions}: expert iteration learns from search and "
+                "self-play alone (no imitation); set bc_decisions = 0"
+            )
+        for key in ("pool_agents", "label_opponents"):
+            named = [s for s in getattr(self, key) if s != NET and _is_heuristic(s)]
+            if named:
+                raise ValueError(
+                    f"{key} names {named}: expert iteration trains without the heuristic (it "
+                    "may be an evaluation opponent: eval_opponents)"
+                )
+        if NET not in self.label_searcher:
+            raise ValueError(
+                f"label_searcher {self.label_searcher!r} must search with the best network: "
+                f"name it as {NET} (e.g. 'ipimc:ms=0,net={NET}')"
+            )
+        label_seeds = range(self.label_seed, self.label_seed + self.rounds + 1)
+        if self.gate_seed == self.eval_seed or self.gate_seed in label_seeds:
+            raise ValueError(
+                f"gate_seed {self.gate_seed} must differ from eval_seed ({self.eval_seed}) and "
+                f"from the rounds' label seeds ({label_seeds.start}..{label_seeds.stop - 1})"
+            )
+        if self.eval_seed in label_seeds:
+            raise ValueError(
+                f"eval_seed {self.eval_seed} is one of the rounds' label seeds "
+                f"({label_seeds.start}..{label_seeds.stop - 1}): never label the evaluation deals"
+            )
+
+
+def _is_heuristic(spec: str) -> bool:
+    try:
+        return parse_spec(spec).name == "heuristic"
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The candidate's paired margin over the best per deal, with its interval."""
+
+    mean: float
+    low: float
+    high: float
+    deals: int
+
+    @property
+    def better(self) -> bool:
+        return self.low > 0
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One finished round, as ``rounds.jsonl`` holds it."""
+
+    round: int
+    promoted: bool
+    best: int
+    """the best round after this one"""
+    gate: dict[str, float] | None
+    """the gate's margin (None for the bootstrap, promoted unopposed)"""
+    evals: dict[str, list[float]]
+    """the candidate's last margin [mean, low, high] against each evaluation opponent"""
+    decisions: int
+    wall_s: float
+    """the round's wall time, over every session that worked on it"""
+    total_wall_s: float
+    """the whole run's wall time up to the end of this round"""
+
+
+def round_config(cfg: ExitConfig, k: int, best: Path | None, past: list[Path]) -> ppo.PPOConfig:
+    """The PPO config of round ``k`` (0: the bootstrap) starting from ``best`` (a run
+    directory; None: no weights), with ``past`` (earlier bests) in its pool."""
+    base = {f.name: getattr(cfg, f.name) for f in dataclasses.fields(ppo.PPOConfig)}
+    base["seed"] = cfg.seed + k  # a stream of its own per round
+    if k == 0:
+        return ppo.PPOConfig(**base | {
+            "total_decisions": cfg.bootstrap_decisions, "label_deals": 0, "distill_coef": 0.0,
+            "label_searcher": field_defaults(ppo.PPOConfig)["label_searcher"],
+            "label_opponents": (),
+        })  # fmt: skip
+    assert best is not None
+    net = f"nn:{best}"
+    return ppo.PPOConfig(**base | {
+        "total_decisions": cfg.round_decisions,
+        "init_from": str(best),
+        "label_searcher": cfg.label_searcher.replace(NET, net),
+        "label_opponents": tuple(s.replace(NET, net) for s in cfg.label_opponents),
+        "label_seed": cfg.label_seed + k,
+        "pool_agents": (*cfg.pool_agents, *(f"nn:{p}" for p in past)),
+    })  # fmt: skip
+
+
+def train(
+    cfg: ExitConfig, run_dir: Path, resume: bool = False, log: Log = print,
+    ray: str | None = None,
+) -> PolicyValueNet | None:  # fmt: skip
+    """Run the recipe into ``run_dir`` (see the module docstring), or with ``resume`` go on
+    from where it stopped: finished rounds are kept, an unfinished one resumes its PPO run.
+    Returns the best network once every round is done, None when stopped before (a signal:
+    the round's PPO run wrote its checkpoint)."""
+    # ---- the run directory: opened (refusing one that holds a run) or resumed
+    _open(cfg, run_dir, resume)
+    writer = SummaryWriter(str(run_dir))
+    records = list(_read_records(run_dir))
+    game = get_game(cfg.game)
+    rules = game.rules(cfg.flags)
+    gate_deals = generate_deals(game, rules, cfg.gate_deals, cfg.gate_seed)
+    total_wall = records[-1].total_wall_s if records else 0.0
+    for k in range(len(records), cfg.rounds + 1):
+        bests = _bests(records)
+        best = _round_dir(run_dir, bests[-1]) if bests else None
+        past = [_round_dir(run_dir, b) for b in bests[:-1][-cfg.past_bests :]] if bests else []
+        if k == 0 and cfg.init_from:
+            best = Path(cfg.init_from)
+        rcfg = round_config(cfg, k, best, past)
+        if k == 0 and cfg.init_from:
+            rcfg = dataclasses.replace(rcfg, init_from=cfg.init_from)
+        rdir = _round_dir(run_dir, k)
+        clock = _Clock(rdir)
+        log(f"exit: round {k} ({'bootstrap' if k == 0 else 'labels, learning, gate'}) in {rdir}")
+        # ---- 1. labels and 2. learning: the round's PPO run (resumed where it stopped)
+        with clock:  # (one log line per update: a progress bar would end with the round)
+            ppo.train(rcfg, rdir, resume=(rdir / "latest").exists(), log=log, ray=ray)
+        decisions = _decisions(rdir)
+        if decisions < rcfg.total_decisions:
+            log(f"exit: stopped in round {k} ({decisions:,} decisions); resume with --resume")
+            return None
+        # ---- 3. the gate: the candidate against the best on held-out deals
+        gate: Gate | None = None
+        if k > 0 and best is not None:
+            with clock:
+                gate = _gate(rdir, best, gate_deals, cfg, log)
+        promoted = gate is None or gate.better
+        wall = clock.total()
+        total_wall += wall
+        record = RoundRecord(
+            round=k, promoted=promoted, best=k if promoted else bests[-1],
+            gate=None if gate is None else dataclasses.asdict(gate),
+            evals=_last_evals(rdir), decisions=decisions, wall_s=wall, total_wall_s=total_wall,
+        )  # fmt: skip
+        _write_record(run_dir, record, writer)
+        records.append(record)
+        said = (
+            "bootstrap"
+            if gate is None
+            else f"gate {gate.mean:+.3f} [{gate.low:+.3f}, {gate.high:+.3f}]"
+        )
+        verdict = "promoted" if promoted else "not promoted"
+        log(f"exit: round {k} {said}: {verdict}; the best is round {record.best}")
+    writer.close()
+    best_dir = _round_dir(run_dir, records[-1].best)
+    shutil.rmtree(run_dir / "bot", ignore_errors=True)  # the run's own output, written anew
+    ship(best_dir, run_dir / "bot", card(cfg, records, run_dir))
+    log(f"exit: done; the best network is round {records[-1].best}: {run_dir / 'bot'}")
+    from mazzo.agents.neural import read_policy
+
+    model, meta = read_policy(best_dir)
+    shape = meta["network"]
+    out = PolicyValueNet(shape["obs_size"], shape["num_actions"], tuple(shape["hidden"]),
+                         shape.get("critic_extra", 0))  # fmt: skip
+    out.load_state_dict(model)
+    return out
+
+
+# ---- the run directory
+
+
+def _round_dir(run_dir: Path, k: int) -> Path:
+    return run_dir / f"round-{k:02d}"
+
+
+def _open(cfg: ExitConfig, run_dir: Path, resume: bool) -> None:
+    """Write (or, resuming, check) the run's config and the ``latest`` pointer that ``mazzo
+    train --resume`` reads."""
+    config = config_dict(cfg)
+    state = run_dir / STATE / "meta.json"
+    if resume:
+        if not state.exists():
+            raise ValueError(f"--resume {str(run_dir)!r}: not an expert-iteration run")
+        stored = json.loads(state.read_text())["config"]
+        fixed = {k for k in config if k not in ("rounds", "checkpoint_minutes", "eval_every")}
+        stored = field_defaults(type(cfg)) | stored
+        differ = sorted(k for k in fixed if stored.get(k) != config[k])
+        if differ:
+            raise ValueError(
+                f"--resume {str(run_dir)!r}: the run's {', '.join(differ)} differ from this "
+                "config's (a resumed run may change rounds, checkpoint_minutes and eval_every)"
+            )
+    elif (run_dir / "latest").exists() or state.exists():
+        raise ValueError(f"{run_dir} already holds a run; resume it or choose another dir")
+    state.parent.mkdir(parents=True, exist_ok=True)
+    meta = {"algorithm": "exit", "game": cfg.game, "flags": cfg.flags, "config": config}
+    state.write_text(json.dumps(meta, indent=1) + "\n")
+    (run_dir / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    (run_dir / "latest").write_text(STATE + "\n")
+
+
+def _read_records(run_dir: Path) -> Iterator[RoundRecord]:
+    path = run_dir / ROUNDS
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                yield RoundRecord(**json.loads(line))
+
+
+def _write_record(run_dir: Path, record: RoundRecord, writer: SummaryWriter) -> None:
+    """Append the round to ``rounds.jsonl`` and its ``exit/`` scalars to TensorBoard (step:
+    the round; the wall time as TensorBoard's relative time)."""
+    with (run_dir / ROUNDS).open("a") as f:
+        f.write(json.dumps(dataclasses.asdict(record)) + "\n")
+    step, when = record.round, record.total_wall_s
+    writer.add_scalar("exit/promoted", float(record.promoted), step, walltime=when)
+    writer.add_scalar("exit/best_round", record.best, step, walltime=when)
+    writer.add_scalar("exit/wall_minutes", record.total_wall_s / 60, step, walltime=when)
+    if record.gate is not None:
+        for key in ("mean", "low", "high"):
+            writer.add_scalar(f"exit/gate_{key}", record.gate[key], step, walltime=when)
+    for opponent, (mean, low, high) in record.evals.items():
+        tag = opponent.replace(":", "_")
+        writer.add_scalar(f"exit/margin_vs_{tag}", mean, step, walltime=when)
+        writer.add_scalar(f"exit/margin_vs_{tag}_low", low, step, walltime=when)
+        writer.add_scalar(f"exit/margin_vs_{tag}_high", high, step, walltime=when)
+    writer.flush()
+
+
+def _bests(records: list[RoundRecord]) -> list[int]:
+    """The promoted rounds, oldest first (the last is the best)."""
+    return [r.round for r in records if r.promoted]
+
+
+def _decisions(rdir: Path) -> int:
+    from mazzo.training.rl.config import stored_run
+
+    return int(stored_run(rdir).get("decisions", 0))
+
+
+def _last_evals(rdir: Path) -> dict[str, list[float]]:
+    """The round's last margin against each evaluation opponent (its ``metrics.csv``)."""
+    out: dict[str, list[float]] = {}
+    path = rdir / "metrics.csv"
+    if path.exists():
+        with path.open() as f:
+            for row in csv.DictReader(f):
+                out[row["opponent"]] = [float(row["margin"]), float(row["low"]), float(row["high"])]
+    return out
+
+
+# ---- the gate
+
+
+def _gate(rdir: Path, best: Path, deals: Any, cfg: ExitConfig, log: Log) -> Gate:
+    """The candidate (the round's network) against the best on the gate's deals, paired; kept
+    in ``gate.json`` so a resumed run does not play it again."""
+    path = rdir / "gate.json"
+    if path.exists():
+        return Gate(**json.loads(path.read_text()))
+    t0 = time.perf_counter()
+    entrants = [Entrant("candidate", f"nn:{rdir}"), Entrant("best", f"nn:{best}")]
+    plan = make_plan(deals, entrants, "pairs", seed=cfg.gate_seed)
+    workers = cfg.gate_workers or os.cpu_count() or 1
+    summary = summarize(run_arena(plan, workers))
+    pair = summary.pairs[0]
+    sign = 1.0 if pair.a == "candidate" else -1.0
+    low, high = sorted((sign * pair.diff.low, sign * pair.diff.high))
+    gate = Gate(sign * pair.diff.mean, low, high, summary.n_deals)
+    path.write_text(json.dumps(dataclasses.asdict(gate)) + "\n")
+    log(f"exit: gate on {gate.deals} deals in {time.perf_counter() - t0:.0f}s")
+    return gate
+
+
+class _Clock:
+    """The wall time spent on a round, over every session (``round-KK/wall.json``)."""
+
+    def __init__(self, rdir: Path) -> None:
+        self.path = rdir / "wall.json"
+        self._t0 = 0.0
+
+    def total(self) -> float:
+        if self.path.exists():
+            return float(json.loads(self.path.read_text())["seconds"])
+        return 0.0
+
+    def __enter__(self) -> _Clock:
+        self._t0 = time.monotonic()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        spent = self.total() + time.monotonic() - self._t0
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps({"seconds": spent}) + "\n")
+
+
+# ---- the card
+
+
+def card(cfg: ExitConfig, records: list[RoundRecord], run_dir: Path) -> str:
+    """The bot's CARD.md: its rules, how it was made (provenance and compute) and its figures."""
+    best = records[-1].best
+    flags = json.dumps(cfg.flags) if cfg.flags else "the default rules"
+    lines = [
+        f"# {cfg.game} bot: expert iteration, round {best}",
+        "",
+        f"- **Rules:** {flags}.",
+        f'- **Made by:** `mazzo train` with the expert-iteration recipe (`algorithm = "exit"`), '
+        f"seed {cfg.seed}, in `{run_dir}`; from no weights"
+        + (f" (from `{cfg.init_from}`)" if cfg.init_from else "")
+        + ", with no imitation and no heuristic opponent in training.",
+        f"- **Search:** `{cfg.label_searcher}` against {list(cfg.label_opponents)} on "
+        f"{cfg.label_deals:,} fresh deals a round; the network `{list(cfg.hidden)}`.",
+        f"- **Compute:** {len(records)} rounds, {sum(r.decisions for r in records):,} PPO "
+        f"decisions, {records[-1].total_wall_s / 60:.0f} minutes of wall time.",
+        "",
+        "| round | gate vs best (95%) | promoted | last evaluations | minutes |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for r in records:
+        gate = "bootstrap" if r.gate is None else (
+            f"{r.gate['mean']:+.3f} [{r.gate['low']:+.3f}, {r.gate['high']:+.3f}]"
+        )  # fmt: skip
+        evals = "; ".join(f"{o} {m[0]:+.3f} [{m[1]:+.3f}, {m[2]:+.3f}]" for o, m in r.evals.items())
+        lines.append(
+            f"| {r.round} | {gate} | {'yes' if r.promoted else 'no'} | {evals} | "
+            f"{r.wall_s / 60:.1f} |"
+        )
+    lines += ["", "Figures in resti (or points) per seat and game, paired, duplicate seating."]
+    return "\n".join(lines) + "\n"
