@@ -358,6 +358,15 @@ def _bot_factory(game: str, bots: dict[int, Path]) -> Factory:
     nn = _nn_factory(game)
 
     def make(version: int, sample: bool = False, foreign_rules: bool = False) -> AnyAgent:
-        return nn(version, bots[version], sample, foreign_rules)
+        folder = bots[version]
+        if not (folder / "model.pt").exists():  # an installed package keeps its metadata only
+            here = [v for v, f in bots.items() if (f / "model.pt").exists()]
+            raise ValueError(
+                f"{game} agent 'bot@{version}': its weights are not installed with the package "
+                f"(they are in the repository, checkpoints/{game}/v{version}: clone it and use "
+                f"nn:checkpoints/{game}/v{version}); installed: "
+                + ", ".join(f"bot@{v}" for v in here)
+            )
+        return nn(version, folder, sample, foreign_rules)
 
     return make

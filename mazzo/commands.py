@@ -32,6 +32,7 @@ from mazzo.envs.cards.flags import parse_assignments
 from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame, game_names, get_game
 from mazzo.extras import require
+from mazzo.recipes import DEALS, find_deals
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -249,7 +250,10 @@ def add_eval(sub: Any) -> None:
     p.add_argument(
         "--deals",
         metavar="FILE",
-        help="deal set (JSON Lines of D.3 records); default: generate from --seed",
+        type=find_deals,
+        help="deal set (JSON Lines of D.3 records), or a committed set by name "
+        f"({', '.join(sorted(p.stem for p in DEALS.glob('*.jsonl')))}); default: generate "
+        "from --seed",
     )
     p.add_argument(
         "--n",

@@ -27,6 +27,7 @@ from mazzo.commands import (
 )
 from mazzo.envs.registry import game_names
 from mazzo.extras import require
+from mazzo.recipes import find_deals
 from mazzo.training.search_labels import FORMAT, LabelRun, LabelsInterrupted, write_search_labels
 
 __all__ = ["add_labels_command", "cmd_labels"]
@@ -92,7 +93,10 @@ def add_labels_command(sub: Any) -> None:
     p.add_argument(
         "--game", choices=game_names(), help=f"default: the deal file's, else {game_names()[0]}"
     )
-    p.add_argument("--deals", metavar="FILE", help="deal set (default: generated from --seed)")
+    p.add_argument(
+        "--deals", metavar="FILE", type=find_deals,
+        help="deal set, or a committed set by name (default: generated from --seed)",
+    )  # fmt: skip
     p.add_argument(
         "--n", type=count(1), metavar="N",
         help="number of deals: the first N of the file (default all), or N generated "

@@ -25,7 +25,14 @@ from mazzo.commands import add_ray_options, description
 from mazzo.envs.cards.flags import parse_assignments
 from mazzo.envs.registry import game_names
 from mazzo.extras import require
-from mazzo.training.rl.config import config_dict, load_config, read_toml, resumed_config, stored_run
+from mazzo.recipes import find_config
+from mazzo.training.rl.config import (
+    config_dict,
+    load_config,
+    read_toml,
+    resumed_config,
+    stored_run,
+)
 
 __all__ = ["add_train_command", "cmd_train"]
 
@@ -39,7 +46,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         check_address(args.ray_address)
         import_ray()  # without the extra: say how to install it before any work
     overrides = parse_assignments(args.set, "--set")
-    path = Path(args.config)
+    path = find_config(args.config)
     file = read_toml(path)
     if args.flag:
         overrides["flags"] = _rule_flags(args.flag, file, overrides)
@@ -142,7 +149,9 @@ def add_train_command(sub: Any) -> None:
         description=description(__doc__),
     )
     p.add_argument(
-        "config", help=f"a trainer config file, e.g. configs/{game_names()[0]}_quick.toml"
+        "config",
+        help=f"a trainer config file, or the name of one of mazzo's recipes (configs/), e.g. "
+        f"{game_names()[0]}_quick",
     )
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",

@@ -7,8 +7,14 @@ tree (so the installed package is what runs):
 - ``mazzo[eval]``: ``mazzo eval``;
 - ``mazzo[runtime]``: an exported bot plays and ``mazzo export --check`` passes, without torch;
 - ``mazzo[serve]``: ``mazzo serve --port`` answers over WebSocket with an ``onnx:`` bot;
-- ``mazzo[train]`` (torch from its pin first, as the README says): ``mazzo train``;
-- ``mazzo[export]``: ``mazzo export`` of the shipped checkpoint.
+- ``mazzo[train]`` (torch from its pin first, as the README says): ``mazzo train`` of a recipe
+  found by name, the shipped ``bot`` and ``ipimc`` (its belief model and network) in ``mazzo
+  eval``, ``mazzo play``'s first prompt against the bot;
+- ``mazzo[export]``: ``mazzo export`` of the shipped bot.
+
+Every job runs from a folder that holds packages of its own named ``envs``, ``agents`` and
+``training`` (as a user's RL project does): mazzo lives under ``mazzo.`` alone and never loads
+them, and everything a job needs (bots, belief models, recipes, deal sets) is in the wheel.
 
 Slow (a venv and its installs each, from pip's cache where it can): marker ``extras``, left out
 of the default run; ``.ci/run`` runs them once (``pytest -m extras tests/extras``).
@@ -24,7 +30,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_runner import ROOT
 from tests.extras.conftest import TORCH, Venv, run
 
 pytestmark = pytest.mark.extras
@@ -49,10 +54,25 @@ def _installed(bin_: Path, cwd: Path) -> set[str]:
     return {name for name, here in found.items() if here}
 
 
-def _mazzo(bin_: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _mazzo(
+    bin_: Path, cwd: Path, *args: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m mazzo ARGS`` in ``cwd``: the module form puts ``cwd`` first on the import
+    path, as a user's own script in their project folder does."""
+    _user_project(cwd)
     return subprocess.run(
-        [str(bin_ / "mazzo"), *args], cwd=cwd, capture_output=True, text=True, timeout=600
-    )
+        [str(bin_ / "python"), "-m", "mazzo", *args], cwd=cwd, capture_output=True, text=True,
+        timeout=600, input=stdin,
+    )  # fmt: skip
+
+
+def _user_project(folder: Path) -> None:
+    """Packages named ``envs``, ``agents`` and ``training`` in ``folder`` that fail on import:
+    a mazzo that imported a top-level package of those names would fail with them."""
+    for name in ("envs", "agents", "training"):
+        package = folder / name
+        package.mkdir(parents=True, exist_ok=True)
+        (package / "__init__.py").write_text(f"raise ImportError('the user's own {name}')\n")
 
 
 def test_the_core_install_runs_the_environments(venv: Venv, tmp_path: Path) -> None:
@@ -163,16 +183,41 @@ TINY_RUN = [
 def test_train_runs_with_the_train_extra(venv: Venv, tmp_path: Path) -> None:
     bin_ = venv("train", first=[TORCH])
     assert _installed(bin_, tmp_path) == {"torch", "tensorboard", "scipy", "tqdm"}
-    config = ROOT / "configs" / "calabresella_quick.toml"
-    out = _mazzo(bin_, tmp_path, "train", str(config), *TINY_RUN, "--run-dir", "run")
+    # a recipe by name, from the package
+    out = _mazzo(bin_, tmp_path, "train", "calabresella_quick", *TINY_RUN, "--run-dir", "run")
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "run").is_dir() and "update 2 [100%]" in out.stdout + out.stderr
+    # the shipped bots and the search with its learned parts, from the package
+    for game in ("calabresella", "minchiate"):
+        out = _mazzo(
+            bin_, tmp_path, "eval", "bot", "ipimc:samples=4", "--game", game, "--n", "1",
+            "--workers", "1", "--deals", f"{game}-2000-s1",
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        assert "bot" in out.stdout and "ipimc" in out.stdout
+    # an earlier version keeps its number and says where its weights are
+    out = _mazzo(bin_, tmp_path, "eval", "bot@3", "random", "--game", "minchiate", "--n", "1")
+    assert out.returncode == 2 and "not installed with the package" in out.stderr
+    # the README's first game: play against the bot, up to the first prompt
+    out = _mazzo(bin_, tmp_path, "play", "--opponents", "bot", "--seed", "5", stdin="")
+    assert out.returncode == 0, out.stderr
+    assert "Your options:" in out.stdout and "bye" in out.stdout
 
 
 def test_export_runs_with_the_export_extra(venv: Venv, tmp_path: Path) -> None:
     bin_ = venv("export", first=[TORCH])
     assert {"torch", "onnx", "onnxruntime"} <= _installed(bin_, tmp_path)
-    checkpoint = ROOT / "checkpoints" / "calabresella"
-    out = _mazzo(bin_, tmp_path, "export", str(checkpoint), "--out", "bundle", "--vectors", "8")
+    out = _mazzo(
+        bin_,
+        tmp_path,
+        "export",
+        "bot",
+        "--game",
+        "calabresella",
+        "--out",
+        "bundle",
+        "--vectors",
+        "8",
+    )
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "bundle" / "manifest.json").is_file()
