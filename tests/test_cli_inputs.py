@@ -5,6 +5,7 @@ explaining every flag and parameter. The answers to bad input are checked in pro
 (``tests.cli_runner``: the console script's ``main``); the interrupts and the README's example
 run in real subprocesses."""
 
+import ast
 import dataclasses
 import json
 import os
@@ -301,12 +302,23 @@ def test_rules_prints_defaults_with_choices():
     assert "aperta = False\n" in out and "(subset of: chiamo, solo, solissimo" in out
 
 
-# ---------------------------------------------------------------- the README
+# ---------------------------------------------------------------- the README and its docs
 README = (ROOT / "README.md").read_text()
+ENVIRONMENTS = (ROOT / "docs" / "environments.md").read_text()
 
 
-def test_readme_engine_example_shows_a_played_deal():
-    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+def test_readme_environment_example_plays_a_deal():
+    (example,) = [b for b in re.findall(r"```python\n(.*?)```", README, re.S) if "env()" in b]
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    total = ast.literal_eval(out.stdout.strip())
+    assert sorted(total) == ["player_0", "player_1", "player_2"]
+    assert abs(sum(total.values())) < 1e-9 and all(-1 <= r <= 1 for r in total.values())
+
+
+def test_the_engine_example_shows_a_played_deal():
+    blocks = re.findall(r"```python\n(.*?)```", ENVIRONMENTS, re.S)
     (example,) = [b for b in blocks if "State.new" in b]
     out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True,
                          timeout=120, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
