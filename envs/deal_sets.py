@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.jsontext import loads
 from mazzo.envs.deals import check_seed, deal_rng
 from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame, game_for_format
@@ -223,7 +224,7 @@ def read_records(path: str | Path) -> RecordFile:
     if text.lstrip().startswith("["):
         return RecordFile(path, JSON_LIST, _list_entries(path, text))
     try:
-        whole = json.loads(text)
+        whole = loads(text)
     except json.JSONDecodeError as e:
         if _looks_like_lines(text, e):
             return RecordFile(path, JSON_LINES, _line_entries(path, text))
@@ -262,7 +263,7 @@ def _looks_like_lines(text: str, error: json.JSONDecodeError) -> bool:
     if len(lines) < 2:
         return False
     try:
-        json.loads(lines[0])
+        loads(lines[0])
     except json.JSONDecodeError:
         return False
     return True
@@ -270,7 +271,7 @@ def _looks_like_lines(text: str, error: json.JSONDecodeError) -> bool:
 
 def _list_entries(path: Path, text: str) -> tuple[tuple[str, Any], ...]:
     try:
-        items = json.loads(text)
+        items = loads(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: {JSON_LIST}: not valid JSON: {e}") from None
     if not isinstance(items, list):
@@ -286,7 +287,7 @@ def _line_entries(path: Path, text: str) -> tuple[tuple[str, Any], ...]:
         if not line.strip():
             continue
         try:
-            entries.append((f"line {number}", json.loads(line)))
+            entries.append((f"line {number}", loads(line)))
         except json.JSONDecodeError as e:
             raise ValueError(f"{path}: {JSON_LINES}, line {number}: not valid JSON: {e}") from None
     return tuple(entries)

@@ -17,7 +17,8 @@ the learned-inference search ``ipimc``) in ``mazzo.belief_command``.
 Bad input (an unknown agent, flag or game, a malformed or missing deal file, a save path that
 cannot be written) ends with a message on stderr naming it and exit status 2; so does a job
 whose extra is not installed (``mazzo.extras``: one line naming the extra to install). Ctrl-C
-ends with a short message and exit status 130, without a traceback.
+ends with a short message and exit status 130, without a traceback; ``mazzo train`` stopped by
+SIGINT or SIGTERM writes its checkpoint first and exits with 130 or 143.
 """
 
 from __future__ import annotations
@@ -240,9 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as e:
         print(f"mazzo {args.command}: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:  # a trainer's stop says which signal (130 or 143)
         print(f"\nmazzo {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return int(getattr(e, "exit_status", EXIT_INTERRUPTED))
 
 
 if __name__ == "__main__":

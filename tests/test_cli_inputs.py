@@ -345,3 +345,29 @@ def test_readme_commands_parse_as_written():
     assert len(lines) >= 4
     for line in lines:
         build_parser().parse_args(shlex.split(line)[1:])
+
+
+DEEP = "[" * 3000 + "]" * 3000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "{file}"],
+        ["eval", "random", "random", "--deals", "{file}"],
+        ["labels", "pimc", "--deals", "{file}", "--out", "x.jsonl"],
+        ["train", "{toml}"],
+        ["train", "calabresella_quick", "--set", f"hidden={DEEP}"],
+        ["train", "calabresella_quick", "--flag", f"players={DEEP}"],
+    ],
+    ids=["replay", "eval", "labels", "toml", "set", "flag"],
+)
+def test_input_nested_too_deeply_is_refused_with_a_message(args, tmp_path):
+    """Deeply nested JSON or TOML (over Python's recursion limit) is bad input: a message and
+    exit status 2, never a traceback."""
+    (tmp_path / "deep.jsonl").write_text(DEEP + "\n")
+    (tmp_path / "deep.toml").write_text(f"x = {DEEP}\n")
+    given = [a.format(file="deep.jsonl", toml="deep.toml") for a in args]
+    out = run_cli(*given, cwd=tmp_path)
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1

@@ -52,5 +52,6 @@ def test_the_wheel_declares_what_the_jobs_need():
     for pattern in ("checkpoints/*/model.pt", "checkpoints/*/belief/*", "checkpoints/*/v1/*",
                     "configs/*.toml", "configs/deals/*.jsonl"):  # fmt: skip
         assert pattern in declared
-    for link in ("checkpoints", "configs", "envs", "agents", "training"):
+    assert "docs/encoding.md" in declared  # copied into every exported bundle
+    for link in ("checkpoints", "configs", "docs", "envs", "agents", "training"):
         assert (ROOT / "mazzo" / link).resolve() == ROOT / link

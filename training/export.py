@@ -106,7 +106,10 @@ def export_bundle(
     Args:
         checkpoint: a checkpoint folder, a run directory, or ``bot`` (with ``game``).
         out: the bundle folder; an existing non-empty one needs ``force`` (the bundle's own
-            files in it are then replaced, nothing else is touched).
+            files in it are then replaced, nothing else is touched). The new bundle is written
+            and self-checked in a staging folder beside ``out`` first: until it passes, a
+            bundle already in ``out`` stays as it was (an interrupt, a full disk or a failed
+            check leaves it whole).
         game: the game of a shipped bot; for a checkpoint, the game it must hold.
         vectors: the number of test vectors; seed: their deals' seed.
 
@@ -124,7 +127,23 @@ def export_bundle(
     out = _prepare_out(Path(out), force)
     if not isinstance(agent.net, PolicyValueNet):
         raise ValueError(f"{ckpt}: not a PolicyValueNet policy ({type(agent.net).__name__})")
-    graph = PolicyGraph(agent.net).eval()
+    staging = out.parent / f".{out.name}.partial"
+    shutil.rmtree(staging, ignore_errors=True)  # a staging folder an interrupted export left
+    staging.mkdir(parents=True)
+    try:
+        manifest = _write_bundle(held, meta, ckpt, agent.net, staging, vectors, seed)
+        _move_into(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return manifest
+
+
+def _write_bundle(
+    held: AnyGame, meta: dict[str, Any], ckpt: Path, net: PolicyValueNet, out: Path,
+    vectors: int, seed: int,
+) -> dict[str, Any]:  # fmt: skip
+    """Write and self-check the bundle in the empty folder ``out``; returns its manifest."""
+    graph = PolicyGraph(net).eval()
     rules = held.rules(meta.get("flags", {}))
     with torch.no_grad():
         vecs = make_vectors(held, rules, lambda o, m: _torch_probs(graph, o, m), vectors, seed)
@@ -137,24 +156,35 @@ def export_bundle(
     doc = ROOT / "docs" / ENCODING_DOC
     if doc.is_file():
         shutil.copyfile(doc, out / ENCODING_DOC)
-    manifest = _manifest(held, rules, meta, ckpt, agent.net, out, vectors, seed)
+    manifest = _manifest(held, rules, meta, ckpt, net, out, vectors, seed)
     (out / MANIFEST).write_text(_json(manifest))
     report = check_vectors(load_bundle(out))
     if not report.ok:
-        raise ValueError(f"{out}: the written bundle fails its self-check: {report.problems[0]}")
+        raise ValueError(f"the written bundle fails its self-check: {report.problems[0]}")
     return manifest
 
 
 def _prepare_out(out: Path, force: bool) -> Path:
+    """Check ``out`` (a folder, empty unless ``force``) and create it; nothing in it is
+    touched here."""
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {str(out)!r} is a file, not a folder")
-    if out.is_dir() and any(out.iterdir()):
-        if not force:
-            raise ValueError(f"--out {str(out)!r} is not empty; pass --force to overwrite it")
-        for name in BUNDLE_FILES:
-            (out / name).unlink(missing_ok=True)
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise ValueError(f"--out {str(out)!r} is not empty; pass --force to overwrite it")
     out.mkdir(parents=True, exist_ok=True)
     return out
+
+
+def _move_into(staging: Path, out: Path) -> None:
+    """Put the checked bundle of ``staging`` in ``out``: each file replaces its namesake
+    (``os.replace``, one step each), the manifest last; a bundle file the new bundle lacks is
+    removed; other files in ``out`` stay."""
+    names = [n for n in BUNDLE_FILES if n != MANIFEST] + [MANIFEST]
+    for name in names:
+        if (staging / name).exists():
+            (staging / name).replace(out / name)
+        else:
+            (out / name).unlink(missing_ok=True)
 
 
 def _torch_probs(

@@ -40,6 +40,7 @@ from mazzo.agents.arena.workers import Done, Progress, play_parallel, play_seria
 from mazzo.agents.base import AnyAgent, act_each
 from mazzo.agents.distributed import check_address, import_ray, ray_session
 from mazzo.envs.cards.deal import Deal
+from mazzo.envs.cards.jsontext import loads
 from mazzo.envs.deal_sets import DealSet
 from mazzo.envs.deals import check_seed
 
@@ -237,7 +238,7 @@ def _resume_point(path: Path, header: dict[str, Any]) -> tuple[int, int]:
     with path.open("rb") as f:
         first = f.readline()
         try:
-            theirs = json.loads(first)
+            theirs = loads(first)
         except (json.JSONDecodeError, UnicodeDecodeError):
             theirs = None
         if not isinstance(theirs, dict) or theirs.get("format") != FORMAT:
@@ -255,7 +256,7 @@ def _resume_point(path: Path, header: dict[str, Any]) -> tuple[int, int]:
             if not raw.endswith(b"\n"):
                 break  # a line cut by a crash
             try:
-                line = json.loads(raw)
+                line = loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError):
                 break
             if not isinstance(line, dict):
@@ -388,13 +389,13 @@ def read_labels(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]
     lines = path.read_text().splitlines()
     if not lines:
         raise ValueError(f"{path} is empty, not a {FORMAT} file")
-    header = json.loads(lines[0])
+    header = loads(lines[0])
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError(f"{path} is not a {FORMAT} file")
     out: list[dict[str, Any]] = []
     pending: list[dict[str, Any]] = []
     for text in lines[1:]:
-        line = json.loads(text)
+        line = loads(text)
         pending.append(line)
         if line["deal_end"]:
             out += pending

@@ -29,6 +29,7 @@ from typing import Any
 from mazzo.agents.arena.plan import ArenaPlan
 from mazzo.agents.arena.table import GameOutcome, build_agent
 from mazzo.agents.arena.workers import Done
+from mazzo.envs.cards.jsontext import loads
 
 __all__ = ["FORMAT", "JOURNAL", "Journal", "JournalMismatch", "JournaledDone", "fingerprint"]
 
@@ -124,7 +125,7 @@ class Journal:
                 good += len(line) + 1
                 continue
             try:
-                entry = json.loads(line)
+                entry = loads(line)
             except json.JSONDecodeError:
                 if k >= len(lines) - 2:  # the last line, cut short by a crash: dropped
                     break

@@ -16,6 +16,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
+from mazzo.envs.cards.jsontext import loads
+
 __all__ = [
     "check_fields",
     "flag_differences",
@@ -136,7 +138,7 @@ def parse_assignments(items: Sequence[str], option: str) -> dict[str, Any]:
         if not sep or not key.strip():
             raise ValueError(f"{option} expects key=value, got {item!r}")
         try:
-            out[key.strip()] = json.loads(text)
+            out[key.strip()] = loads(text)
         except json.JSONDecodeError:
             out[key.strip()] = text
     return out

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from mazzo.envs.cards.deal import Deal
 from mazzo.envs.cards.deck import Deck
 from mazzo.envs.cards.flags import require_same_rules
+from mazzo.envs.cards.jsontext import loads
 
 __all__ = [
     "DealRecord",
@@ -127,7 +128,7 @@ def load_record(
     """
     if isinstance(record, str | bytes):
         try:
-            record = json.loads(record)
+            record = loads(record)
         except json.JSONDecodeError as e:
             raise ValueError(f"the {fmt} deal is not valid JSON: {e}") from None
     if not isinstance(record, Mapping):

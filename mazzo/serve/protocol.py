@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from mazzo.envs.cards.jsontext import loads
+
 __all__ = [
     "CODES",
     "MESSAGES",
@@ -195,7 +197,7 @@ def parse_line(line: str | bytes, limits: Limits) -> dict[str, Any]:
             "too_big", f"a message of {size} bytes is over the limit of {limits.max_bytes} bytes"
         )
     try:
-        message = json.loads(line)
+        message = loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
         raise ProtocolError(

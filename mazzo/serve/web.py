@@ -30,6 +30,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from mazzo.envs.cards.jsontext import loads
 from mazzo.serve.advice import advise
 from mazzo.serve.origins import OriginGuard
 from mazzo.serve.protocol import ProtocolError, error
@@ -107,16 +108,10 @@ def make_app(
         return JSONResponse({"type": "bots", "bots": server.bots.describe()})
 
     async def move(request: Request) -> Response:
-        body = await request.body()
         try:
-            if len(body) > server.limits.max_bytes:
-                raise ProtocolError(
-                    "too_big",
-                    f"a request of {len(body)} bytes is over the limit of "
-                    f"{server.limits.max_bytes} bytes",
-                )
+            body = await _limited_body(request, server.limits.max_bytes)
             try:
-                parsed = json.loads(body)
+                parsed = loads(body)
             except (json.JSONDecodeError, UnicodeDecodeError) as e:
                 raise ProtocolError("bad_json", f"the request is not valid JSON: {e}") from None
             answer = await run(advise, parsed, server.bots)
@@ -151,3 +146,24 @@ def make_app(
 async def _send(ws: WebSocket, messages: list[dict[str, Any]]) -> None:
     for m in messages:
         await ws.send_text(json.dumps(m, separators=(",", ":")))
+
+
+async def _limited_body(request: Request, limit: int) -> bytes:
+    """The request's body, refused (``too_big``) as soon as it is known to be over ``limit``
+    bytes: from its ``Content-Length`` before anything is read, else while it streams in, so
+    a huge body never sits in memory."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise ProtocolError(
+            "too_big", f"a request of {declared} bytes is over the limit of {limit} bytes"
+        )
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ProtocolError(
+                "too_big", f"a request of over {limit} bytes is over the limit of {limit} bytes"
+            )
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -56,6 +56,29 @@ def test_export_writes_a_bundle_and_refuses_to_overwrite_without_force(run_dir, 
     assert check.returncode == 0 and "minchiate bundle passes: 4 test vectors" in check.stdout
 
 
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, OSError(28, "No space left on device")])
+def test_a_forced_export_that_fails_leaves_the_old_bundle_whole(
+    run_dir, tmp_path, monkeypatch, failure
+):
+    """``--force`` writes and checks the new bundle beside the old one first: an interrupt, a
+    full disk or a failed check leaves the old bundle as it was, and no staging folder."""
+    import mazzo.training.export as export
+
+    out = tmp_path / "bundle"
+    export.export_bundle(run_dir, out, vectors=4)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def fail(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(export, "vectors_jsonl", fail)  # midway: the model files are written
+    with pytest.raises(type(failure) if isinstance(failure, BaseException) else failure):
+        export.export_bundle(run_dir, out, vectors=8, force=True)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bundle"]
+    load_bundle(out)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

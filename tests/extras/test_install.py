@@ -221,3 +221,4 @@ def test_export_runs_with_the_export_extra(venv: Venv, tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "bundle" / "manifest.json").is_file()
+    assert (tmp_path / "bundle" / "encoding.md").is_file()  # the spec, from the package

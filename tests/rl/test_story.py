@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from mazzo.envs.registry import Game, get_game
 from mazzo.training.rl.actors import ActorSpec
@@ -75,7 +76,13 @@ def test_the_hook_stops_a_run_with_a_checkpoint(tmp_path):
     assert (tmp_path / "latest").read_text().strip() == "ckpt-0000001"
 
 
-def test_ctrl_c_stops_a_run_after_its_update_with_a_checkpoint(tmp_path):
+@pytest.mark.parametrize(
+    ("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"]
+)
+def test_a_signal_stops_a_run_after_its_update_with_a_checkpoint(tmp_path, sig, status):
+    """Ctrl-C (SIGINT to the process group, the actors included) or a scheduler's SIGTERM (to
+    the trainer): the update ends, the checkpoint is written, and the exit status says the run
+    was stopped (128 + the signal), not finished."""
     run = tmp_path / "run"
     cmd = [
         sys.executable, "-m", "mazzo", "train", "configs/calabresella_quick.toml",
@@ -92,11 +99,14 @@ def test_ctrl_c_stops_a_run_after_its_update_with_a_checkpoint(tmp_path):
         line = proc.stdout.readline()
         while line and not line.startswith("update 1 "):
             line = proc.stdout.readline()
-        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the actors get it too
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)  # a terminal's Ctrl-C: the actors get it too
+        else:
+            proc.send_signal(sig)  # a scheduler's stop: to the trainer
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 0, err
+    assert proc.returncode == status, err  # stopped, not finished: a scheduler can tell
     assert re.search(r"stopped by a signal: update \d+, [\d,]+ decisions; checkpoint in", out)
     assert (run / "latest").exists() and "Traceback" not in err

@@ -96,3 +96,10 @@ def test_error_codes_are_checked():
     with pytest.raises(ValueError, match="unknown error code 'oops'"):
         ProtocolError("oops", "x")
     assert len(set(CODES)) == len(CODES)
+
+
+def test_a_deeply_nested_message_is_bad_json_not_a_crash():
+    """4 KB of ``[[[...]]]`` (depth 2,000) is over Python's recursion limit for decoding: the
+    protocol answers bad_json, which it documents, never ``internal`` (a bug)."""
+    e = code_of("[" * 2000 + "]" * 2000)
+    assert e.code == "bad_json" and "nested too deeply" in e.message

@@ -3,6 +3,7 @@ an oversized frame, too many connections, an idle client, a vanished client, and
 ``POST /api/move``; after each, the other connections' games go on."""
 
 import asyncio
+import contextlib
 import json
 import threading
 import urllib.error
@@ -286,6 +287,37 @@ def test_a_move_for_a_record_so_far(web):
     assert http(web, "/api/move", b"[1]")[1]["code"] == "not_object"
     status, reply = http(web, "/api/move", b" " * 5000)
     assert (status, reply["code"]) == (413, "too_big")
+    status, reply = http(web, "/api/move", b"[" * 2000 + b"]" * 2000)
+    assert (status, reply["code"]) == (400, "bad_json") and "nested too deeply" in reply["message"]
+
+
+def test_a_huge_move_request_is_refused_before_it_is_read(web):
+    """A body over the limit is refused from its Content-Length before any of it is read, and
+    a body without one (chunked) as soon as it passes the limit: a huge body never sits in the
+    server's memory."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(web.http)
+    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+    conn.putrequest("POST", "/api/move")
+    conn.putheader("Content-Length", str(400 * 1024 * 1024))  # declared, never sent
+    conn.endheaders(b"{")
+    reply = conn.getresponse()
+    assert reply.status == 413 and json.loads(reply.read())["code"] == "too_big"
+    conn.close()
+
+    def chunks():
+        for _ in range(64):  # 64 chunks of 4 KB, past the 4,096-byte limit at the second
+            yield b" " * 4096
+
+    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+    # the server may answer and close before the client has sent everything
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        conn.request("POST", "/api/move", body=chunks(), encode_chunked=True)
+    reply = conn.getresponse()
+    assert reply.status == 413 and "over 4096 bytes" in json.loads(reply.read())["message"]
+    conn.close()
 
 
 def test_static_files_when_asked_for(tmp_path):

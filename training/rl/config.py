@@ -318,6 +318,11 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"config file {str(path)!r} does not exist") from None
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ValueError(
+            f"{path}: not valid TOML: arrays or tables nested too deeply to read (a config "
+            "nests a few levels at most)"
+        ) from None
 
 
 def load_config(

@@ -50,7 +50,15 @@ from mazzo.training.rl.opponents import OpponentPool
 from mazzo.training.rl.progress import TrainProgress
 from mazzo.training.rl.ray_actors import RayActors
 
-__all__ = ["RESUMABLE_CHANGES", "Hook", "Log", "Run", "phase_entropy", "phase_names"]
+__all__ = [
+    "RESUMABLE_CHANGES",
+    "Hook",
+    "Log",
+    "Run",
+    "TrainingStopped",
+    "phase_entropy",
+    "phase_names",
+]
 
 Log = Callable[[str], None]
 
@@ -212,6 +220,8 @@ class Run:
             f"{why}: update {self.update}, {self.decisions:,} decisions; checkpoint in "
             f"{self.run_dir}"
         )
+        if self._stop.signum is not None:  # a stopped run is not a finished one
+            raise TrainingStopped(self._stop.signum, self.run_dir)
 
     def _write_update(
         self, roll: Rollout, losses: dict[str, float], times: tuple[float, float, float],
@@ -406,16 +416,32 @@ def _short(value: Any, other: Any) -> str:
     return json.dumps(value)
 
 
+class TrainingStopped(KeyboardInterrupt):
+    """A run stopped by SIGINT or SIGTERM, raised once its last checkpoint is written (so
+    ``mazzo train`` exits with ``exit_status``, 128 plus the signal's number: 130 for Ctrl-C,
+    143 for SIGTERM, as a shell reports a process the signal ended, and a scheduler can tell a
+    stopped run from a finished one)."""
+
+    def __init__(self, signum: int, run_dir: Path) -> None:
+        name = signal.Signals(signum).name
+        super().__init__(f"stopped by {name}; resume with --resume {run_dir}")
+        self.signum, self.run_dir = signum, run_dir
+        self.exit_status = 128 + signum
+
+
 class _StopSignal:
-    """Within the ``with`` block, SIGINT and SIGTERM set ``requested`` instead of killing the
-    process, so the trainer finishes its update and writes a checkpoint."""
+    """Within the ``with`` block, SIGINT and SIGTERM set ``requested`` (and ``signum``)
+    instead of killing the process, so the trainer finishes its update and writes a
+    checkpoint."""
 
     def __init__(self) -> None:
         self.requested = False
+        self.signum: int | None = None
         self._old: dict[int, Any] = {}
 
     def _handle(self, signum: int, frame: types.FrameType | None) -> None:
         self.requested = True
+        self.signum = signum
 
     def __enter__(self) -> _StopSignal:
         for sig in (signal.SIGINT, signal.SIGTERM):
