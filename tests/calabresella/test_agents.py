@@ -73,6 +73,50 @@ def test_bidding_thresholds():
     assert choose_bid(weak, legal & ~(1 << PASS)) == BID_BASE
 
 
+# Each contract's threshold pinned (the heuristic is the baseline behind every figure): a
+# hand that reaches it exactly bids the contract, one half a trick short passes, with only that
+# contract and pass legal. Estimated tricks: sure tricks plus half a trick per card beyond four
+# in a suit headed by the 3 or the 2; Chiamo and Solo add 1.0 for the monte, Chiamo counts the
+# best called card (its estimate plus its thirds / 10).
+@pytest.mark.parametrize(
+    ("contract", "reaches", "short", "estimates"),
+    [
+        ("SOLO", "3c 2c Ac Kc Nc 7c 4d 5d 6d 4s 5s 6s", "3c 2c Ac Kc Nc 4d 5d 6d 4s 5s 6s 4b",
+         (5.5, 5.0)),
+        ("SOLISSIMO", "3c 2c Ac Kc Nc 3d 2d Ad 4s 5s 6s 4b", "3c 2c Ac Kc Nc 7c 3d 2d 4s 5s 6s 4b",
+         (8.0, 7.5)),
+        ("DIVIDETE", "3c 2c Ac Kc Nc 3d 2d Ad Kd 4s 5s 6s", "3c 2c Ac Kc Nc 7c 3d 2d Ad 4s 5s 6s",
+         (9.0, 8.5)),
+        ("SCEGLIETE", "3c 2c Ac Kc Nc 3d 2d Ad Kd Nd 4s 5s", "3c 2c Ac Kc Nc 7c 3d 2d Ad Kd 4s 5s",
+         (10.0, 9.5)),
+    ],
+)  # fmt: skip
+def test_each_bidding_threshold_is_pinned(contract, reaches, short, estimates):
+    from mazzo.envs.calabresella.actions import Contract
+
+    c = Contract[contract]
+    legal = 1 << PASS | 1 << (BID_BASE + c)
+    assert (estimated_tricks(cards(reaches)), estimated_tricks(cards(short))) == estimates
+    assert choose_bid(cards(reaches), legal) == BID_BASE + c
+    assert choose_bid(cards(short), legal) == PASS
+
+
+def test_the_chiamo_threshold_lies_between_two_called_hands():
+    """Chiamo at 7.5: the best call's estimate 7.1 plus the monte's 1.0 bids, 6.1 plus 1.0
+    passes."""
+    from mazzo.agents.calabresella.heuristic import best_call
+    from mazzo.envs.calabresella.actions import Contract
+
+    legal = 1 << PASS | 1 << (BID_BASE + Contract.CHIAMO)
+    bids, passes = (
+        cards("3c 2c Ac Kc Nc 3d 4d 5d 4s 5s 6s 4b"),
+        cards("3c 2c Ac Kc Nc 4d 5d 6d 4s 5s 6s 4b"),
+    )
+    assert round(best_call(bids)[1], 6) == 7.1 and round(best_call(passes)[1], 6) == 6.1
+    assert choose_bid(bids, legal) == BID_BASE + Contract.CHIAMO
+    assert choose_bid(passes, legal) == PASS
+
+
 def test_cheapest_to_lose_is_the_first_card_of_the_lowest_keep_score():
     """The discard rule, summed suit by suit for speed, is ``keep_score``'s minimum (the first
     such card by id) on 5,000 random hands and sets of gone cards."""

@@ -1,0 +1,116 @@
+"""PPO's arithmetic, checked by hand: the clipped surrogate (``ppo_loss``) against its formula
+on rows where the clip decides (so a ``max`` for the ``min`` of the surrogate, or a clip on the
+wrong side, fails), the value and entropy terms, and GAE (``gae``) along linked sequences with
+a terminal end and a cut, the cut bootstrapped with the value of the seat's view; then the
+collector itself, whose cut sequences must be bootstrapped (a constant-value network makes
+every return of a sequence still open at the cut exactly that constant)."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from mazzo.agents.nets import PolicyValueNet
+from mazzo.envs.registry import get_game
+from mazzo.training.rl.collect import Batch, Collector, gae
+from mazzo.training.rl.opponents import OpponentPool
+from mazzo.training.rl.ppo import PPOConfig, ppo_loss
+
+
+class _Fixed(torch.nn.Module):
+    """A stand-in network returning fixed logits and values (what ppo_loss reads)."""
+
+    def __init__(self, logits, value):
+        super().__init__()
+        self.out = torch.nn.Parameter(torch.tensor(logits, dtype=torch.float32))
+        self.v = torch.nn.Parameter(torch.tensor(value, dtype=torch.float32))
+
+    def forward(self, obs, mask, extra=None):
+        return self.out, self.v
+
+
+def _batch(action, old_logp, advantage, ret, mask):
+    n = len(action)
+    return Batch(
+        obs=torch.zeros(n, 1), mask=torch.tensor(mask, dtype=torch.int8),
+        action=torch.tensor(action), logp=torch.tensor(old_logp, dtype=torch.float32),
+        advantage=torch.tensor(advantage, dtype=torch.float32),
+        ret=torch.tensor(ret, dtype=torch.float32), extra=None, phase=torch.zeros(n, dtype=torch.int64),
+    )  # fmt: skip
+
+
+def test_the_clipped_surrogate_is_the_pessimistic_bound():
+    """Four rows, one per case of the clip: ratio above 1 + clip with a positive advantage
+    (clipped), below 1 - clip with a negative one (clipped), and the two unclipped sides."""
+    clip = 0.2
+    logits = [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]  # new probability 0.5 each
+    new_logp = math.log(0.5)
+    ratios = [1.5, 0.5, 0.5, 1.5]  # old probabilities 1/3, 1, 1, 1/3
+    old = [new_logp - math.log(r) for r in ratios]
+    adv_raw = [1.0, -1.0, 1.0, -1.0]
+    batch = _batch([0, 0, 0, 0], old, adv_raw, [0.0] * 4, [[1, 1]] * 4)
+    net = _Fixed(logits, [0.0] * 4)
+    cfg = PPOConfig(game="calabresella", clip=clip, ent_coef=0.0, vf_coef=0.0)
+    loss, stats = ppo_loss(net, batch, cfg)
+    adv = np.array(adv_raw)
+    adv = (adv - adv.mean()) / (adv.std(ddof=1) + 1e-8)  # normalised within the minibatch
+    surrogate = [
+        min(r * a, min(max(r, 1 - clip), 1 + clip) * a) for r, a in zip(ratios, adv, strict=True)
+    ]
+    expected = -float(np.mean(surrogate))
+    assert loss.item() == pytest.approx(expected, abs=1e-6)
+    assert stats["policy"] == pytest.approx(expected, abs=1e-6)
+    assert stats["clipfrac"] == pytest.approx(1.0)  # every ratio lies outside [0.8, 1.2]
+    # the unclipped term alone would give another loss: the clip decides here
+    assert expected != pytest.approx(-float(np.mean(np.array(ratios) * adv)), abs=1e-3)
+
+
+def test_the_value_and_entropy_terms():
+    logits = [[math.log(0.2), math.log(0.8), -1e9]]  # the third action is masked
+    net = _Fixed(logits, [0.5])
+    batch = _batch([1], [math.log(0.8)], [0.0], [1.5], [[1, 1, 0]])
+    cfg = PPOConfig(game="calabresella", ent_coef=0.1, vf_coef=0.5)
+    loss, stats = ppo_loss(net, batch, cfg)
+    entropy = -(0.2 * math.log(0.2) + 0.8 * math.log(0.8))
+    assert stats["value"] == pytest.approx(0.5 * (1.5 - 0.5) ** 2)
+    assert stats["entropy"] == pytest.approx(entropy, abs=1e-6)
+    assert stats["policy"] == pytest.approx(0.0, abs=1e-7)  # one row: advantage 0
+    assert loss.item() == pytest.approx(0.5 * 0.5 - 0.1 * entropy, abs=1e-6)
+
+
+def test_gae_along_linked_sequences_with_an_end_and_a_cut():
+    """Seat A decides at rows 0, 2, 4 and its deal ends (terminal at 4, reward 1); seat B at
+    rows 1, 3 and is cut at 3 (bootstrapped with 0.6)."""
+    gamma, lam = 0.9, 0.8
+    value = np.array([0.1, 0.2, 0.3, 0.4, 0.5], np.float32)
+    reward = np.array([0, 0, 0, 0, 1], np.float32)
+    nxt = np.array([2, 3, 4, -1, -1])
+    terminal = np.array([False, False, False, False, True])
+    boot = np.array([0, 0, 0, 0.6, 0], np.float32)
+    adv = gae(reward, value, nxt, terminal, boot, gamma, lam)
+    a4 = 1 - 0.5
+    a2 = 0 + gamma * 0.5 - 0.3 + gamma * lam * a4
+    a0 = 0 + gamma * 0.3 - 0.1 + gamma * lam * a2
+    b3 = 0 + gamma * 0.6 - 0.4  # the cut: bootstrapped
+    b1 = 0 + gamma * 0.4 - 0.2 + gamma * lam * b3
+    assert adv == pytest.approx(np.array([a0, b1, a2, b3, a4], np.float32), abs=1e-6)
+
+
+def test_the_collector_bootstraps_the_sequences_open_at_the_cut():
+    game = get_game("calabresella")
+    rules = game.rules()
+    enc = game.encoder(rules)
+    net = PolicyValueNet(enc.obs_size, enc.num_actions, (8,))
+    c = 0.123457  # a value no return or discounted chain of this game gives by chance
+    with torch.no_grad():
+        for p in net.value.parameters():
+            p.zero_()
+        net.value.bias.fill_(c)
+    pool = OpponentPool(game, (), 1.0, 1)
+    collector = Collector(game, rules, 4, np.random.SeedSequence(3), pool, 1 / 96, 1.0, 0.95)
+    roll = collector.collect(net, 100)  # a few decisions: every deal is cut mid-way
+    assert len(roll) >= 100
+    ret = roll.ret  # advantage + value; a sequence open at the cut returns exactly c
+    open_rows = np.isclose(ret, c, atol=1e-6)
+    assert open_rows.sum() >= 4, "no decision was bootstrapped at the cut"
