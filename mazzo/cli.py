@@ -51,6 +51,7 @@ from mazzo.envs.deal_sets import (
     write_deal_set,
 )
 from mazzo.envs.registry import AnyGame, game_names, get_game
+from mazzo.exploit_command import add_exploit_command
 from mazzo.export_command import add_export_command
 from mazzo.extras import EXIT_MISSING_EXTRA, MissingExtra, extra_for_module
 from mazzo.labels_command import add_labels_command
@@ -202,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_export_command(sub)
     add_labels_command(sub)
     add_belief_command(sub)
+    add_exploit_command(sub)
     return parser
 
 
