@@ -318,7 +318,23 @@ def register(game: Game[R, S, V]) -> Game[R, S, V]:
     if old is not None and old is not game:
         raise ValueError(f"a game named {game.name!r} is already registered")
     _GAMES[game.name] = game
+    _register_gym_id(game)
+    _load()  # every game's id is there as soon as one game is: gym.make finds any of them
     return game
+
+
+SINGLE_AGENT_ENV = "mazzo.training.single_agent:SingleAgentEnv"
+"""The entry point of every game's Gymnasium id: a name, imported by ``gym.make`` only (the
+single-agent face builds its opponents from agent specs, a layer above this one)."""
+
+
+def _register_gym_id(game: AnyGame) -> None:
+    """Register ``game.info.gym_id`` with Gymnasium, so that ``gym.make("mazzo/...")`` works
+    once mazzo's environments are imported, whatever else is."""
+    import gymnasium as gym
+
+    if game.info.gym_id not in gym.registry:
+        gym.register(id=game.info.gym_id, entry_point=SINGLE_AGENT_ENV, kwargs={"game": game.name})
 
 
 def _load() -> None:

@@ -8,10 +8,12 @@ sb3-contrib's ``MaskablePPO``). The reward comes at the end of the deal: the lea
 settlement times ``reward_scale``. An illegal action ends the episode with ``illegal_penalty``
 (learners' env checkers send unmasked random actions and must survive them).
 
-Registered with Gymnasium as ``mazzo/Calabresella-v0`` and ``mazzo/Minchiate-v0``::
+Registered with Gymnasium as ``mazzo/Calabresella-v0`` and ``mazzo/Minchiate-v0`` by the
+game registry itself (``mazzo.envs.registry``: every game's id, as soon as any game is
+loaded), with this class as the entry point::
 
     import gymnasium as gym
-    import mazzo.training.single_agent  # registers the ids
+    from mazzo.envs import minchiate_v0  # any of mazzo's games loaded registers every id
     env = gym.make("mazzo/Calabresella-v0", opponents="heuristic")
 """
 
@@ -30,7 +32,7 @@ from mazzo.envs.cards.bits import bit_list
 from mazzo.envs.cards.deal import Deal
 from mazzo.envs.common.arrays import mask_to_int8
 from mazzo.envs.protocols import AnyState
-from mazzo.envs.registry import AnyGame, all_games, game_names, get_game
+from mazzo.envs.registry import game_names, get_game
 
 __all__ = ["SingleAgentEnv"]
 
@@ -193,12 +195,3 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat}
-
-
-def _register(game: AnyGame) -> None:
-    if game.info.gym_id not in gym.registry:
-        gym.register(id=game.info.gym_id, entry_point=SingleAgentEnv, kwargs={"game": game.name})
-
-
-for _game in all_games():
-    _register(_game)

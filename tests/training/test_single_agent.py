@@ -96,3 +96,26 @@ def test_maskable_ppo_example_trains_and_acts_legally():
     obs, _ = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
     assert env.unwrapped.action_masks()[int(action)]
+
+
+def test_the_gymnasium_ids_are_registered_by_the_environments_themselves():
+    """``gym.make("mazzo/...")`` works once any of mazzo's games is loaded, without importing
+    the training package first (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, gymnasium as gym\n"
+        "from mazzo.envs.registry import all_games\n"
+        "games = all_games()\n"
+        "assert 'mazzo.training' not in sys.modules\n"
+        "for g in games:\n"
+        "    env = gym.make(g.info.gym_id)\n"
+        "    env.reset(seed=0)\n"
+        "print(sorted(g.info.gym_id for g in games))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert "mazzo/Calabresella-v0" in out.stdout and "mazzo/Minchiate-v0" in out.stdout
