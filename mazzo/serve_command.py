@@ -45,6 +45,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
     )  # fmt: skip
     given = args.bot or list(DEFAULT_BOTS)
+    if args.port is not None or args.web:  # the bots' networks take seconds to load: say so
+        print(f"mazzo serve: loading the bots ({', '.join(given)})...", file=sys.stderr, flush=True)
     bots = Bots(
         [parse_bot_option(b) for b in given], skip_missing=not args.bot,
         foreign_rules=args.foreign_rules,
@@ -69,7 +71,14 @@ def _serve_web(server: Any, args: argparse.Namespace) -> int:
     )
     port = DEFAULT_PORT if args.port is None else args.port
     sock = _listen(args.host, port)  # before the announcement: a port in use is said at once
-    print(f"mazzo serve: ws://{args.host}:{port}/ws (http://{args.host}:{port}/)", file=sys.stderr)
+    where = f"{args.host}:{port}"
+    if args.web:  # the address a person opens first
+        said = (
+            f"the web table is at http://{where}/ (open it in a browser); bots at ws://{where}/ws"
+        )
+    else:
+        said = f"ws://{where}/ws (the bot protocol; also over HTTP at http://{where}/api/)"
+    print(f"mazzo serve: {said}", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, log_level=args.log_level.lower(), ws_max_size=ws_max_size(server))
     uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -15,6 +15,9 @@ from mazzo.envs.calabresella.deck import ITALIAN_40
 from mazzo.envs.cards.bits import bit_list
 from mazzo.envs.cards.errors import IllegalAction
 
+# the suits as a player reads them, with the letter the cards are written with (RULES.md D.2)
+SUIT_WORDS = ("coppe (c)", "denari (d)", "spade (s)", "bastoni (b)")
+
 __all__ = ["as_action_id", "illegal_action", "why_illegal"]
 
 
@@ -50,7 +53,7 @@ def why_illegal(phase: Phase, seat: int, action: int, hand: int, led_suit: int) 
             return f"{who} must play a card"
         if not (hand >> action) & 1:
             return f"{who} does not hold {ITALIAN_40.labels[action]}"
-        return f"{who} must follow suit ({ITALIAN_40.suit_names[led_suit]} led)"
+        return f"{who} must follow suit ({SUIT_WORDS[led_suit]} led)"
     if phase is Phase.BID:
         return f"{who} must pass or bid an allowed contract above the highest bid"
     if phase is Phase.CALL:

@@ -42,3 +42,13 @@ def test_every_play_follows_suit_when_it_can(flags):
                 off_suit += bool(view.trick) and any(c // 10 != view.trick[0] // 10 for c in legal)
             state.apply(int(rng.choice(legal)))
     assert plays > 5000 and off_suit > 100  # card play reached, voids met
+
+
+def test_a_refused_card_names_the_suit_led_in_words():
+    """The reason a player reads names the suit as a player says it, with its letter (never the
+    bare code: ``(s led)``)."""
+    from mazzo.envs.calabresella.explain import why_illegal
+
+    hand = (1 << 20) | (1 << 0)  # As and Ac
+    why = why_illegal(Phase.PLAY, 0, 0, hand, 2)  # spade led; Ac offered
+    assert why.endswith("must follow suit (spade (s) led)"), why

@@ -151,6 +151,8 @@ def test_serve_runs_with_the_serve_extra(
     )  # fmt: skip
     try:
         assert server.stderr is not None
+        loading = server.stderr.readline()  # said at once, before the bots load
+        assert loading.startswith("mazzo serve: loading the bots"), loading
         announced = server.stderr.readline()
         assert f"ws://127.0.0.1:{port}/ws" in announced, announced
         said = _ws(bin_, tmp_path, f"ws://127.0.0.1:{port}/ws")
