@@ -75,6 +75,21 @@ def test_each_round_starts_from_the_best_and_searches_with_it(tmp_path):
     assert third.distill_coef == cfg.distill_coef and third.hidden == cfg.hidden
 
 
+def test_bootstrap_only_keys_and_the_rounds_self_play():
+    cfg = _config(
+        phase_ent_coef={"bid": 0.1}, phase_ent_floor={"bid": 0.3}, self_play=0.8,
+        bootstrap_only=["phase_ent_coef", "phase_ent_floor"], round_self_play=0.5,
+    )  # fmt: skip
+    zero = round_config(cfg, 0, None, [])
+    assert zero.phase_ent_floor == {"bid": 0.3} and zero.self_play == 0.8
+    one = round_config(cfg, 1, Path("best"), [])
+    assert one.phase_ent_coef == {} and one.phase_ent_floor == {} and one.self_play == 0.5
+    with pytest.raises(ValueError, match="bootstrap_only names"):
+        _config(bootstrap_only=["no_such_key"])
+    with pytest.raises(ValueError, match="round_self_play must be in"):
+        _config(round_self_play=1.5)
+
+
 def _write(path: Path, values: dict) -> Path:
     lines = ['algorithm = "exit"'] + [f"{k} = {json.dumps(v)}" for k, v in values.items()]
     path.write_text("\n".join(lines) + "\n")

@@ -93,6 +93,13 @@ class ExitConfig(ppo.PPOConfig):
     """seed of the gate's deals (never a label or evaluation seed)"""
     gate_workers: int = 0
     """worker processes of the gate (0: every core)"""
+    bootstrap_only: tuple[str, ...] = ()
+    """PPO keys of this config that apply to the bootstrap alone; the later rounds take their
+    defaults (``("phase_ent_coef", "phase_ent_floor")``: an entropy floor that keeps a
+    no-weights policy bidding, dropped once the search's rounds begin)"""
+    round_self_play: float = -1.0
+    """``self_play`` of the rounds after the bootstrap (-1: the config's ``self_play``): a
+    lower share meets the search in the pool more often"""
     label_searcher: str = "ipimc:ms=0,net={net}"
     label_opponents: tuple[str, ...] = ("{net}",)
     label_deals: int = 2000
@@ -105,6 +112,14 @@ class ExitConfig(ppo.PPOConfig):
         super().__post_init__()
         if self.rounds < 0 or self.past_bests < 0 or self.gate_workers < 0:
             raise ValueError("rounds, past_bests and gate_workers must be >= 0")
+        ppo_keys = {f.name for f in dataclasses.fields(ppo.PPOConfig)}
+        unknown = sorted(set(self.bootstrap_only) - ppo_keys)
+        if unknown:
+            raise ValueError(f"bootstrap_only names {unknown}: no PPO key of that name")
+        if self.round_self_play != -1.0 and not 0 <= self.round_self_play <= 1:
+            raise ValueError(
+                f"round_self_play must be in [0, 1] (or -1), got {self.round_self_play}"
+            )
         for name in ("bootstrap_decisions", "round_decisions", "gate_deals", "label_deals"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
@@ -190,6 +205,10 @@ def round_config(cfg: ExitConfig, k: int, best: Path | None, past: list[Path]) -
             "label_opponents": (),
         })  # fmt: skip
     assert best is not None
+    defaults = field_defaults(ppo.PPOConfig)
+    base |= {k: defaults[k] for k in cfg.bootstrap_only}
+    if cfg.round_self_play != -1.0:
+        base["self_play"] = cfg.round_self_play
     net = f"nn:{best}"
     return ppo.PPOConfig(**base | {
         "total_decisions": cfg.round_decisions,
