@@ -21,6 +21,7 @@ never overwritten without ``--force``; the default name takes a number when take
 from __future__ import annotations
 
 import shutil
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -174,6 +175,37 @@ def option_lines(choices: list[tuple[int, str]], width: int) -> list[str]:
     return lines
 
 
+def reflow(text: str, width: int) -> str:
+    """``text``'s paragraphs (blank-line separated) wrapped to ``width`` columns between words,
+    never inside one (a help text written for a wide terminal, read on a narrow one)."""
+    paragraphs = [" ".join(p.split()) for p in text.split("\n\n")]
+    return "\n\n".join(
+        textwrap.fill(p, width, break_long_words=False, break_on_hyphens=False) for p in paragraphs
+    )
+
+
+def fit_lines(text: str, width: int) -> str:
+    """Each line of the table that is wider than ``width`` wrapped between words, its
+    continuation indented under the line's own indent plus two (a hand never breaks inside a
+    card or a suit's name)."""
+    out = []
+    for line in text.splitlines():
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out.extend(
+            textwrap.wrap(
+                line,
+                width,
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(out)
+
+
 def changed_lines(text: str, before: str | None) -> str:
     """The lines of the table ``text`` that were not in the table shown ``before`` (all of
     them the first time), so that a turn shows what changed, not the whole table again."""
@@ -191,8 +223,8 @@ def ask(
     decision) and the legal actions; read until a legal choice is made (``help`` shows how to
     answer and the game's ``notation``, ``table`` the whole view)."""
     choices = legal_choices(state)
-    print(changed_lines(view_text, shown), file=out)
     cols = width or shutil.get_terminal_size().columns
+    print(fit_lines(changed_lines(view_text, shown), max(MIN_WIDTH, cols)), file=out)
     print("\n".join(option_lines(choices, max(MIN_WIDTH, cols))), file=out)
     while True:
         out.write("> ")
@@ -201,12 +233,12 @@ def ask(
         if text.lower() in ("quit", "exit"):
             raise HumanQuit
         if text.lower() == "table":
-            print(view_text, file=out)
+            print(fit_lines(view_text, max(MIN_WIDTH, cols)), file=out)
             continue
         if text.lower() in ("help", "?", "h"):
-            print(HELP, file=out)
+            print(reflow(HELP, max(MIN_WIDTH, cols)), file=out)
             if notation:
-                print(notation, file=out)
+                print(reflow(notation, max(MIN_WIDTH, cols)), file=out)
             continue
         action = parse_choice(text, choices)
         if action is not None:

@@ -118,11 +118,22 @@ def _play_summary(
 ) -> list[str]:
     if soloist < 0 or not sum(tricks_won):
         return []
+    sol, dfn = pile_thirds(piles[0]), pile_thirds(piles[1])
     return [
-        f"Won so far: soloist {_count(tricks_won[0], 'trick')} / "
-        f"{_count(pile_thirds(piles[0]), 'third')}, "
-        f"defenders {_count(tricks_won[1], 'trick')} / {_count(pile_thirds(piles[1]), 'third')}"
+        f"Won so far: soloist {_count(tricks_won[0], 'trick')} / {_points(sol)} "
+        f"({_count(sol, 'third')}), defenders {_count(tricks_won[1], 'trick')} / "
+        f"{_points(dfn)} ({_count(dfn, 'third')})",
+        "The soloist needs 6 of the 11 points (each side's thirds cut to whole points; the last "
+        "trick +1)",
     ]
+
+
+def _points(thirds: int) -> str:
+    """Thirds as points, the way a player counts them: 7 -> ``2 1/3 points``."""
+    whole, rest = divmod(thirds, 3)
+    frac = f" {rest}/3" if rest and whole else f"{rest}/3" if rest else ""
+    number = f"{whole}{frac}" if whole else (frac or "0")
+    return f"{number} point{'s' if thirds == 0 or thirds > 3 else ''}"
 
 
 def _count(n: int, noun: str) -> str:

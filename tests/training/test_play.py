@@ -87,7 +87,7 @@ def test_play_a_whole_deal_with_wrong_inputs(tmp_path, game, args, bad_number, t
     child.sendline("banana")
     child.expect("'banana' is not one of your options")
     child.sendline("help")
-    child.expect("'quit' ends the session")
+    child.expect(r"'quit'\s+ends\s+the\s+session")  # wrapped to the terminal's width
     child.sendline(bad_number)
     child.expect("not one of your options")
     moves, seen = 0, opening
@@ -370,3 +370,21 @@ def test_a_session_shows_changes_forced_moves_and_the_trick_winner(game):
     for number, card in numbers:
         by_card.setdefault(card, set()).add(number)
     assert all(len(v) == 1 for v in by_card.values())  # a card keeps its number
+
+
+def test_help_and_the_table_fit_a_narrow_terminal():
+    """At 80 columns (and at 40) no line of the help or the table is wider than the terminal,
+    and no word is broken (the hand line wraps between cards)."""
+
+    from mazzo.play import HELP, fit_lines, reflow
+
+    cala = get_game("calabresella")
+    for width in (80, 40):
+        for text in (HELP, cala.info.notation):
+            out = reflow(text, width)
+            assert max(len(line) for line in out.splitlines()) <= width
+            assert out.split() == text.split()  # the same words, none broken
+        long_line = "Your hand: c: A N J 5 | d: 7 | s: 3 K J 7 6 | b: 2 N | denari bastoni spade"
+        fitted = fit_lines(long_line, width).splitlines()
+        assert all(len(line) <= width for line in fitted)
+        assert " ".join(fitted).split() == long_line.split()

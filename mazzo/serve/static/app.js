@@ -90,11 +90,17 @@ function send(msg) {
 function onMessage(msg) {
   if (msg.type === "hello") {
     App.hello = msg;
+    send({ type: "bots" }); // what each bot is and the rules it was trained for (the setup form)
     const kept = Store.deal();
     if (kept) { resume(kept); return; }
     const lost = App.M && !App.M.end;
     if (lost) { App.M = null; App.queue = []; }
     Render.setupForm(lost ? "Connected again. The server no longer has the deal you were playing: deal a new one." : "");
+    return;
+  }
+  if (msg.type === "bots") {
+    App.botInfo = msg.bots || {};
+    if (document.body.dataset.state === "setup") Render.setupSeats(true);
     return;
   }
   if (msg.type === "error") { onError(msg); return; }

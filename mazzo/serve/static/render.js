@@ -24,6 +24,8 @@ const Render = {
     // is pressed (a change on leaving the field would move the button under the pointer)
     document.getElementById("setup-flags").addEventListener("input", () => Render.setupSeats());
     document.getElementById("setup-flags").addEventListener("change", () => Render.setupSeats());
+    // a bot the person picks is theirs to keep; one the form picked follows the table's rules
+    document.getElementById("setup-seats").addEventListener("change", (e) => { delete e.target.dataset.auto; });
     document.getElementById("setup-cancel").addEventListener("click", () => Render.showSetup(false));
     document.body.addEventListener("click", (e) => {
       const el = e.target.closest("[data-label]");
@@ -78,7 +80,7 @@ const Render = {
       const names = Render.botNames(sel.value);
       document.querySelectorAll("#setup-seats select[data-seat]").forEach((el) => {
         const b = saved.bots[Number(el.dataset.seat)];
-        if (names.includes(b)) el.value = b;
+        if (names.includes(b)) { el.value = b; delete el.dataset.auto; }
       });
     }
     document.body.dataset.state = "setup";
@@ -99,7 +101,31 @@ const Render = {
     return G.seatsFor ? G.seatsFor(flags || {}, info.seats || 4) : info.seats || 4;
   },
 
-  setupSeats() {
+  /** The bot a newcomer should meet at a table of ``flags``: the trained bot where its rules
+   * are the table's, else the heuristic, else the first. */
+  preferredBot(name, bots, flags) {
+    const info = ((App.botInfo || {})[name] || []).find((b) => b.name === "bot");
+    const fits = info && (!info.rules || Object.entries(flags || {}).every(([k, v]) => JSON.stringify(info.rules[k]) === JSON.stringify(v)));
+    if (bots.includes("bot") && (fits || !App.botInfo)) return "bot";
+    return bots.includes("heuristic") ? "heuristic" : bots[0];
+  },
+
+  /** One line per bot saying what it is, for a person choosing opponents (no hover needed). */
+  botLegend(name, bots) {
+    const plain = {
+      random: "plays any legal card: to learn the rules",
+      heuristic: "a card player's simple rules: an easy opponent",
+      bot: "the trained network: the strongest opponent here",
+    };
+    const info = (App.botInfo || {})[name] || [];
+    return bots.map((b) => {
+      const known = info.find((x) => x.name === b);
+      const rules = known && known.rules ? " (trained for its rules only)" : "";
+      return `<li><b>${esc(b)}</b>: ${esc(plain[b] || (known ? known.help : ""))}${b === "bot" ? esc(rules) : ""}</li>`;
+    }).join("");
+  },
+
+  setupSeats(refresh) {
     const name = document.getElementById("setup-game").value;
     const n = Render.seatCount(name);
     const seatSel = document.getElementById("setup-seat");
@@ -107,21 +133,26 @@ const Render = {
     seatSel.innerHTML = Array.from({ length: n }, (_, s) => `<option value="${s}">S${s}</option>`).join("");
     seatSel.value = String(seat);
     const bots = Render.botNames(name);
-    const pref = PARAMS.get("bot") || (bots.includes("heuristic") ? "heuristic" : bots[0]);
+    let flags = {};
+    try { flags = JSON.parse(document.getElementById("setup-flags").value.trim() || "{}"); } catch (err) { flags = {}; }
+    const pref = PARAMS.get("bot") || Render.preferredBot(name, bots, flags);
+    document.getElementById("setup-bots-help").innerHTML = Render.botLegend(name, bots);
     const G = Games[name] || Games.generic;
     document.getElementById("setup-help").textContent = (typeof G.help === "function" ? G.help(n) : G.help) || "";
     const form = document.getElementById("setup-seats");
-    const key = `${name}/${n}/${seat}/${bots.join(",")}`;
-    if (form.dataset.key === key) return; // the same seats: keep them and the bots chosen
+    const key = `${name}/${n}/${seat}/${bots.join(",")}/${pref}`;
+    if (form.dataset.key === key && !refresh) return; // the same seats: keep the bots chosen
     const chosen = {};
-    form.querySelectorAll("select[data-seat]").forEach((el) => { chosen[el.dataset.seat] = el.value; });
+    form.querySelectorAll("select[data-seat]").forEach((el) => { if (!el.dataset.auto) chosen[el.dataset.seat] = el.value; });
     form.dataset.key = key;
+    // a choice stays, but the trained bot where the table's rules are not its own
+    const keep = (b) => bots.includes(b) && !(b === "bot" && pref !== "bot" && App.botInfo);
     const rows = [];
     for (let s = 0; s < n; s++) {
       if (s === seat) { rows.push(`<div class="seat-row"><span>S${s}</span><b>You</b></div>`); continue; }
       const role = G.setupRole ? G.setupRole(s, seat, n) : "";
       rows.push(`<div class="seat-row"><span>S${s}${role ? " · " + role : ""}</span>` +
-        `<select data-seat="${s}">${bots.map((b) => `<option${b === (bots.includes(chosen[s]) ? chosen[s] : pref) ? " selected" : ""}>${esc(b)}</option>`).join("")}` +
+        `<select data-seat="${s}"${keep(chosen[s]) ? "" : ' data-auto="1"'}>${bots.map((b) => `<option${b === (keep(chosen[s]) ? chosen[s] : pref) ? " selected" : ""}>${esc(b)}</option>`).join("")}` +
         `</select></div>`);
     }
     form.innerHTML = rows.join("");
