@@ -142,7 +142,25 @@ class Journal:
         prefix = 0
         while prefix in self.done:
             prefix += 1
+        if len(self.done) > prefix:  # deals booked after a gap are played again: drop them
+            self._keep(lines, prefix)
         self.done = {i: self.done[i] for i in range(prefix)}
+
+    def _keep(self, lines: list[bytes], prefix: int) -> None:
+        """Rewrite the journal with its header and the deals below ``prefix`` alone (a new
+        file moved over the old one), so a deal played again is never booked twice."""
+        kept = [lines[0]]
+        for line in lines[1:]:
+            if line.strip():
+                try:
+                    deal = loads(line)["deal"]
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    continue  # the line a crash cut short
+                if deal < prefix:
+                    kept.append(line)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_bytes(b"\n".join(kept) + b"\n")
+        tmp.replace(self.path)
 
     def _check_header(self, entry: Any) -> None:
         if not isinstance(entry, dict) or entry.get("format") != FORMAT:

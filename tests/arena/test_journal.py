@@ -66,6 +66,8 @@ def test_a_cut_line_is_dropped_and_deals_after_a_gap_are_played_again(tmp_path, 
     journal = Journal(path, plan)
     journal.open(resume=True)
     assert sorted(journal.done) == [0, 1, 2]
+    # the journal now holds those three alone: deal 5, played again, is never booked twice
+    assert [json.loads(x)["deal"] for x in path.read_text().splitlines()[1:]] == [0, 1, 2]
     played = []
     from mazzo.agents.arena import workers as pool
 
