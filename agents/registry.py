@@ -19,23 +19,29 @@ Must not import torch or training/.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mazzo.agents.base import AnyAgent, RandomAgent
 from mazzo.agents.params import Param, describe_params, parse_params
-from mazzo.envs.registry import AnyGame, Game, game_names
+from mazzo.envs.cards.flags import resolved_flags
+from mazzo.envs.protocols import RulesLike
+from mazzo.envs.registry import AnyGame, Game, game_names, get_game
 
 __all__ = [
+    "RULES_FOLDER",
     "AgentInfo",
     "AgentSpec",
     "agent_info",
     "agents_of",
+    "bot_for_rules",
     "known_agents",
     "make_agent",
     "parse_spec",
     "register",
+    "rules_bots",
     "shipped_bots",
 ]
 
@@ -201,15 +207,24 @@ def agent_info(name: str, game: AnyGame | str) -> AgentInfo:
     return info
 
 
-def make_agent(spec: str | AgentSpec, game: AnyGame | str) -> AnyAgent:
+def make_agent(
+    spec: str | AgentSpec, game: AnyGame | str, rules: RulesLike | None = None
+) -> AnyAgent:
     """Build the agent named by ``spec`` for ``game`` (the game or its registry name), its
-    parameters checked first.
+    parameters checked first. With ``rules`` (the table's), ``bot`` (no version asked for) is
+    the bot shipped for those rules where one is (``rules_bots``); elsewhere the rules change
+    nothing here (a trained agent is checked against them where it plays:
+    ``mazzo.agents.trained_rules``).
 
     Raises:
         ValueError: unknown game, agent, version or parameter; a value not of its declared type
             or range; a bad spec; or parameters the agent's constructor rejects.
     """
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
+    if rules is not None and parsed.name == "bot" and parsed.version is None:
+        folder = bot_for_rules(game, rules)
+        if folder is not None:  # the bot of these rules, as the network it is
+            parsed = AgentSpec("nn", None, parsed.params, str(folder), str(parsed))
     info = agent_info(parsed.name, game)
     given = dict(parsed.params)
     typed = {k: f"{k}={v}" for k, v in parsed.params.items()}
@@ -274,7 +289,8 @@ def _load_builtin() -> None:
             register(
                 game, "bot", params=NN_PARAMS[1:], versions=tuple(bots),
                 help=f"the shipped bot ({shipped.relative_to(SHIPPED.parent)}; see its CARD.md; "
-                f"bot@N: version N, {shipped.relative_to(SHIPPED.parent)}/vN for earlier ones)",
+                f"bot@N: version N, {shipped.relative_to(SHIPPED.parent)}/vN for earlier ones)"
+                + _other_rules_note(game),
             )(_bot_factory(game, bots))  # fmt: skip
         module = f"mazzo.agents.{game}"
         try:
@@ -282,6 +298,14 @@ def _load_builtin() -> None:
         except ModuleNotFoundError as e:
             if e.name != module:
                 raise
+
+
+def _other_rules_note(game: str) -> str:
+    """What the ``bot`` help adds where bots are shipped for other rules than the default."""
+    others = rules_bots(SHIPPED, game)
+    if not others:
+        return ""
+    return f"; at a table of other rules, the bot trained for them: {', '.join(others)}"
 
 
 def _random_factory(version: int) -> AnyAgent:
@@ -336,6 +360,34 @@ def _onnx_factory(game: str) -> Factory:
         return agent
 
     return make
+
+
+RULES_FOLDER = "rules"
+"""``checkpoints/<game>/rules/<flags>/``: the bots shipped for other rule sets than the default,
+one folder each (a shipped folder: ``meta.json`` names its rules' flags)."""
+
+
+def rules_bots(root: Path, game: str) -> dict[str, Path]:
+    """The bots shipped for rule sets other than the default: their folder by name (the
+    flags, ``players=4``), sorted. Empty when there is none."""
+    folder = root / game / RULES_FOLDER
+    if not folder.is_dir():
+        return {}
+    return {d.name: d for d in sorted(folder.iterdir()) if (d / "meta.json").is_file()}
+
+
+def bot_for_rules(game: AnyGame | str, rules: RulesLike) -> Path | None:
+    """The folder of the bot shipped for ``rules`` when they are not the default bot's (None
+    for the default rules, or rules no shipped bot was trained for)."""
+    g = get_game(game) if isinstance(game, str) else game
+    wanted = resolved_flags(rules)
+    if wanted == resolved_flags(g.rules()):
+        return None
+    for folder in rules_bots(SHIPPED, g.name).values():
+        meta = json.loads((folder / "meta.json").read_text())
+        if resolved_flags(g.rules(meta.get("flags", {}))) == wanted:
+            return folder
+    return None
 
 
 def shipped_bots(root: Path, game: str) -> dict[int, Path]:

@@ -35,12 +35,20 @@ class ForeignRules(ValueError):
         differences: ``(flag, trained value, value here)`` per differing flag.
     """
 
-    def __init__(self, label: str, differences: list[tuple[str, Any, Any]]) -> None:
+    def __init__(
+        self, label: str, differences: list[tuple[str, Any, Any]], shipped: tuple[str, ...] = ()
+    ) -> None:
+        others = (
+            f"; bot is shipped for the default rules and for {', '.join(shipped)} (it picks the "
+            "one trained for the table's rules)"
+            if shipped
+            else ""
+        )
         super().__init__(
-            f"{label} was trained for other rules: {describe(differences)}; to play it "
+            f"{label} was trained for other rules: {describe(differences)}{others}; to play it "
             f"anyway, add foreign_rules=true to its spec or pass {SWITCH}"
         )
-        self.label, self.differences = label, differences
+        self.label, self.differences, self.shipped = label, differences, shipped
 
 
 def trained_rules(agent: object) -> RulesLike | None:
@@ -81,7 +89,9 @@ def check_rules_fit(
         return None
     if allow or getattr(agent, "foreign_rules", False):
         return f"note: {label} plays rules it was not trained for: {describe(differences)}"
-    raise ForeignRules(label, differences)
+    from mazzo.agents.registry import SHIPPED, rules_bots  # the rule sets bots are shipped for
+
+    raise ForeignRules(label, differences, tuple(rules_bots(SHIPPED, game.name)))
 
 
 def _plain(value: object) -> str:

@@ -71,7 +71,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.deals < 1:
         raise ValueError(f"--deals must be at least 1, got {args.deals}")
     print(f"Starting {game.info.title}: loading the opponents ({args.opponents})...", flush=True)
-    agents = [make_agent(args.opponents, game) for _ in range(n)]
+    agents = [make_agent(args.opponents, game, rules) for _ in range(n)]
     note = check_rules_fit(agents[0], args.opponents, game, rules, args.foreign_rules)
     if note is not None:
         print(note)

@@ -50,7 +50,9 @@ def fingerprint(plan: ArenaPlan) -> dict[str, Any]:
                 f"entrant {e.label!r} is built by a factory, not a spec: a run with it cannot "
                 "be journaled or resumed"
             )
-        specs.append([e.label, e.source, build_agent(e, plan.deal_set.game).name])
+        specs.append(
+            [e.label, e.source, build_agent(e, plan.deal_set.game, plan.deal_set.rules).name]
+        )
     ds = plan.deal_set
     return {
         "game": ds.game.name,

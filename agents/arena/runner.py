@@ -94,7 +94,7 @@ def make_plan(
     seen: dict[str, int] = {}
     for item in agents:
         entrant = parse_entrant(item) if isinstance(item, str) else item
-        agent = build_agent(entrant, deal_set.game)
+        agent = build_agent(entrant, deal_set.game, deal_set.rules)
         note = check_rules_fit(agent, entrant.label, deal_set.game, deal_set.rules, foreign_rules)
         if note is not None:
             notes.append(note)

@@ -23,6 +23,7 @@ from mazzo.agents.arena.streams import agent_rng
 from mazzo.agents.base import AnyAgent, EachAgent
 from mazzo.agents.registry import make_agent
 from mazzo.envs.cards.deal import Deal
+from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame
 
 if TYPE_CHECKING:
@@ -61,10 +62,11 @@ class GameOutcome:
     latency: tuple[tuple[tuple[int, int], ...], ...] = field(default=(), compare=False)
 
 
-def build_agent(entrant: Entrant, game: AnyGame) -> AnyAgent:
-    """The agent of ``entrant`` (from its spec or its factory). Raises ValueError."""
+def build_agent(entrant: Entrant, game: AnyGame, rules: RulesLike | None = None) -> AnyAgent:
+    """The agent of ``entrant`` (from its spec, for the table's ``rules``: ``bot`` is the bot
+    shipped for them where there is one; or from its factory). Raises ValueError."""
     if isinstance(entrant.source, str):
-        return make_agent(entrant.source, game)
+        return make_agent(entrant.source, game, rules)
     agent = entrant.source()
     if not callable(getattr(agent, "act", None)):
         raise ValueError(f"entrant {entrant.label!r}: its factory did not return an agent")
@@ -89,7 +91,8 @@ class Table:
         self.rules = plan.deal_set.rules
         self.n_seats = len(plan.lineups[0])
         self.agents = [
-            [build_agent(e, plan.deal_set.game) for _ in range(self.n_seats)] for e in plan.entrants
+            [build_agent(e, plan.deal_set.game, plan.deal_set.rules) for _ in range(self.n_seats)]
+            for e in plan.entrants
         ]
         self.should_stop = should_stop
 

@@ -60,6 +60,7 @@ def advise(request: Any, bots: Bots) -> dict[str, Any]:
         raise ProtocolError(
             "not_your_turn", f"S{state.to_play} is to play after the record, not S{seat}"
         )
+    bot = bots.get(game.name, name, state.rules)  # the bot shipped for the record's rules
     action = bot.act(state.info_view(seat), np.random.default_rng(seed))
     return {
         "type": "move",

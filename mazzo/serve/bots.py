@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mazzo.agents.base import AnyAgent
-from mazzo.agents.registry import agent_info, agents_of, make_agent, parse_spec
+from mazzo.agents.registry import agent_info, agents_of, bot_for_rules, make_agent, parse_spec
 from mazzo.agents.trained_rules import check_rules_fit, trained_rules
 from mazzo.envs.cards.flags import resolved_flags
 from mazzo.envs.protocols import RulesLike
@@ -116,6 +116,7 @@ class Bots:
         """
         self.foreign_rules = foreign_rules
         self._by_game: dict[str, dict[str, Bot]] = {g: {} for g in game_names()}
+        self._for_rules: dict[tuple[str, str, str], Bot] = {}  # (game, name, rule set)
         for option in options:
             name, spec, game = BotOption(*option)
             try:
@@ -162,18 +163,34 @@ class Bots:
         """The bot names of ``game``, in the order given."""
         return list(self._by_game[game])
 
-    def get(self, game: str, name: str) -> Bot:
-        """Bot ``name`` of ``game``. Raises KeyError (the server reports ``unknown_bot``)."""
-        return self._by_game[game][name]
+    def get(self, game: str, name: str, rules: RulesLike | None = None) -> Bot:
+        """Bot ``name`` of ``game``; for a table of ``rules``, a bot served as the shipped
+        ``bot`` is the bot shipped for those rules where there is one (built once, then kept).
+        Raises KeyError (the server reports ``unknown_bot``)."""
+        bot = self._by_game[game][name]
+        if rules is None:
+            return bot
+        spec = parse_spec(bot.spec)
+        if spec.name != "bot" or spec.version is not None:
+            return bot
+        folder = bot_for_rules(game, rules)
+        if folder is None:
+            return bot
+        key = (game, name, folder.name)
+        if key not in self._for_rules:
+            agent = make_agent(bot.spec, game, rules)
+            self._for_rules[key] = Bot(name, bot.spec, bot.help, agent)
+        return self._for_rules[key]
 
     def fit(self, game: AnyGame, name: str, rules: RulesLike) -> str | None:
-        """Check that bot ``name`` of ``game`` may play ``rules`` (``mazzo.agents.trained_rules``):
-        None, or the note to log when the server lets it play rules it was not trained for.
+        """Check that bot ``name`` of ``game`` (for ``rules``: ``get``) may play ``rules``
+        (``mazzo.agents.trained_rules``): None, or the note to log when the server lets it
+        play rules it was not trained for.
 
         Raises:
             ForeignRules: a trained bot under other rules (each differing flag named).
         """
-        agent = self._by_game[game.name][name].agent
+        agent = self.get(game.name, name, rules).agent
         return check_rules_fit(agent, f"bot {name!r}", game, rules, self.foreign_rules)
 
     def describe(self) -> dict[str, list[dict[str, Any]]]:

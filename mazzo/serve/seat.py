@@ -257,7 +257,7 @@ def open_seat(
         raise ProtocolError("bad_field", f"open: 'seed' must be an integer >= 0, got {seed!r}")
     check_bots_fit(bots, game, [name], rules)
     session = SeatSession(
-        gid, game, rules, seat, bots.get(game.name, name), np.random.default_rng(seed)
+        gid, game, rules, seat, bots.get(game.name, name, rules), np.random.default_rng(seed)
     )
     opened = {
         "type": "opened", "game": gid, "mode": "seat", "name": game.name,

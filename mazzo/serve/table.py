@@ -214,7 +214,7 @@ def open_table(
     rngs = [np.random.default_rng(None if seed is None else [seed, s]) for s in range(len(seats))]
     session = TableSession(
         gid, game, rules, seats,
-        [None if s == CLIENT else bots.get(game.name, s) for s in seats], state, rngs,
+        [None if s == CLIENT else bots.get(game.name, s, rules) for s in seats], state, rngs,
     )  # fmt: skip
     opened = {
         "type": "opened",

@@ -408,7 +408,8 @@ def resumed_config(
             raise ValueError(
                 f"--set {key}: a resumed run cannot change {key} ({old!r} -> {new!r}): it enters "
                 "the training, and the run would no longer be the one it resumes; a resumed "
-                f"run may change {', '.join(sorted(RESUMABLE_CHANGES))}, and the learning-rate "
+                f"run may change {', '.join(sorted(RESUMABLE_CHANGES & set(_fields(cls))))}, and "
+                "the learning-rate "
                 f"schedule ({', '.join(LR_SCHEDULE)}) ahead of the run"
             )
         values[key] = value

@@ -1,0 +1,74 @@
+"""Bots by rules: ``bot`` at a table of other rules than the default is the bot shipped for
+those rules (``checkpoints/<game>/rules/<flags>/``) where there is one, in ``make_agent``, the
+arena, terminal play and the server; where there is none, the refusal names the rule sets that
+have one. A tiny bot trained here for Calabresella with four players stands in for a shipped
+one (the registry's ``SHIPPED`` pointed at a folder of the test's)."""
+
+import shutil
+
+import pytest
+
+import mazzo.agents.registry as registry
+from mazzo.agents.registry import bot_for_rules, make_agent, rules_bots
+from mazzo.agents.trained_rules import ForeignRules, check_rules_fit, trained_rules
+from mazzo.envs.cards.flags import resolved_flags
+from mazzo.envs.registry import get_game
+from mazzo.serve.bots import Bots
+from mazzo.training.rl.ppo import PPOConfig, train
+from mazzo.training.rl.ship import ship
+from tests.cli_runner import ROOT, run_cli
+
+GAME = get_game("calabresella")
+FOUR = GAME.rules({"players": 4})
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory):
+    root = tmp_path_factory.mktemp("checkpoints")
+    shutil.copytree(ROOT / "checkpoints" / "calabresella", root / "calabresella",
+                    ignore=shutil.ignore_patterns("selfplay", "belief"))  # fmt: skip
+    run = tmp_path_factory.mktemp("run") / "four"
+    cfg = PPOConfig(game="calabresella", flags={"players": 4}, total_decisions=512, n_envs=8,
+                    rollout_decisions=256, minibatch=128, hidden=(16,), eval_every=0, threads=1)  # fmt: skip
+    train(cfg, run, log=lambda _line: None)
+    ship(run, root / "calabresella" / "rules" / "players=4", "# a test bot for four players\n")
+    return root
+
+
+@pytest.fixture
+def four_players_bot(shipped, monkeypatch):
+    monkeypatch.setattr(registry, "SHIPPED", shipped)
+    return shipped / "calabresella" / "rules" / "players=4"
+
+
+def test_bot_is_the_bot_of_the_tables_rules(four_players_bot):
+    assert rules_bots(registry.SHIPPED, "calabresella") == {"players=4": four_players_bot}
+    assert bot_for_rules(GAME, FOUR) == four_players_bot
+    assert bot_for_rules(GAME, GAME.rules()) is None  # the default bot serves the default rules
+    agent = make_agent("bot", GAME, FOUR)
+    assert resolved_flags(trained_rules(agent)) == resolved_flags(FOUR)
+    assert check_rules_fit(agent, "bot", GAME, FOUR) is None
+    default = make_agent("bot", GAME, GAME.rules())
+    assert resolved_flags(trained_rules(default)) == resolved_flags(GAME.rules())
+
+
+def test_a_version_or_rules_without_a_bot_are_refused_naming_the_rule_sets(four_players_bot):
+    pinned = make_agent("bot@1", GAME, FOUR)  # a version asked for: that bot, whatever the table
+    with pytest.raises(ForeignRules, match="players=4") as e:
+        check_rules_fit(pinned, "bot@1", GAME, FOUR)
+    assert "bot is shipped for the default rules and for players=4" in str(e.value)
+    two = GAME.rules({"players": 2})
+    with pytest.raises(ForeignRules, match="and for players=4"):
+        check_rules_fit(make_agent("bot", GAME, two), "bot", GAME, two)
+
+
+def test_the_arena_and_the_server_play_the_bot_of_the_rules(four_players_bot, tmp_path):
+    out = run_cli("eval", "bot", "random", "--game", "calabresella", "--flag", "players=4",
+                  "--n", "2", "--workers", "1", "--out", str(tmp_path / "e"))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    bots = Bots([("bot", "bot")], skip_missing=False)
+    served = bots.get("calabresella", "bot", FOUR)
+    assert resolved_flags(trained_rules(served.agent)) == resolved_flags(FOUR)
+    assert bots.get("calabresella", "bot", FOUR) is served  # built once
+    assert bots.fit(GAME, "bot", FOUR) is None
+    assert bots.get("calabresella", "bot") is not served  # no rules: the default bot
