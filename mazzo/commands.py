@@ -39,6 +39,7 @@ __all__ = [
     "add_agents",
     "add_demo",
     "add_eval",
+    "add_flag_option",
     "add_foreign_rules_option",
     "add_ray_options",
     "add_rules",
@@ -103,7 +104,8 @@ def add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
     )  # fmt: skip
 
 
-def _flag_option(p: argparse.ArgumentParser, help: str) -> None:
+def add_flag_option(p: argparse.ArgumentParser, help: str) -> None:
+    """``--flag KEY=VALUE`` (repeatable): a rule flag of the game, read by its one parser."""
     p.add_argument("--flag", action="append", default=[], metavar="KEY=VALUE", help=help)
 
 
@@ -113,7 +115,7 @@ def add_demo(sub: Any) -> None:
     p.add_argument("--game", default=game_names()[0], choices=game_names())
     p.add_argument("--deals", type=count(1), default=2, help="number of deals (default 2)")
     p.add_argument("--seed", type=count(0), default=0, help="seed of the first deal (default 0)")
-    _flag_option(p, "a rule flag, e.g. --flag players=4 (repeatable; see mazzo rules)")
+    add_flag_option(p, "a rule flag, e.g. --flag players=4 (repeatable; see mazzo rules)")
     p.set_defaults(func=cmd_demo)
 
 
@@ -268,7 +270,7 @@ def add_eval(sub: Any) -> None:
         default=0,
         help="seed of generated deals and of every agent's generator (default 0)",
     )
-    _flag_option(p, "a rule flag, e.g. --flag players=4 (repeatable; see mazzo rules)")
+    add_flag_option(p, "a rule flag, e.g. --flag players=4 (repeatable; see mazzo rules)")
     p.add_argument(
         "--seating",
         default="pairs",

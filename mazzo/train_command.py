@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from mazzo.agents.distributed import check_address, import_ray
-from mazzo.commands import add_ray_options, description
+from mazzo.commands import add_flag_option, add_ray_options, description
 from mazzo.envs.cards.flags import parse_assignments
 from mazzo.envs.registry import game_names
 from mazzo.extras import require
@@ -163,11 +163,11 @@ def add_train_command(sub: Any) -> None:
     p.add_argument(
         "--resume", metavar="RUN_DIR", help="continue this run from its latest checkpoint"
     )
-    p.add_argument(
-        "--flag", action="append", default=[], metavar="KEY=VALUE",
-        help="a rule flag of the game, e.g. --flag players=4 (repeatable; see mazzo rules): "
+    add_flag_option(
+        p,
+        "a rule flag of the game, e.g. --flag players=4 (repeatable; see mazzo rules): "
         "train for those rules",
-    )  # fmt: skip
+    )
     add_ray_options(p, "the self-play actors (n_actors of them; the learner stays here)")
     p.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
