@@ -71,9 +71,11 @@ def train(
     with Run(
         cfg, "dmc", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress, ray
     ) as run:
-        # ---- collection: epsilon-greedy on the Q-values, with epsilon decaying
+        run.imitation()  # ---- 1. imitation of the experts (bc_decisions), a fresh run only
+        run.distillation(run.search_labels())  # ---- 2, 3. a search's labels, learned first
+        # ---- 4. collection: epsilon-greedy on the Q-values, with epsilon decaying
         for roll in run.rollouts(explore=partial(epsilon, cfg)):
-            losses = dmc_update(run.net, run.opt, roll, cfg, gen)  # ---- the update
+            losses = dmc_update(run.net, run.opt, roll, cfg, gen)  # ---- 5. the update
             run.log_update(roll, losses)  # ---- logging: losses/, perf/, charts/ (eval/ when due)
     return run.net
 

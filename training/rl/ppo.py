@@ -3,8 +3,9 @@
 One network plays every seat of every deal over the seat-relative observation (all seats in
 latest-against-latest deals, the rest from the opponent pool), its logits masked with a finite
 fill. ``train`` reads top to bottom: the seeding; the run (``mazzo.training.rl.run.Run``: the game
-and its rules, the network, optimizer, opponent pool and actors; opened, from imitating the
-experts if asked, or resumed exactly); then each update collects ``rollout_decisions``
+and its rules, the network, optimizer, opponent pool and actors; opened or resumed exactly);
+its stages before self-play, each named where it is called (imitation of the experts, the
+search's labels, their distillation); then each update collects ``rollout_decisions``
 learner decisions on the vector runner (``mazzo.training.rl.collect``: GAE along each seat's own
 decisions, terminal zero-sum rewards), runs ``epochs`` passes of clipped-surrogate minibatch
 updates (``ppo_update``; with ``distill_coef``, each minibatch also learns as many rows of the
@@ -83,13 +84,16 @@ def train(
     with Run(
         cfg, "ppo", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress, ray
     ) as run:
+        run.imitation()  # ---- 1. imitation of the experts (bc_decisions), a fresh run only
+        labels = run.search_labels()  # ---- 2. the search's labels (label_deals, distill_labels)
+        run.distillation(labels)  # ---- 3. the labels learned before self-play (distill_epochs)
         phases = phase_coefs(run.phases, cfg.phase_ent_coef) if cfg.phase_ent_coef else None
         floors = phase_coefs(run.phases, cfg.phase_ent_floor) if cfg.phase_ent_floor else None
-        for roll in run.rollouts():  # ---- collection: sampled from the policy, GAE advantages
+        for roll in run.rollouts():  # ---- 4. collection: sampled from the policy, GAE advantages
             coefs = phases
             if phases is not None and floors is not None:  # the bonus only below the floors
                 coefs = floor_gated(phases, floors, phase_entropy(run.net, roll))
-            losses = ppo_update(run.net, run.opt, roll, cfg, gen, coefs, run.labels)  # update
+            losses = ppo_update(run.net, run.opt, roll, cfg, gen, coefs, run.labels)  # ---- 5.
             run.log_update(roll, losses)  # ---- logging: losses/, perf/, charts/ (eval/ when due)
     return run.net
 

@@ -1,9 +1,12 @@
 """One training run, the object both trainers' stories stand on (``mazzo.training.rl.ppo``,
-``mazzo.training.rl.dmc``). It opens the run: the game and its ``Rules`` made once, from the config;
-the network, its optimizer, the opponent pool and the actors; the run directory with
-``config.json`` and ``metrics.csv``. Or it resumes one exactly from its latest checkpoint, after
-checking that the checkpoint's game, rules, encoding version and config are this run's. Then,
-update by update, it collects a rollout, logs the update (TensorBoard ``losses/``, ``perf/``,
+``mazzo.training.rl.dmc``). Constructing it opens the run and nothing more: the game and its
+``Rules`` made once, from the config; the network, its optimizer, the opponent pool and the
+actors; the run directory with ``config.json`` and ``metrics.csv``. Or it resumes one exactly
+from its latest checkpoint, after checking that the checkpoint's game, rules, encoding version
+and config are this run's. The work before self-play is in named stages the trainer calls in
+order, each a no-op where its config or a resume skips it: ``imitation`` (of the experts),
+``search_labels`` (written or read) and ``distillation`` (of those labels). Then, update by
+update (``rollouts``), it collects a rollout, logs the update (TensorBoard ``losses/``, ``perf/``,
 ``charts/``; one log line, or the progress bar), snapshots the policy into the opponent pool,
 evaluates through the arena (``eval/`` scalars, ``metrics.csv``), writes checkpoints
 (``mazzo.training.rl.checkpoint``: every state an exact resume needs) and, as a ``with`` block,
@@ -124,6 +127,8 @@ class Run:
         else:
             self.actors = RayActors(self._actor_specs(seed), ray, self.say)
         self.update = self.decisions = 0
+        self.resumed = resume
+        self.imitation_seed = imitation_seed
         try:
             self._restore() if resume else self._start()
         except BaseException:
@@ -134,16 +139,37 @@ class Run:
         self.phases = phase_names(self.game, self.rules)
         self._stop = _StopSignal()
         self._halted = False
+        self._started = False
         self._times = (0.0, 0.0)
-        if not resume and cfg.bc_decisions:
-            imitate(self, imitation_seed, gen)  # start from the experts' play, not random weights
         self.labels: LabelledDecisions | None = None
         """the search labels kept for the trainer's loss during self-play (``distill_coef``)"""
-        if (cfg.distill_labels or cfg.label_deals) and (not resume or cfg.distill_coef):
-            labels = read_labels(self)
-            if not resume and cfg.distill_epochs:
-                distill_labels(self, gen, labels)  # learn a search's decisions from its labels
-            self.labels = labels if cfg.distill_coef else None
+
+    # ---- the stages before self-play, each a no-op where the config or a resume skips it
+
+    def imitation(self) -> None:
+        """Stage 1: a fresh run with ``bc_decisions`` starts from the experts' play
+        (``mazzo.training.rl.imitation``), not from random weights."""
+        if not self.resumed and self.cfg.bc_decisions:
+            imitate(self, self.imitation_seed, self.gen)
+
+    def search_labels(self) -> LabelledDecisions | None:
+        """Stage 2: the search's labels (``label_deals`` written or continued by the run,
+        ``distill_labels`` files read), where the run has any and still needs them; None
+        otherwise."""
+        cfg = self.cfg
+        if (cfg.distill_labels or cfg.label_deals) and (not self.resumed or cfg.distill_coef):
+            return read_labels(self)
+        return None
+
+    def distillation(self, labels: LabelledDecisions | None) -> None:
+        """Stage 3: a fresh run learns the labels' decisions before self-play
+        (``distill_epochs`` passes) and keeps them for its loss during self-play where
+        ``distill_coef`` asks (``self.labels``)."""
+        if labels is None:
+            return
+        if not self.resumed and self.cfg.distill_epochs:
+            distill_labels(self, self.gen, labels)
+        self.labels = labels if self.cfg.distill_coef else None
 
     def _actor_specs(self, seed: np.random.SeedSequence) -> list[ActorSpec]:
         """``n_actors`` actors on seeds spawned from ``seed`` (or, for 0, one collector in this
@@ -161,18 +187,26 @@ class Run:
     # ---- the updates: collect, (the trainer's update), log; the clean stop around them
 
     def __enter__(self) -> Run:
-        self._last_ckpt = self._start_time = time.monotonic()
-        self._first = self.decisions
-        self._halted = self.hook is not None and self.hook(self.net, self)
-        self._stop.__enter__()
         return self
 
+    def _begin_self_play(self) -> None:
+        """Self-play begins: its clocks start, Ctrl-C / SIGTERM now stop it after an update
+        (with a checkpoint), and the hook sees the network once before the first update."""
+        self._started = True
+        self._last_ckpt = self._start_time = time.monotonic()
+        self._first = self.decisions
+        self._stop.__enter__()
+        self._halted = self.hook is not None and self.hook(self.net, self)
+
     def rollouts(self, explore: Callable[[int], float] | None = None) -> Iterator[Rollout]:
-        """The actors' rollouts of ``rollout_decisions`` learner decisions with their
-        advantages, one per update until ``total_decisions`` (or a stop): sampled from the
-        policy or, with ``explore`` (decisions so far -> epsilon), epsilon-greedy on its
-        values. Each is counted by ``log_update`` before the next is collected."""
+        """Stage 4, collection: the actors' rollouts of ``rollout_decisions`` learner
+        decisions with their advantages, one per update until ``total_decisions`` (or a
+        stop): sampled from the policy or, with ``explore`` (decisions so far -> epsilon),
+        epsilon-greedy on its values. Each is counted by ``log_update`` (stage 5, after the
+        trainer's update) before the next is collected."""
         cfg = self.cfg
+        if not self._started:
+            self._begin_self_play()
         while self.decisions < cfg.total_decisions and not (self._stop.requested or self._halted):
             epsilon = None if explore is None else explore(self.decisions)
             for group in self.opt.param_groups:  # the schedule's rate for this update
