@@ -115,7 +115,7 @@
       4: "Four players: the dealer sits out each deal; the other three, each for himself, bid for a contract, and the highest bidder plays it alone against the other two.",
     })[n] || "Three players, each for himself: bid for a contract, then play it alone against the other two.",
     trickSize: () => 3,
-    sortKey: (code) => 10 * SUIT_ORDER.indexOf(suit(code)) + STRENGTH.indexOf(rank(code)),
+    sortKey: (code) => 10 * SUIT_ORDER.indexOf(suit(code)) + 9 - STRENGTH.indexOf(rank(code)), // high to low
 
     trickWinner(M, trick) {
       const led = suit(trick[0].card);

@@ -5,7 +5,6 @@
 
 (() => {
   const SUIT_ORDER = "cdsb";
-  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K"];
   const COMBO_NAMES = ["low run", "high run", "1-13-28", "diecine", "1-40-M", "kings"];
   const U = GameUtil;
 
@@ -15,12 +14,16 @@
   const team = (s) => (s % 2 === 0 ? "A" : "B");
   const comboName = (k) => (typeof k === "number" ? COMBO_NAMES[k] || `combination ${k}` : k);
 
+  // a hand in the game's order, as the terminal shows it: trumps high to low, the Matto, then
+  // each suit (c d s b) high to low as its cards take tricks (M-2.2: 9 ranks below 5 in cups
+  // and coins)
   function sortKey(code) {
     const p = Cards.parse(code);
     if (!p) return 999;
-    if (p.kind === "trump") return 100 + p.n;
-    if (p.kind === "matto") return 99;
-    return 14 * SUIT_ORDER.indexOf(p.suit) + RANKS.indexOf(p.rank);
+    if (p.kind === "trump") return 40 - p.n;
+    if (p.kind === "matto") return 40;
+    const order = p.suit === "c" || p.suit === "d" ? ROUND : LONG;
+    return 41 + 14 * SUIT_ORDER.indexOf(p.suit) + order.indexOf(p.rank);
   }
 
   /** A combination in any of the shapes a view or a result may give: {kind, cards|members, ...}. */
