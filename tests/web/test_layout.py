@@ -222,3 +222,42 @@ def test_wide_and_small_windows(web_server: str, browser: Any) -> None:
             plays.close()
         finally:
             set_viewport(browser, *VIEWPORT)
+
+
+def _rect(driver: Any, el: Any) -> dict[str, float]:
+    r: dict[str, float] = driver.execute_script(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return {l: r.left, t: r.top, r: r.right, b: r.bottom};", el
+    )  # fmt: skip
+    return r
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["l"] < b["r"] and b["l"] < a["r"] and a["t"] < b["b"] and b["t"] < a["b"]
+
+
+def test_the_end_of_a_calabresella_deal_hides_no_seat(web_server: str, browser: Any) -> None:
+    """At 1366x900 and 1024x700 the end of a deal shows every seat and its result: nothing that
+    the end shows (the running count, the end box) lies over a seat."""
+    seed = find_seed(CAL, 11)
+    for size in (WIDE, SMALL):
+        set_viewport(browser, *size)
+        try:
+            _start(browser, web_server, CAL, seed)
+            _play_through(browser, CAL, seed, f"cal_end_{size[0]}", ())
+            seats = browser.find_elements(By.CSS_SELECTOR, ".seat[data-seat]")
+            assert len(seats) == 3
+            covers = [
+                el for sel in ("#felt .points", "#end")
+                for el in browser.find_elements(By.CSS_SELECTOR, sel) if el.is_displayed()
+            ]  # fmt: skip
+            for seat in seats:
+                for box in covers:
+                    assert not _overlap(_rect(browser, seat), _rect(browser, box)), (
+                        size,
+                        seat.get_attribute("data-seat"),
+                        box.get_attribute("outerHTML")[:80],
+                    )
+            browser.save_screenshot(str(artifacts_dir() / f"web_layout_cal_end_{size[0]}.png"))
+        finally:
+            set_viewport(browser, *VIEWPORT)
