@@ -261,3 +261,30 @@ def test_the_end_of_a_calabresella_deal_hides_no_seat(web_server: str, browser: 
             browser.save_screenshot(str(artifacts_dir() / f"web_layout_cal_end_{size[0]}.png"))
         finally:
             set_viewport(browser, *VIEWPORT)
+
+
+def test_the_end_of_a_minchiate_deal_shows_your_seat_and_one_scroll(
+    web_server: str, browser: Any
+) -> None:
+    """At 1366x900 and 1024x700 the end box of a Minchiate deal lies over no seat, yours
+    included, and scrolls as one box (no scrolling box inside it)."""
+    for size in (WIDE, SMALL):
+        set_viewport(browser, *size)
+        try:
+            _start(browser, web_server, MIN, MIN_SEED)
+            _play_through(browser, MIN, MIN_SEED, f"min_end_{size[0]}", ())
+            end = browser.find_element(By.ID, "end")
+            for seat in browser.find_elements(By.CSS_SELECTOR, ".seat[data-seat]"):
+                assert not _overlap(_rect(browser, seat), _rect(browser, end)), (
+                    size,
+                    seat.get_attribute("data-seat"),
+                )
+            inner = browser.execute_script(
+                "return [...document.querySelectorAll('#end *')].filter(e => {"
+                "const s = getComputedStyle(e); return /(auto|scroll)/.test(s.overflowY)"
+                " && e.scrollHeight > e.clientHeight + 1;}).length;"
+            )
+            assert inner == 0, f"{size}: {inner} scrolling box(es) inside the end box"
+            browser.save_screenshot(str(artifacts_dir() / f"web_layout_min_end_{size[0]}.png"))
+        finally:
+            set_viewport(browser, *VIEWPORT)
