@@ -132,7 +132,7 @@ def make_app(
         Route("/api/move", move, methods=["POST"]),
     ]
     if static is not None:
-        routes.append(Mount("/", app=StaticFiles(directory=static, html=True), name="web"))
+        routes.append(Mount("/", app=_Revalidated(directory=static, html=True), name="web"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -167,3 +167,14 @@ async def _limited_body(request: Request, limit: int) -> bytes:
             )
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+class _Revalidated(StaticFiles):
+    """The web table's files, each answered with ``Cache-Control: no-cache``: a browser keeps
+    them but asks again (a 304 when unchanged), so a page never runs the scripts of an older
+    mazzo after an upgrade."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response

@@ -325,6 +325,8 @@ def test_static_files_when_asked_for(tmp_path):
     with Uvicorn(make_server(), static=tmp_path) as page:
         with urllib.request.urlopen(page.http + "/", timeout=60) as r:
             assert "<h1>mazzo</h1>" in r.read().decode()
+            # kept by a browser but asked for again: an upgrade's scripts are never stale
+            assert r.headers["Cache-Control"] == "no-cache"
         assert http(page, "/api/hello")[1]["type"] == "hello"
     with Uvicorn(make_server()) as bare:
         with pytest.raises(urllib.error.HTTPError) as e:

@@ -30,10 +30,15 @@ return {state: b.state, turn: b.turn || '0', legal: b.legal || '[]', shown: show
 _TARGET = """
 const el = document.querySelector(arguments[0]);
 if (!el) return [null, 0, 0];
-const r = el.getBoundingClientRect(), y = r.top + r.height / 2;
+const r = el.getBoundingClientRect();
+// the part of the card a person sees: from its top down its left edge (a later row may cover
+// its lower part), then across at the middle of that part
+let h = 0;
+while (h < r.height && el.contains(document.elementFromPoint(r.left + 3, r.top + h + 1))) h++;
+const y = r.top + Math.max(h, 1) / 2;
 let w = 0;
 while (w < r.width && el.contains(document.elementFromPoint(r.left + w + 1, y))) w++;
-return [el, w, r.width];
+return [el, w, r.width, y - r.top];
 """
 MIN_STRIP_PX = 20  # the least of a card a person must see to click it
 
@@ -90,15 +95,17 @@ def click_card(driver: Any, code: str) -> None:
 
 
 def _click(driver: Any, selector: str, missing: str) -> None:
-    el, strip, width = driver.execute_script(_TARGET, selector)
+    el, strip, width, y = driver.execute_script(_TARGET, selector)
     assert el is not None, missing
     assert strip >= MIN_STRIP_PX, f"only {strip} px of {selector!r} can be clicked"
-    if strip >= width:
+    height = el.size["height"]
+    if strip >= width and abs(y - height / 2) < 1:
         el.click()
         return
     # duration=0: the pointer jumps to the strip (Selenium animates each move for 250 ms)
+    dx = 0 if strip >= width else -width / 2 + strip / 2
     ActionChains(driver, duration=0).move_to_element_with_offset(
-        el, -width / 2 + strip / 2, 0
+        el, dx, y - height / 2
     ).click().perform()
 
 

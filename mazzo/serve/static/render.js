@@ -8,6 +8,7 @@ const CARD_H = 96; // style.css .card height
 const MIN_STRIP = 40; // the least of a card the hand shows before it takes another row
 const ROW_STEP = 64; // from one row of the hand to the next (the rows overlap by a third of a card)
 const MAX_ROWS = 4;
+const PHONE_ROW_STEP = 36; // a phone's rows: each shows its cards' corners (rank and suit)
 const PLACES = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
 
 const Render = {
@@ -327,9 +328,11 @@ const Render = {
     el.innerHTML = out.join("");
     const gap = k < 2 ? 0 : Math.min(4, strip(k) - CARD_W);
     el.style.setProperty("--gap", `${Math.floor(gap)}px`);
-    el.style.setProperty("--row-step", `${ROW_STEP}px`);
     const used = Math.max(1, out.length);
-    el.style.height = `${16 + (used - 1) * ROW_STEP + CARD_H + 6}px`;
+    // a phone's three rows (Minchiate's 21 cards) overlap more, so the last row fits the screen
+    const step = used > 2 && window.matchMedia("(max-width: 899px)").matches ? PHONE_ROW_STEP : ROW_STEP;
+    el.style.setProperty("--row-step", `${step}px`);
+    el.style.height = `${16 + (used - 1) * step + CARD_H + 6}px`;
     el.dataset.rows = String(used);
   },
 
@@ -355,7 +358,9 @@ const Render = {
 
   panels(M, G) {
     const out = (G.panels ? G.panels(M) : []).map((p) => `<section><h3>${p.title}</h3>${p.html}</section>`);
-    const last = M.tricks.slice(-3).reverse().map((t) => {
+    // every trick, the newest first (the section scrolls); a phone keeps the last three
+    const shown = window.matchMedia("(max-width: 899px)").matches ? 3 : M.tricks.length;
+    const last = M.tricks.slice(-shown).reverse().map((t) => {
       const k = M.tricks.indexOf(t) + 1;
       const who = t.winner === null || t.winner === undefined ? "" : ` → ${seatLabel(t.winner)}`;
       return `<div class="trick-row"><span class="k">${k}</span>` +
