@@ -341,7 +341,11 @@ const Render = {
     const bar = document.getElementById("action-bar");
     let prompt = "";
     if (M.end) prompt = "The deal is over.";
-    else if (!App.connected) prompt = "Disconnected from the server: this deal cannot go on.";
+    else if (!App.connected) {
+      prompt = Store.deal()
+        ? "Disconnected from the server: Reconnect takes the deal up where it stopped."
+        : "Disconnected from the server: Reconnect, then deal a new one.";
+    }
     else if (M.legal.length) prompt = G.prompt ? G.prompt(M) : "Your turn";
     else if (M.sentMove) prompt = "…";
     else prompt = (G.waitNote && G.waitNote(M)) || "Waiting for the other players…";
@@ -377,6 +381,15 @@ const Render = {
     for (let i = rows.length - 1; i > 0 && tricks.scrollHeight > tricks.clientHeight + 1; i--) rows[i].style.display = "none";
     const lines = document.getElementById("log-lines");
     lines.scrollTop = lines.scrollHeight;
+    // a screen reader hears each new line of the log (the bots' plays, the tricks' winners)
+    const said = document.getElementById("announce");
+    const latest = M.log.length ? M.log[M.log.length - 1] : "";
+    if (said && said.dataset.count !== String(M.log.length)) {
+      said.dataset.count = String(M.log.length);
+      const tmp = document.createElement("div");
+      tmp.innerHTML = latest;
+      said.textContent = tmp.textContent;
+    }
   },
 
   end(M, G) {
