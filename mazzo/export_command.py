@@ -61,7 +61,10 @@ def add_export_command(sub: Any) -> None:
         help="a checkpoint folder, a run directory, or 'bot' (the shipped bot of --game)",
     )  # fmt: skip
     p.add_argument("--out", metavar="DIR", help="the bundle folder to write")
-    p.add_argument("--game", choices=game_names(), help="the game of 'bot' (or the one expected)")
+    p.add_argument(
+        "--game", choices=game_names(),
+        help=f"the game of 'bot' (default {game_names()[0]}), or the one a checkpoint must hold",
+    )  # fmt: skip
     p.add_argument("--force", action="store_true", help="overwrite the bundle in a non-empty DIR")
     p.add_argument("--vectors", type=int, default=64, metavar="N", help="test vectors (64)")
     p.add_argument("--seed", type=int, default=0, help="seed of the test vectors' deals (0)")

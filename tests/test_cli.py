@@ -38,6 +38,8 @@ def test_demo(flags):
 def test_demo_rejects_unknown_flag():
     out = mazzo("demo", "--flag", "colour=red")
     assert out.returncode == 2 and "unknown calabresella flag 'colour'" in out.stderr
+    near = run_cli("demo", "--flag", "player=4")
+    assert near.returncode == 2 and "flag 'player' (did you mean 'players'?)" in near.stderr
 
 
 def test_replay(tmp_path):

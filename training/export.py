@@ -79,18 +79,15 @@ class PolicyGraph(nn.Module):
 
 
 def source_checkpoint(checkpoint: str | Path, game: str | None = None) -> Path:
-    """The checkpoint folder that ``checkpoint`` names: ``bot`` is the shipped bot of ``game``,
-    anything else a checkpoint folder or run directory.
+    """The checkpoint folder that ``checkpoint`` names: ``bot`` is the shipped bot of ``game``
+    (by default the first game, as every command's ``--game``), anything else a checkpoint
+    folder or run directory.
 
     Raises:
-        ValueError: ``bot`` without a game or for a game with no shipped bot; no checkpoint.
+        ValueError: ``bot`` for a game with no shipped bot; no checkpoint.
     """
     if str(checkpoint) == "bot":
-        if game is None:
-            raise ValueError(
-                f"CHECKPOINT 'bot' is a shipped bot: pass --game (one of {', '.join(game_names())})"
-            )
-        folder = SHIPPED / get_game(game).name
+        folder = SHIPPED / get_game(game or game_names()[0]).name
         if not (folder / "meta.json").exists():
             raise ValueError(f"{game} has no shipped bot (no {folder / 'meta.json'})")
         return folder

@@ -12,6 +12,7 @@ Must not import numpy, torch, gymnasium or pettingzoo (stdlib only).
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
@@ -43,7 +44,11 @@ def rules_from_flags(cls: type[R], flags: Mapping[str, Any], game: str) -> R:
     for name, value in flags.items():
         f = fields.get(name)
         if f is None:
-            raise ValueError(f"unknown {game} flag {name!r}; known flags: {', '.join(fields)}")
+            close = difflib.get_close_matches(name, list(fields), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(
+                f"unknown {game} flag {name!r}{hint}; known flags: {', '.join(fields)}"
+            )
         kwargs[name] = _coerce(name, value, f, game)
     rules = cls(**kwargs)
     check = getattr(rules, "validate", None)

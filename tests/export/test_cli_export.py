@@ -79,10 +79,15 @@ def test_a_forced_export_that_fails_leaves_the_old_bundle_whole(
     load_bundle(out)
 
 
+def test_bot_defaults_to_the_first_game_as_every_command_does(tmp_path):
+    out = tmp_path / "b"
+    assert main(["export", "bot", "--out", str(out), "--vectors", "4"]) == 0
+    assert load_bundle(out).game_name == "calabresella"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["bot", "--out", "{tmp}/b"], "CHECKPOINT 'bot' is a shipped bot: pass --game"),
         (["{tmp}/nothing", "--out", "{tmp}/b"], "is neither a mazzo checkpoint nor a run dir"),
         (["{run}", "--out", "{tmp}/b", "--game", "calabresella"],
          "holds a minchiate policy, not a calabresella one"),
