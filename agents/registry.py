@@ -43,6 +43,7 @@ __all__ = [
     "register",
     "rules_bots",
     "shipped_bots",
+    "shipped_rule_sets",
 ]
 
 Factory = Callable[..., AnyAgent]
@@ -374,6 +375,14 @@ def rules_bots(root: Path, game: str) -> dict[str, Path]:
     if not folder.is_dir():
         return {}
     return {d.name: d for d in sorted(folder.iterdir()) if (d / "meta.json").is_file()}
+
+
+def shipped_rule_sets(game: str) -> list[dict[str, object]]:
+    """The flags of each rule set a bot is shipped for besides the default (``rules_bots``)."""
+    return [
+        dict(json.loads((folder / "meta.json").read_text()).get("flags", {}))
+        for folder in rules_bots(SHIPPED, game).values()
+    ]
 
 
 def bot_for_rules(game: AnyGame | str, rules: RulesLike) -> Path | None:

@@ -72,3 +72,14 @@ def test_the_arena_and_the_server_play_the_bot_of_the_rules(four_players_bot, tm
     assert bots.get("calabresella", "bot", FOUR) is served  # built once
     assert bots.fit(GAME, "bot", FOUR) is None
     assert bots.get("calabresella", "bot") is not served  # no rules: the default bot
+
+
+def test_the_bots_reply_says_which_bots_open_other_rules(four_players_bot):
+    bots = Bots([("bot", "bot"), ("any", "bot:foreign_rules=true"), ("h", "heuristic")])
+    described = {b["name"]: b for b in bots.describe()["calabresella"]}
+    assert described["bot"]["foreign_rules"] is False
+    assert described["bot"]["other_rules"] == [{"players": 4}]
+    assert described["any"]["foreign_rules"] is True
+    assert described["h"]["foreign_rules"] is False and described["h"]["other_rules"] == []
+    lenient = Bots([("bot", "bot")], foreign_rules=True)
+    assert lenient.describe()["calabresella"][0]["foreign_rules"] is True

@@ -20,7 +20,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mazzo.agents.base import AnyAgent
-from mazzo.agents.registry import agent_info, agents_of, bot_for_rules, make_agent, parse_spec
+from mazzo.agents.registry import (
+    agent_info,
+    agents_of,
+    bot_for_rules,
+    make_agent,
+    parse_spec,
+    shipped_rule_sets,
+)
 from mazzo.agents.trained_rules import check_rules_fit, trained_rules
 from mazzo.envs.cards.flags import resolved_flags
 from mazzo.envs.protocols import RulesLike
@@ -194,16 +201,35 @@ class Bots:
         return check_rules_fit(agent, f"bot {name!r}", game, rules, self.foreign_rules)
 
     def describe(self) -> dict[str, list[dict[str, Any]]]:
-        """``{game: [{"name", "spec", "help", "rules"}]}`` (the ``bots`` reply): ``rules`` the
-        flags a trained bot was trained for (every flag, resolved), null for a bot that plays
-        any rules."""
+        """``{game: [{"name", "spec", "help", "rules", "foreign_rules", "other_rules"}]}`` (the
+        ``bots`` reply): ``rules`` the flags a trained bot was trained for (every flag,
+        resolved), null for a bot that plays any rules; ``foreign_rules`` whether it opens other
+        rules anyway (``mazzo serve --foreign-rules``, or ``foreign_rules=true`` in its spec);
+        ``other_rules`` the rule sets a ``bot`` switches to the bot shipped for (their flags)."""
         return {
             game: [
-                {"name": b.name, "spec": b.spec, "help": b.help, "rules": _rules_of(b.agent)}
+                {
+                    "name": b.name,
+                    "spec": b.spec,
+                    "help": b.help,
+                    "rules": _rules_of(b.agent),
+                    "foreign_rules": self.foreign_rules
+                    or bool(getattr(b.agent, "foreign_rules", False)),
+                    "other_rules": _other_rules(game, b.spec),
+                }
                 for b in bots.values()
             ]
             for game, bots in self._by_game.items()
         }
+
+
+def _other_rules(game: str, spec: str) -> list[dict[str, object]]:
+    """The flags of each rule set that ``bot`` (no version asked for) is shipped for besides
+    the default; empty for any other bot."""
+    parsed = parse_spec(spec)
+    if parsed.name != "bot" or parsed.version is not None:
+        return []
+    return shipped_rule_sets(game)
 
 
 def _rules_of(agent: AnyAgent) -> dict[str, Any] | None:
