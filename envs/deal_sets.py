@@ -237,7 +237,7 @@ def read_records(path: str | Path) -> RecordFile:
             f"{path}: expected {SINGLE} (a JSON object) or {JSON_LINES}, "
             f"got a JSON {type(whole).__name__}"
         )
-    lines = [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = [n for n, line in enumerate(_lines(text), 1) if line.strip()]
     return RecordFile(path, SINGLE, ((f"line {lines[0]}" if len(lines) == 1 else "", whole),))
 
 
@@ -259,7 +259,7 @@ def _looks_like_lines(text: str, error: json.JSONDecodeError) -> bool:
     (``Extra data``), or several lines of which the first is JSON on its own."""
     if error.msg == "Extra data":
         return True
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in _lines(text) if line.strip()]
     if len(lines) < 2:
         return False
     try:
@@ -283,7 +283,7 @@ def _list_entries(path: Path, text: str) -> tuple[tuple[str, Any], ...]:
 
 def _line_entries(path: Path, text: str) -> tuple[tuple[str, Any], ...]:
     entries = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(_lines(text), 1):
         if not line.strip():
             continue
         try:
@@ -301,3 +301,10 @@ def game_of_record(record: Any, where: str) -> AnyGame:
         return game_for_format(fmt)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a JSON Lines text: split at line feeds alone (``str.splitlines`` would also
+    split inside a record at U+2028 and other separators JSON allows in a string)."""
+    lines = text.split("\n")
+    return [line.removesuffix("\r") for line in lines]

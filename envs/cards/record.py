@@ -241,7 +241,7 @@ def seat_token(seat: int) -> str:
 
 def parse_seat(token: object, n_seats: int) -> int:
     """``S<k>`` -> k. Raises ValueError if malformed or outside ``0 .. n_seats-1``."""
-    if isinstance(token, str) and token[:1] == "S" and token[1:].isdigit():
+    if isinstance(token, str) and token[:1] == "S" and token[1:].isascii() and token[1:].isdigit():
         seat = int(token[1:])
         if seat < n_seats:
             return seat
