@@ -236,31 +236,39 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     return a["l"] < b["r"] and b["l"] < a["r"] and a["t"] < b["b"] and b["t"] < a["b"]
 
 
+def _at_the_end(
+    driver: Any, url: str, sc: Scenario, seed: int, name: str
+) -> Generator[tuple[int, int], None, None]:
+    """Play the deal to its end at 1366x900, then at 1024x700, yielding each size there."""
+    for size in (WIDE, SMALL):
+        set_viewport(driver, *size)
+        try:
+            _start(driver, url, sc, seed)
+            _play_through(driver, sc, seed, f"{name}_{size[0]}", ())
+            yield size
+        finally:
+            set_viewport(driver, *VIEWPORT)
+
+
 def test_the_end_of_a_calabresella_deal_hides_no_seat(web_server: str, browser: Any) -> None:
     """At 1366x900 and 1024x700 the end of a deal shows every seat and its result: nothing that
     the end shows (the running count, the end box) lies over a seat."""
     seed = find_seed(CAL, 11)
-    for size in (WIDE, SMALL):
-        set_viewport(browser, *size)
-        try:
-            _start(browser, web_server, CAL, seed)
-            _play_through(browser, CAL, seed, f"cal_end_{size[0]}", ())
-            seats = browser.find_elements(By.CSS_SELECTOR, ".seat[data-seat]")
-            assert len(seats) == 3
-            covers = [
-                el for sel in ("#felt .points", "#end")
-                for el in browser.find_elements(By.CSS_SELECTOR, sel) if el.is_displayed()
-            ]  # fmt: skip
-            for seat in seats:
-                for box in covers:
-                    assert not _overlap(_rect(browser, seat), _rect(browser, box)), (
-                        size,
-                        seat.get_attribute("data-seat"),
-                        box.get_attribute("outerHTML")[:80],
-                    )
-            browser.save_screenshot(str(artifacts_dir() / f"web_layout_cal_end_{size[0]}.png"))
-        finally:
-            set_viewport(browser, *VIEWPORT)
+    for size in _at_the_end(browser, web_server, CAL, seed, "cal_end"):
+        seats = browser.find_elements(By.CSS_SELECTOR, ".seat[data-seat]")
+        assert len(seats) == 3
+        covers = [
+            el for sel in ("#felt .points", "#end")
+            for el in browser.find_elements(By.CSS_SELECTOR, sel) if el.is_displayed()
+        ]  # fmt: skip
+        for seat in seats:
+            for box in covers:
+                assert not _overlap(_rect(browser, seat), _rect(browser, box)), (
+                    size,
+                    seat.get_attribute("data-seat"),
+                    box.get_attribute("outerHTML")[:80],
+                )
+        browser.save_screenshot(str(artifacts_dir() / f"web_layout_cal_end_{size[0]}.png"))
 
 
 def test_the_end_of_a_minchiate_deal_shows_your_seat_and_one_scroll(
@@ -268,23 +276,17 @@ def test_the_end_of_a_minchiate_deal_shows_your_seat_and_one_scroll(
 ) -> None:
     """At 1366x900 and 1024x700 the end box of a Minchiate deal lies over no seat, yours
     included, and scrolls as one box (no scrolling box inside it)."""
-    for size in (WIDE, SMALL):
-        set_viewport(browser, *size)
-        try:
-            _start(browser, web_server, MIN, MIN_SEED)
-            _play_through(browser, MIN, MIN_SEED, f"min_end_{size[0]}", ())
-            end = browser.find_element(By.ID, "end")
-            for seat in browser.find_elements(By.CSS_SELECTOR, ".seat[data-seat]"):
-                assert not _overlap(_rect(browser, seat), _rect(browser, end)), (
-                    size,
-                    seat.get_attribute("data-seat"),
-                )
-            inner = browser.execute_script(
-                "return [...document.querySelectorAll('#end *')].filter(e => {"
-                "const s = getComputedStyle(e); return /(auto|scroll)/.test(s.overflowY)"
-                " && e.scrollHeight > e.clientHeight + 1;}).length;"
+    for size in _at_the_end(browser, web_server, MIN, MIN_SEED, "min_end"):
+        end = browser.find_element(By.ID, "end")
+        for seat in browser.find_elements(By.CSS_SELECTOR, ".seat[data-seat]"):
+            assert not _overlap(_rect(browser, seat), _rect(browser, end)), (
+                size,
+                seat.get_attribute("data-seat"),
             )
-            assert inner == 0, f"{size}: {inner} scrolling box(es) inside the end box"
-            browser.save_screenshot(str(artifacts_dir() / f"web_layout_min_end_{size[0]}.png"))
-        finally:
-            set_viewport(browser, *VIEWPORT)
+        inner = browser.execute_script(
+            "return [...document.querySelectorAll('#end *')].filter(e => {"
+            "const s = getComputedStyle(e); return /(auto|scroll)/.test(s.overflowY)"
+            " && e.scrollHeight > e.clientHeight + 1;}).length;"
+        )
+        assert inner == 0, f"{size}: {inner} scrolling box(es) inside the end box"
+        browser.save_screenshot(str(artifacts_dir() / f"web_layout_min_end_{size[0]}.png"))
