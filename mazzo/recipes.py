@@ -7,8 +7,9 @@ holds").
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
+
+from mazzo.envs.cards.flags import did_you_mean
 
 __all__ = ["CONFIGS", "DEALS", "find_config", "find_deals"]
 
@@ -26,11 +27,6 @@ def _named(name: str | Path, folder: Path, suffix: str) -> Path | None:
     return None
 
 
-def _did_you_mean(name: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(name, known, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def find_config(name: str | Path) -> Path:
     """The config file ``name`` names: a path to a file, or the name of one of mazzo's recipes
     (``calabresella_quick``, with or without ``.toml``). Raises ValueError naming the input and
@@ -44,7 +40,7 @@ def find_config(name: str | Path) -> Path:
     recipes = sorted(p.stem for p in CONFIGS.glob("*.toml"))
     raise ValueError(
         f"config {str(name)!r} is neither a file nor a recipe of mazzo's"
-        f"{_did_you_mean(path.stem, recipes)}; the recipes: {', '.join(recipes)}"
+        f"{did_you_mean(path.stem, recipes)}; the recipes: {', '.join(recipes)}"
     )
 
 

@@ -50,6 +50,7 @@ def test_the_wheel_declares_what_the_jobs_need():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     declared = data["package-data"]["mazzo"]
     for pattern in ("checkpoints/*/model.pt", "checkpoints/*/belief/*", "checkpoints/*/v1/*",
+                    "checkpoints/*/rules/*/*",
                     "configs/*.toml", "configs/deals/*.jsonl"):  # fmt: skip
         assert pattern in declared
     assert "docs/encoding.md" in declared  # copied into every exported bundle

@@ -14,13 +14,14 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from mazzo.envs.cards.jsontext import loads
 
 __all__ = [
     "check_fields",
+    "did_you_mean",
     "flag_differences",
     "parse_assignments",
     "require_same_rules",
@@ -44,10 +45,9 @@ def rules_from_flags(cls: type[R], flags: Mapping[str, Any], game: str) -> R:
     for name, value in flags.items():
         f = fields.get(name)
         if f is None:
-            close = difflib.get_close_matches(name, list(fields), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ValueError(
-                f"unknown {game} flag {name!r}{hint}; known flags: {', '.join(fields)}"
+                f"unknown {game} flag {name!r}{did_you_mean(name, fields)}; known flags: "
+                f"{', '.join(fields)}"
             )
         kwargs[name] = _coerce(name, value, f, game)
     rules = cls(**kwargs)
@@ -170,3 +170,10 @@ def flag_differences(
         for k in sorted(set(first) | set(second))
         if k not in ignore and first.get(k) != second.get(k)
     ]
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``known`` to a mistyped ``name``, else "":
+    the hint every message naming an unknown key, flag or name gives."""
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -12,7 +12,6 @@ TensorBoard's hyperparameters.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import tomllib
 import types
@@ -21,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from mazzo.envs.cards.flags import did_you_mean
 from mazzo.envs.registry import get_game
 
 __all__ = [
@@ -292,7 +292,7 @@ def make_config(cls: type[C], values: Mapping[str, Any], where: str = "config") 
     for key, value in values.items():
         if key not in fields:
             raise ValueError(
-                f"{where}: unknown key {key!r}{_did_you_mean(key, fields)}; "
+                f"{where}: unknown key {key!r}{did_you_mean(key, fields)}; "
                 f"known: {', '.join(fields)}"
             )
         kwargs[key] = _coerce(key, value, hints[key], where)
@@ -343,19 +343,13 @@ def load_config(
     return make_config(cls, values, str(path))
 
 
-def _did_you_mean(key: str, known: typing.Iterable[str]) -> str:
-    close = difflib.get_close_matches(key, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def _check_keys(cls: type[Any], overrides: Mapping[str, Any], ignore: tuple[str, ...]) -> None:
     """Refuse a ``--set`` key that is no field of ``cls``, blaming ``--set`` (not the file)."""
     fields = _fields(cls)
     for key in overrides:
         if key not in fields and key not in ignore:
             raise ValueError(
-                f"--set: unknown key {key!r}{_did_you_mean(key, fields)}; known: "
-                f"{', '.join(fields)}"
+                f"--set: unknown key {key!r}{did_you_mean(key, fields)}; known: {', '.join(fields)}"
             )
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
 
 from mazzo.agents.arena.plan import Entrant
 from mazzo.agents.arena.runner import make_plan, run_arena
@@ -18,22 +17,26 @@ from mazzo.agents.neural import NeuralAgent
 from mazzo.envs.deal_sets import DealSet
 from mazzo.envs.protocols import AnyEncoder
 
-__all__ = ["Margin", "evaluate_policy"]
+__all__ = ["FrozenPolicy", "Margin", "evaluate_policy", "paired_margin"]
 
 
 @dataclass(frozen=True)
 class Margin:
-    """The policy's paired margin over ``opponent`` per deal (in the game's score unit)."""
+    """The paired margin of one entrant over ``opponent`` per deal (in the game's score unit),
+    and on how many deals it did better, the same, worse."""
 
     opponent: str
     mean: float
     low: float
     high: float
     deals: int
+    better: int = 0
+    equal: int = 0
+    worse: int = 0
 
 
-class _Frozen:
-    """A picklable zero-argument factory of the policy agent (for the arena's entrants)."""
+class FrozenPolicy:
+    """A picklable zero-argument factory of a network's agent (for the arena's entrants)."""
 
     def __init__(self, net: PolicyValueNet, encoder: AnyEncoder) -> None:
         self.net, self.encoder = net, encoder
@@ -42,17 +45,28 @@ class _Frozen:
         return NeuralAgent(self.net, self.encoder)
 
 
+def paired_margin(
+    deals: DealSet, a: Entrant, b: Entrant, seed: int = 0, workers: int = 1
+) -> Margin:
+    """Play ``deals`` (both directions of every lineup) between ``a`` and ``b``; ``a``'s paired
+    margin over ``b``. The trainers' evaluations, the expert-iteration gate and ``mazzo
+    exploit`` all measure so."""
+    plan = make_plan(deals, [a, b], "pairs", seed=seed)
+    summary = summarize(run_arena(plan, workers))
+    pair = summary.pairs[0]
+    first = pair.a == a.label
+    sign = 1.0 if first else -1.0
+    d = pair.diff
+    low, high = sorted((sign * d.low, sign * d.high))
+    better, worse = (pair.a_better, pair.b_better) if first else (pair.b_better, pair.a_better)
+    return Margin(b.label, sign * d.mean, low, high, summary.n_deals, better, pair.equal, worse)
+
+
 def evaluate_policy(
     net: PolicyValueNet, encoder: AnyEncoder, deals: DealSet, opponent: str, seed: int = 0,
     workers: int = 1,
 ) -> Margin:  # fmt: skip
     """Play ``deals`` (both directions of every lineup) between the policy and ``opponent``."""
     frozen = copy.deepcopy(net).eval()
-    entrants: list[Any] = [Entrant("policy", _Frozen(frozen, encoder)), Entrant(opponent, opponent)]
-    plan = make_plan(deals, entrants, "pairs", seed=seed)
-    summary = summarize(run_arena(plan, workers))
-    pair = summary.pairs[0]
-    sign = 1.0 if pair.a == "policy" else -1.0
-    d = pair.diff
-    low, high = sorted((sign * d.low, sign * d.high))
-    return Margin(opponent, sign * d.mean, low, high, summary.n_deals)
+    policy = Entrant("policy", FrozenPolicy(frozen, encoder))
+    return paired_margin(deals, policy, Entrant(opponent, opponent), seed, workers)

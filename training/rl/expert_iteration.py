@@ -53,14 +53,13 @@ from typing import Any
 from torch.utils.tensorboard import SummaryWriter
 
 from mazzo.agents.arena.plan import Entrant
-from mazzo.agents.arena.runner import make_plan, run_arena
-from mazzo.agents.arena.summary import summarize
 from mazzo.agents.nets import PolicyValueNet
 from mazzo.agents.registry import parse_spec
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 from mazzo.training.rl import ppo
-from mazzo.training.rl.config import config_dict, field_defaults
+from mazzo.training.rl.config import config_dict, field_defaults, stored_run
+from mazzo.training.rl.evaluate import paired_margin
 from mazzo.training.rl.run import Log
 from mazzo.training.rl.ship import ship
 
@@ -359,8 +358,6 @@ def _bests(records: list[RoundRecord]) -> list[int]:
 
 
 def _decisions(rdir: Path) -> int:
-    from mazzo.training.rl.config import stored_run
-
     return int(stored_run(rdir).get("decisions", 0))
 
 
@@ -385,14 +382,11 @@ def _gate(rdir: Path, best: Path, deals: Any, cfg: ExitConfig, log: Log) -> Gate
     if path.exists():
         return Gate(**json.loads(path.read_text()))
     t0 = time.perf_counter()
-    entrants = [Entrant("candidate", f"nn:{rdir}"), Entrant("best", f"nn:{best}")]
-    plan = make_plan(deals, entrants, "pairs", seed=cfg.gate_seed)
-    workers = cfg.gate_workers or os.cpu_count() or 1
-    summary = summarize(run_arena(plan, workers))
-    pair = summary.pairs[0]
-    sign = 1.0 if pair.a == "candidate" else -1.0
-    low, high = sorted((sign * pair.diff.low, sign * pair.diff.high))
-    gate = Gate(sign * pair.diff.mean, low, high, summary.n_deals)
+    m = paired_margin(
+        deals, Entrant("candidate", f"nn:{rdir}"), Entrant("best", f"nn:{best}"),
+        seed=cfg.gate_seed, workers=cfg.gate_workers or os.cpu_count() or 1,
+    )  # fmt: skip
+    gate = Gate(m.mean, m.low, m.high, m.deals)
     path.write_text(json.dumps(dataclasses.asdict(gate)) + "\n")
     log(f"exit: gate on {gate.deals} deals in {time.perf_counter() - t0:.0f}s")
     return gate
