@@ -1,13 +1,15 @@
-"""The registration of a game's built-in agents, written once for every ``mazzo.agents.<game>``
-package: its versioned heuristic baseline, its determinized search agent (``pimc``) and the same
-search with learned parts (``ipimc``: the worlds of card play drawn with a belief model,
-``mazzo.agents.belief``, and the choice of card weighed by the shipped network's policy, ``prior``:
-``mazzo.agents.policy_prior``), each with its help line and declared parameters, into
-``mazzo.agents.registry``; a game may set other defaults for ``ipimc``'s parameters (what measured
-strongest there). Both searches take ``others``: ``own`` (their own way outside card play) or
-``bot`` (the shipped network bids, calls, exchanges, discards and declares:
-``mazzo.agents.outside_play``); ``pimc`` defaults to ``own`` (the plain baseline), ``ipimc`` to
-``bot`` (every learned part).
+"""A game's built-in agents, written once for every ``mazzo.agents.<game>`` package. The package
+declares them (``BUILTIN``, a ``GameAgents``: its heuristic's versions, its search and that
+search's parameters); the rows ``heuristic_agent``, ``pimc_agent`` and ``ipimc_agent`` of the
+agent table (``mazzo.agents.registry.AGENTS``) build them: the versioned heuristic baseline,
+the determinized search agent (``pimc``) and the same search with learned parts (``ipimc``:
+the worlds of card play drawn with a belief model, ``mazzo.agents.belief``, and the choice of
+card weighed by the shipped network's policy, ``prior``: ``mazzo.agents.policy_prior``), each
+with its help line and declared parameters; a game may set other defaults for ``ipimc``'s
+parameters (what measured strongest there). Both searches take ``others``: ``own`` (their own
+way outside card play) or ``bot`` (the shipped network bids, calls, exchanges, discards and
+declares: ``mazzo.agents.outside_play``); ``pimc`` defaults to ``own`` (the plain baseline),
+``ipimc`` to ``bot`` (every learned part).
 
 Must not import torch or training/, nor name a game.
 """
@@ -15,7 +17,9 @@ Must not import torch or training/, nor name a game.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,13 +28,18 @@ from mazzo.agents.belief import BeliefWorlds, load_belief
 from mazzo.agents.outside_play import OutsidePlay
 from mazzo.agents.params import Param
 from mazzo.agents.policy_prior import PolicyPrior, Searcher
-from mazzo.agents.registry import SHIPPED, Factory, register
+from mazzo.agents.shipped import SHIPPED
+from mazzo.agents.specs import AgentInfo, Factory
 
 __all__ = [
     "BELIEF_PARAMS",
     "OTHERS_PARAM",
     "PRIOR_PARAM",
-    "register_builtin_agents",
+    "GameAgents",
+    "game_agents",
+    "heuristic_agent",
+    "ipimc_agent",
+    "pimc_agent",
     "shipped_belief",
     "with_defaults",
 ]
@@ -104,57 +113,86 @@ def shipped_belief(game: str) -> Path:
     return SHIPPED / game / "belief"
 
 
-def register_builtin_agents(
-    game: str,
-    *,
-    heuristics: Mapping[int, Callable[[], AnyAgent]],
-    heuristic_help: str,
-    pimc: Factory,
-    pimc_params: Sequence[Param],
-    pimc_help: str,
-    ipimc_defaults: Mapping[str, Any] | None = None,
-) -> None:
-    """Register ``heuristic`` (one version per entry of ``heuristics``: version -> agent
-    class), ``pimc`` (``pimc(version, **values)`` builds it from ``pimc_params``) and
-    ``ipimc`` (the same parameters, the belief's, ``prior`` and ``others``, with the defaults
-    ``ipimc_defaults`` gives) for ``game``."""
+@dataclass(frozen=True)
+class GameAgents:
+    """What a game's package declares of its built-in agents (its ``BUILTIN``).
+
+    Attributes:
+        heuristics: version -> the heuristic's class (built with no arguments).
+        heuristic_help: the heuristic's help line.
+        pimc: ``pimc(version, **values)`` builds the search from ``pimc_params``' values.
+        pimc_params: the search's own parameters.
+        pimc_help: the search's help line.
+        ipimc_defaults: ``ipimc``'s defaults where they differ from the parameters' (what
+            measured strongest in this game).
+    """
+
+    heuristics: Mapping[int, Callable[[], AnyAgent]]
+    heuristic_help: str
+    pimc: Factory
+    pimc_params: Sequence[Param]
+    pimc_help: str
+    ipimc_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def game_agents(game: str) -> GameAgents | None:
+    """The built-in agents ``mazzo.agents.<game>`` declares (its ``BUILTIN``); None for a game
+    without that package.
+
+    Raises:
+        TypeError: the package's ``BUILTIN`` is not a ``GameAgents``.
+    """
+    module = f"mazzo.agents.{game}"
+    try:
+        package = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name != module:
+            raise
+        return None
+    declared = getattr(package, "BUILTIN", None)
+    if not isinstance(declared, GameAgents):
+        raise TypeError(f"{module}.BUILTIN must be a GameAgents, got {type(declared).__name__}")
+    return declared
+
+
+def heuristic_agent(game: str) -> AgentInfo | None:
+    """``heuristic[@N]``: the game's card-player rules, one version per class it declares."""
+    declared = game_agents(game)
+    if declared is None:
+        return None
+    heuristics = declared.heuristics
 
     def heuristic(version: int) -> AnyAgent:
         return heuristics[version]()
 
-    register(game, "heuristic", versions=tuple(heuristics), help=heuristic_help)(heuristic)
+    return AgentInfo(
+        game, "heuristic", heuristic, versions=tuple(sorted(heuristics)),
+        help=declared.heuristic_help,
+    )  # fmt: skip
 
-    def with_others(
-        searcher: AnyAgent, others: str, net: str, prior: float = 0.0, name: str = "pimc"
-    ) -> AnyAgent:
-        if others == OWN and prior == 0:
-            if net != SEARCH_BOT:
-                raise ValueError(
-                    f"{game} agent {name!r}: 'net={net}' is unused: the network serves "
-                    "others=bot and prior > 0 only"
-                )
-            return searcher
-        from mazzo.agents.registry import make_agent  # the network (torch) only when asked for
 
-        network = make_agent(net, game)
-        if not hasattr(network, "action_probs"):
-            raise ValueError(
-                f"{game} agent {name!r}: 'net={net}' is not a network (give bot, bot@N, "
-                "nn:PATH or onnx:DIR)"
-            )
-        agent: Any = searcher
-        if prior > 0:
-            agent = PolicyPrior(cast(Searcher, searcher), network, prior)
-        if others != OWN:
-            agent = OutsidePlay(agent, network, others)
-        if net != SEARCH_BOT:  # named only when not the default: the measured names stay
-            agent.name = f"{agent.name},net={net}"
-        return cast(AnyAgent, agent)
+def pimc_agent(game: str) -> AgentInfo | None:
+    """``pimc``: the game's determinized search (its own way outside card play by default)."""
+    declared = game_agents(game)
+    if declared is None:
+        return None
+    pimc = declared.pimc
 
     def plain(version: int, others: str, **values: Any) -> AnyAgent:
-        return with_others(pimc(version, **values), others, SEARCH_BOT)
+        return _with_network(game, pimc(version, **values), others, SEARCH_BOT)
 
-    register(game, "pimc", params=(*pimc_params, OTHERS_PARAM), help=pimc_help)(plain)
+    return AgentInfo(
+        game, "pimc", plain, (*declared.pimc_params, OTHERS_PARAM), help=declared.pimc_help
+    )
+
+
+def ipimc_agent(game: str) -> AgentInfo | None:
+    """``ipimc``: ``pimc`` with every learned part (belief-resampled worlds, the network's
+    policy as a prior on the card, the network outside card play), with the game's defaults."""
+    declared = game_agents(game)
+    if declared is None:
+        return None
+    pimc = declared.pimc
 
     def ipimc(
         version: int, belief: Path, pool: int, alpha: float, against: str, ess: float,
@@ -168,14 +206,44 @@ def register_builtin_agents(
         worlds = BeliefWorlds(model, pool=pool, alpha=alpha, ess=ess, against=against)
         searcher = pimc(version, **values)
         searcher = dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
-        return with_others(searcher, others, net, prior, "ipimc")
+        return _with_network(game, searcher, others, net, prior, "ipimc")
 
-    ipimc_params = with_defaults(
-        (*pimc_params, *BELIEF_PARAMS, PRIOR_PARAM, IPIMC_OTHERS_PARAM, NET_PARAM),
-        ipimc_defaults or {},
+    params = with_defaults(
+        (*declared.pimc_params, *BELIEF_PARAMS, PRIOR_PARAM, IPIMC_OTHERS_PARAM, NET_PARAM),
+        declared.ipimc_defaults,
     )
-    register(
-        game, "ipimc", params=ipimc_params,
+    return AgentInfo(
+        game, "ipimc", ipimc, params,
         help="pimc with learned parts: belief-resampled worlds and the bot's policy as a prior "
         "in card play, the bot elsewhere",
-    )(ipimc)  # fmt: skip
+    )  # fmt: skip
+
+
+def _with_network(
+    game: str, searcher: AnyAgent, others: str, net: str, prior: float = 0.0, name: str = "pimc"
+) -> AnyAgent:
+    """``searcher`` with the network ``net`` as its prior (``prior`` > 0) and outside card
+    play (``others=bot``); the searcher itself where neither is asked for."""
+    if others == OWN and prior == 0:
+        if net != SEARCH_BOT:
+            raise ValueError(
+                f"{game} agent {name!r}: 'net={net}' is unused: the network serves "
+                "others=bot and prior > 0 only"
+            )
+        return searcher
+    from mazzo.agents.registry import make_agent  # the network (torch) only when asked for
+
+    network = make_agent(net, game)
+    if not hasattr(network, "action_probs"):
+        raise ValueError(
+            f"{game} agent {name!r}: 'net={net}' is not a network (give bot, bot@N, "
+            "nn:PATH or onnx:DIR)"
+        )
+    agent: Any = searcher
+    if prior > 0:
+        agent = PolicyPrior(cast(Searcher, searcher), network, prior)
+    if others != OWN:
+        agent = OutsidePlay(agent, network, others)
+    if net != SEARCH_BOT:  # named only when not the default: the measured names stay
+        agent.name = f"{agent.name},net={net}"
+    return cast(AnyAgent, agent)

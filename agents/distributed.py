@@ -9,7 +9,7 @@ the tests do) is used as it is and left open. Ray's worker logs are not copied i
 process's output (Ray keeps them in its session's log folder); the cluster's error notices (a
 worker that died, even one of an earlier job) still print, as lines prefixed ``(raylet)``. The
 work that runs on it lives beside its local form: the arena's workers
-(``mazzo.agents.arena.ray_workers``), the trainers' actors (``mazzo.training.rl.ray_actors``), the
+(``mazzo.arena.ray_workers``), the trainers' actors (``mazzo.training.rl.ray_actors``), the
 search labels (through the arena's workers).
 
 Nothing here imports Ray at import time: without the extra, mazzo runs as before and only a

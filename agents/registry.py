@@ -1,153 +1,112 @@
-"""Agents by name: the spec strings the CLI, the configs and the arena use.
+"""Agents by name: the one table of every agent of every game (``AGENTS``), and ``make_agent``,
+which builds an agent from its spec (``mazzo.agents.specs``): ``random``, ``heuristic@1``,
+``pimc:samples=64,ms=500``, ``nn:runs/model.pt,sample=true``.
 
-A spec is ``name[@version][:item,item,...]``: ``random``, ``heuristic@1``,
-``pimc:samples=64,ms=500``, and for an agent that declares a positional parameter, a bare
-first item, ``nn:runs/model.pt,temperature=0.5``. Each agent is registered per game and name
-with its declared parameters (``mazzo.agents.params.Param``: type, default, range, meaning) and its
-versions; ``make_agent`` checks the spec against them, so every bad input (an unknown game,
-agent, version or key, a value not of its declared type or range) is a ``ValueError`` that
-names the agent, the item as typed and what is allowed, before any factory runs. ``name@N``
-asks for version N (the latest when omitted). A named shipped bot is one more registration
-(a name, no parameters, its own factory).
+Each agent of the table is declared per game with its parameters (``mazzo.agents.params.Param``:
+type, default, range, meaning) and its versions; ``make_agent`` checks the spec against them,
+so every bad input (an unknown game, agent, version or key, a value not of its declared type
+or range) is a ``ValueError`` that names the agent, the item as typed and what is allowed,
+before any factory runs. ``name@N`` asks for version N (the latest when omitted).
 
-The games are those of ``mazzo.envs.registry``; a game's built-in agents live in the package
-``mazzo.agents.<game>``, imported on first use (it registers them), and ``random`` is registered
-for every game.
+The table is built once per game, on first use: each row is a function from a game's name to
+its ``AgentInfo`` (None where the game has no such agent). The games are those of
+``mazzo.envs.registry``; a game's own heuristic and search are declared by its package
+``mazzo.agents.<game>`` (``BUILTIN``, read by ``mazzo.agents.builtin``). ``register`` adds an
+agent of one's own (a decorator on its factory) beside the table's.
 
 Must not import torch or training/.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from mazzo.agents import builtin, shipped
 from mazzo.agents.base import AnyAgent, RandomAgent
 from mazzo.agents.params import Param, describe_params, parse_params
-from mazzo.envs.cards.flags import resolved_flags
+from mazzo.agents.shipped import bot_for_rules, rules_bots, shipped_bots
+from mazzo.agents.specs import AgentInfo, AgentSpec, Factory, parse_spec
 from mazzo.envs.protocols import RulesLike
-from mazzo.envs.registry import AnyGame, Game, game_names, get_game
+from mazzo.envs.registry import AnyGame, Game, game_names
 
 __all__ = [
-    "RULES_FOLDER",
-    "AgentInfo",
-    "AgentSpec",
+    "AGENTS",
     "agent_info",
     "agents_of",
-    "bot_for_rules",
+    "bot_agent",
     "known_agents",
     "make_agent",
-    "parse_spec",
+    "nn_agent",
+    "onnx_agent",
+    "random_agent",
     "register",
-    "rules_bots",
-    "shipped_bots",
-    "shipped_rule_sets",
 ]
 
-Factory = Callable[..., AnyAgent]
+
+def random_agent(game: str) -> AgentInfo:
+    """``random``: every game."""
+    return AgentInfo(game, "random", _random_factory, help="uniformly random legal actions")
 
 
-@dataclass(frozen=True)
-class AgentInfo:
-    """A registered agent.
+def nn_agent(game: str) -> AgentInfo:
+    """``nn:PATH``: a network of a ``mazzo train`` run (torch, on first use)."""
+    return AgentInfo(
+        game, "nn", _nn_factory(game), NN_PARAMS, positional="path",
+        help="a trained network (nn:PATH, a mazzo train run directory or checkpoint)",
+    )  # fmt: skip
 
-    Attributes:
-        game: the game it plays.
-        name: its name in specs.
-        factory: ``factory(version=N, **values) -> agent``, called with every declared
-            parameter's checked value.
-        params: its declared parameters.
-        versions: the versions that can be built (the latest is the default).
-        help: what it is, in one line.
-        positional: the parameter a bare first item of the spec gives (``nn:PATH``), if any.
-    """
 
-    game: str
-    name: str
-    factory: Factory
-    params: tuple[Param, ...] = ()
-    versions: tuple[int, ...] = (1,)
-    help: str = ""
-    positional: str | None = None
+def onnx_agent(game: str) -> AgentInfo:
+    """``onnx:DIR``: an exported bundle (``mazzo.agents.bundle.agent``; onnxruntime, no torch)."""
+    return AgentInfo(
+        game, "onnx", _onnx_factory(game), ONNX_PARAMS, positional="path",
+        help="an exported bot (onnx:DIR, a mazzo export bundle; numpy and onnxruntime only)",
+    )  # fmt: skip
 
-    @property
-    def where(self) -> str:
-        """How messages name it: ``calabresella agent 'pimc'``."""
-        return f"{self.game} agent {self.name!r}"
 
-    def usage(self) -> str:
-        """The spec's shape: ``pimc[@1][:samples=24,ms=800,...]``."""
-        version = f"[@{'|'.join(map(str, self.versions))}]"
-        items = [f"{p.name}={_plain(p.default)}" for p in self.params if p.name != self.positional]
-        if self.positional is not None:
-            items.insert(0, self.positional.upper())
-        return self.name + version + (f"[:{','.join(items)}]" if items else "")
+def bot_agent(game: str) -> AgentInfo | None:
+    """``bot``: the shipped network, where the game ships one (``mazzo.agents.shipped``)."""
+    root = shipped.SHIPPED
+    bots = shipped_bots(root, game)
+    if not bots:
+        return None
+    folder = (root / game).relative_to(root.parent)
+    return AgentInfo(
+        game, "bot", _bot_factory(game, bots), NN_PARAMS[1:], tuple(bots),
+        help=f"the shipped bot ({folder}; see its CARD.md; bot@N: version N, {folder}/vN for "
+        "earlier ones)" + _other_rules_note(game),
+    )  # fmt: skip
 
+
+AGENTS: tuple[Callable[[str], AgentInfo | None], ...] = (
+    random_agent,  # uniformly random legal actions
+    builtin.heuristic_agent,  # the game's card-player rules (mazzo.agents.<game>.BUILTIN)
+    builtin.pimc_agent,  # the determinized search
+    builtin.ipimc_agent,  # the search with learned parts (belief, the network's prior)
+    nn_agent,  # a trained network
+    onnx_agent,  # an exported bot
+    bot_agent,  # the shipped network
+)
+"""Every built-in agent, one row each: ``row(game) -> AgentInfo`` (None where the game has
+none), in the order ``mazzo agents`` explains them."""
 
 _REGISTRY: dict[tuple[str, str], AgentInfo] = {}
+_loaded = False
 
 
-@dataclass(frozen=True)
-class AgentSpec:
-    """A parsed agent spec: the values are kept as typed (strings) until ``make_agent``
-    checks them against the agent's declared parameters.
-
-    Attributes:
-        name: the agent's name.
-        version: the version asked for (None: the latest).
-        params: key -> value (a string as typed, or an already typed value).
-        positional: the bare first item, if any (``nn:PATH``).
-        text: the spec as given (for messages).
-    """
-
-    name: str
-    version: int | None = None
-    params: dict[str, object] = field(default_factory=dict)
-    positional: str | None = None
-    text: str = ""
-
-    def __str__(self) -> str:
-        if self.text:
-            return self.text
-        text = self.name + (f"@{self.version}" if self.version is not None else "")
-        items = [self.positional] if self.positional is not None else []
-        items += [f"{k}={v}" for k, v in sorted(self.params.items())]
-        return text + (":" + ",".join(items) if items else "")
-
-
-def parse_spec(spec: str) -> AgentSpec:
-    """``'pimc@1:samples=64'`` -> AgentSpec('pimc', 1, {'samples': '64'}).
-
-    Only the shape is checked here (the values are checked by ``make_agent``).
-
-    Raises:
-        ValueError: an empty spec or name, a version that is not a number, an item without
-            ``=`` after the first, a key given twice.
-    """
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"an agent spec must be a non-empty string, got {spec!r}")
-    text = spec.strip()
-    head, _, tail = text.partition(":")
-    name, at, version = head.partition("@")
-    if not name.strip():
-        raise ValueError(f"agent spec {spec!r} has no agent name (expected name[@N][:key=value])")
-    if at and not version.strip().isdigit():
-        raise ValueError(f"bad version {version!r} in agent spec {spec!r} (expected name@N)")
-    params: dict[str, object] = {}
-    positional: str | None = None
-    for i, item in enumerate(tail.split(",") if tail else []):
-        key, sep, value = item.partition("=")
-        if not sep and i == 0 and item.strip():
-            positional = item.strip()
-            continue
-        if not sep or not key.strip():
-            raise ValueError(f"bad item {item!r} in agent spec {spec!r} (expected key=value)")
-        if key.strip() in params:
-            raise ValueError(f"agent spec {spec!r} gives {key.strip()!r} twice")
-        params[key.strip()] = value.strip()
-    return AgentSpec(name.strip(), int(version) if at else None, params, positional, text)
+def _load_table() -> None:
+    """Fill the registry from ``AGENTS`` for every game, once (the registrations of
+    ``register`` made before stay)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for game in game_names():
+        for row in AGENTS:
+            info = row(game)
+            if info is not None:
+                _REGISTRY.setdefault((game, info.name), info)
 
 
 def register(
@@ -159,34 +118,34 @@ def register(
     help: str = "",
     positional: str | None = None,
 ) -> Callable[[Factory], Factory]:
-    """Decorator: register ``factory(version=N, **values) -> agent`` as ``name`` for ``game``.
+    """Decorator: register ``factory(version=N, **values) -> agent`` as ``name`` for ``game``,
+    beside the table's agents (a name of the table is replaced).
 
     Raises:
         ValueError: repeated parameter names, no versions, or a positional parameter that is
             not declared.
     """
-    names = [p.name for p in params]
-    if len(set(names)) != len(names):
-        raise ValueError(f"{game} agent {name!r}: parameter names repeat: {names}")
-    if not versions:
-        raise ValueError(f"{game} agent {name!r}: needs at least one version")
-    if positional is not None and positional not in names:
-        raise ValueError(f"{game} agent {name!r}: positional {positional!r} is not a parameter")
+    info = AgentInfo(game, name, _unset, tuple(params), tuple(sorted(versions)), help, positional)
 
     def deco(factory: Factory) -> Factory:
+        _load_table()
         _REGISTRY[(game, name)] = AgentInfo(
-            game, name, factory, tuple(params), tuple(sorted(versions)), help, positional
+            game, name, factory, info.params, info.versions, help, positional
         )
         return factory
 
     return deco
 
 
+def _unset(version: int) -> AnyAgent:
+    raise AssertionError("a registration's factory is set by its decorator")
+
+
 def agents_of(game: AnyGame | str) -> list[AgentInfo]:
     """The agents registered for ``game`` (the game or its registry name), by name. Raises
     ValueError for an unknown game."""
     game = _game_name(game)
-    _load_builtin()
+    _load_table()
     return [_REGISTRY[k] for k in sorted(_REGISTRY) if k[0] == game]
 
 
@@ -199,7 +158,7 @@ def agent_info(name: str, game: AnyGame | str) -> AgentInfo:
     """The registration of agent ``name`` for ``game`` (the game or its registry name). Raises
     ValueError naming both."""
     game = _game_name(game)
-    _load_builtin()
+    _load_table()
     info = _REGISTRY.get((game, name))
     if info is None:
         raise ValueError(
@@ -256,54 +215,9 @@ def _game_name(game: AnyGame | str) -> str:
     return game
 
 
-def _plain(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-_loaded = False
-
-
-def _load_builtin() -> None:
-    """Register ``random``, ``nn``, ``onnx`` and the shipped ``bot`` for every game, and import
-    each game's built-in agents once."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    import importlib
-
-    for game in game_names():
-        register(game, "random", help="uniformly random legal actions")(_random_factory)
-        register(
-            game, "nn", params=NN_PARAMS, positional="path",
-            help="a trained network (nn:PATH, a mazzo train run directory or checkpoint)",
-        )(_nn_factory(game))  # fmt: skip
-        register(
-            game, "onnx", params=ONNX_PARAMS, positional="path",
-            help="an exported bot (onnx:DIR, a mazzo export bundle; numpy and onnxruntime only)",
-        )(_onnx_factory(game))  # fmt: skip
-        bots = shipped_bots(SHIPPED, game)
-        if bots:
-            shipped = SHIPPED / game
-            register(
-                game, "bot", params=NN_PARAMS[1:], versions=tuple(bots),
-                help=f"the shipped bot ({shipped.relative_to(SHIPPED.parent)}; see its CARD.md; "
-                f"bot@N: version N, {shipped.relative_to(SHIPPED.parent)}/vN for earlier ones)"
-                + _other_rules_note(game),
-            )(_bot_factory(game, bots))  # fmt: skip
-        module = f"mazzo.agents.{game}"
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name != module:
-                raise
-
-
 def _other_rules_note(game: str) -> str:
     """What the ``bot`` help adds where bots are shipped for other rules than the default."""
-    others = rules_bots(SHIPPED, game)
+    others = rules_bots(shipped.SHIPPED, game)
     if not others:
         return ""
     return f"; at a table of other rules, the bot trained for them: {', '.join(others)}"
@@ -313,7 +227,6 @@ def _random_factory(version: int) -> AnyAgent:
     return RandomAgent()
 
 
-SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints"
 FOREIGN_RULES = Param(
     "foreign_rules", bool, False,
     help="play under rules other than those it was trained for (refused otherwise)",
@@ -351,68 +264,11 @@ def _onnx_factory(game: str) -> Factory:
     def make(
         version: int, path: Path, sample: bool = False, foreign_rules: bool = False
     ) -> AnyAgent:
-        from mazzo.agents.bundle import BundleAgent, load_bundle  # onnxruntime only when used
+        from mazzo.agents.bundle.agent import make_onnx_agent  # onnxruntime only when used
 
-        bundle = load_bundle(path)
-        if bundle.game_name != game:
-            raise ValueError(f"{path} is a bundle for {bundle.game_name}, not for {game}")
-        agent = BundleAgent(bundle, sample=sample)
-        agent.foreign_rules = foreign_rules
-        return agent
+        return make_onnx_agent(game, path, sample, foreign_rules)
 
     return make
-
-
-RULES_FOLDER = "rules"
-"""``checkpoints/<game>/rules/<flags>/``: the bots shipped for other rule sets than the default,
-one folder each (a shipped folder: ``meta.json`` names its rules' flags)."""
-
-
-def rules_bots(root: Path, game: str) -> dict[str, Path]:
-    """The bots shipped for rule sets other than the default: their folder by name (the
-    flags, ``players=4``), sorted. Empty when there is none."""
-    folder = root / game / RULES_FOLDER
-    if not folder.is_dir():
-        return {}
-    return {d.name: d for d in sorted(folder.iterdir()) if (d / "meta.json").is_file()}
-
-
-def shipped_rule_sets(game: str) -> list[dict[str, object]]:
-    """The flags of each rule set a bot is shipped for besides the default (``rules_bots``)."""
-    return [
-        dict(json.loads((folder / "meta.json").read_text()).get("flags", {}))
-        for folder in rules_bots(SHIPPED, game).values()
-    ]
-
-
-def bot_for_rules(game: AnyGame | str, rules: RulesLike) -> Path | None:
-    """The folder of the bot shipped for ``rules`` when they are not the default bot's (None
-    for the default rules, or rules no shipped bot was trained for)."""
-    g = get_game(game) if isinstance(game, str) else game
-    wanted = resolved_flags(rules)
-    if wanted == resolved_flags(g.rules()):
-        return None
-    for folder in rules_bots(SHIPPED, g.name).values():
-        meta = json.loads((folder / "meta.json").read_text())
-        if resolved_flags(g.rules(meta.get("flags", {}))) == wanted:
-            return folder
-    return None
-
-
-def shipped_bots(root: Path, game: str) -> dict[int, Path]:
-    """The shipped bot's versions, oldest first: ``root/<game>/v<N>/`` hold the earlier ones
-    (each a shipped folder with its ``meta.json``); ``root/<game>/`` itself holds the latest,
-    numbered one past the highest earlier version (1 when there is none). Empty when the game
-    ships no bot."""
-    folder = root / game
-    if not (folder / "meta.json").exists():
-        return {}
-    earlier = {
-        int(d.name[1:]): d
-        for d in folder.glob("v*")
-        if d.name[1:].isdigit() and (d / "meta.json").exists()
-    }
-    return dict(sorted(earlier.items())) | {max(earlier, default=0) + 1: folder}
 
 
 def _bot_factory(game: str, bots: dict[int, Path]) -> Factory:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mazzo.agents import shipped
 from mazzo.envs.cards.flags import flag_differences, resolved_flags
 from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame
@@ -89,9 +90,9 @@ def check_rules_fit(
         return None
     if allow or getattr(agent, "foreign_rules", False):
         return f"note: {label} plays rules it was not trained for: {describe(differences)}"
-    from mazzo.agents.registry import SHIPPED, rules_bots  # the rule sets bots are shipped for
 
-    raise ForeignRules(label, differences, tuple(rules_bots(SHIPPED, game.name)))
+    others = shipped.rules_bots(shipped.SHIPPED, game.name)
+    raise ForeignRules(label, differences, tuple(others))
 
 
 def _plain(value: object) -> str:

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mazzo.agents.bundle import Bundle, BundleAgent, load_bundle  # noqa: E402
-from mazzo.agents.registry import SHIPPED  # noqa: E402
+from mazzo.agents.shipped import SHIPPED  # noqa: E402
 from mazzo.envs.registry import game_names, get_game  # noqa: E402
 
 BATCHES = (1, 16, 64, 256)

@@ -147,8 +147,8 @@ def _phase_names(game: Any) -> dict[int, str]:
 
 def versus(ckpt: Path, game: str, n_deals: int, seed: int, opponent: str) -> dict[str, Any]:
     """The arena: the greedy policy against ``opponent`` on fixed deals."""
-    from mazzo.agents.arena.runner import make_plan, run_arena
-    from mazzo.agents.arena.summary import summarize
+    from mazzo.arena.runner import make_plan, run_arena
+    from mazzo.arena.summary import summarize
     from mazzo.envs.deal_sets import generate_deals
     from mazzo.envs.registry import get_game
 
@@ -347,8 +347,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_baseline(args: argparse.Namespace) -> int:
     """How often a fixed agent in every seat passes a deal out, and what it bids."""
-    from mazzo.agents.arena.streams import agent_rng
     from mazzo.agents.registry import make_agent
+    from mazzo.arena.streams import agent_rng
     from mazzo.envs.deal_sets import generate_deals
     from mazzo.envs.registry import get_game
 

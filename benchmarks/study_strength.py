@@ -216,8 +216,8 @@ def deal_file(game: str) -> Path:
 
 def margin(game: str, arm: str, source: Any, opponent: str, deals: int) -> tuple[float, ...]:
     """The paired margin of the snapshot over ``opponent`` per deal: (mean, low, high, deals)."""
-    from mazzo.agents.arena.evaluate import EvalConfig, evaluate
-    from mazzo.agents.arena.plan import Entrant
+    from mazzo.arena.evaluate import EvalConfig, evaluate
+    from mazzo.arena.plan import Entrant
 
     config = EvalConfig(
         agents=(Entrant(arm, source), opponent), deals=str(deal_file(game)), n=deals, workers=1,

@@ -5,7 +5,7 @@
 Deal set ``i`` is shuffled by ``deal_rng(seed, i)``, the child of
 ``numpy.random.SeedSequence(seed)`` with ``spawn_key`` ``(0, i)``, so the first ``n`` deals of
 a longer set from the same seed are the same deals. Other consumers of one base seed (the
-arena's agent and bootstrap streams, ``mazzo.agents.arena.streams``) take other first keys through
+arena's agent and bootstrap streams, ``mazzo.arena.streams``) take other first keys through
 ``keyed_rng``.
 
 Deal k of a stream is ``game.deal_random(rng, rules)`` with one ``np.random.Generator`` (PCG64)

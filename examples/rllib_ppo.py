@@ -31,9 +31,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mazzo.agents.arena.plan import Entrant  # noqa: E402
-from mazzo.agents.arena.runner import make_plan, run_arena  # noqa: E402
-from mazzo.agents.arena.summary import summarize  # noqa: E402
+from mazzo.arena.plan import Entrant  # noqa: E402
+from mazzo.arena.runner import make_plan, run_arena  # noqa: E402
+from mazzo.arena.summary import summarize  # noqa: E402
 from mazzo.envs.deal_sets import generate_deals  # noqa: E402
 from mazzo.envs.registry import AnyGame, game_names, get_game  # noqa: E402
 

@@ -1,6 +1,7 @@
-"""The ``mazzo`` application: the command line (``mazzo.cli`` and one module per command),
-terminal play (``mazzo.play``), and the bot server with its web table (``mazzo.serve``).
+"""The ``mazzo`` application: the command line (``mazzo.cli``, one module per command in
+``mazzo.commands``), terminal play (``mazzo.play``), and the bot server with its seat trackers
+and web table (``mazzo.serve``).
 
-It sits on top of every other package (``envs``, ``agents``, ``training``) and nothing imports
-it.
+It sits on top of every other package (``mazzo.envs``, ``mazzo.agents``, ``mazzo.arena``,
+``mazzo.training``, linked in from the repository's top-level folders) and nothing imports it.
 """

@@ -48,7 +48,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-from mazzo.agents.arena.evaluate import EvalConfig, evaluate
+from mazzo.arena.evaluate import EvalConfig, evaluate
 from mazzo.agents.bundle import load_bundle
 from mazzo.agents.registry import make_agent
 from mazzo.envs.registry import get_game

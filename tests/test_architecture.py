@@ -62,25 +62,36 @@ GLOBAL_RNG = re.compile(
 
 
 @pytest.mark.parametrize(
-    "path", list(_files(["envs", "agents"])), ids=lambda p: str(p.relative_to(ROOT))
+    "path", list(_files(["envs", "agents", "arena"])), ids=lambda p: str(p.relative_to(ROOT))
 )
 def test_no_global_random_state(path):
     assert not GLOBAL_RNG.search(path.read_text()), f"{path} uses global random state"
 
 
 # The one-way arrows between the project's layers: each may import only those listed. A layer
-# is a folder of the repository; ``mazzo/envs``, ``mazzo/agents`` and ``mazzo/training`` are
+# is a folder of the repository; ``mazzo/envs``, ``mazzo/agents``, ``mazzo/arena`` and ``mazzo/training`` are
 # links to the top-level folders, so ``mazzo`` (the application) is mazzo/ without them.
 LAYER_IMPORTS = {
     "envs": {"envs"},
     "agents": {"envs", "agents"},
-    "training": {"envs", "agents", "training"},
-    "mazzo": {"envs", "agents", "training", "mazzo"},
-    "benchmarks": {"envs", "agents", "training", "mazzo", "benchmarks"},
+    "arena": {"envs", "agents", "arena"},
+    "training": {"envs", "agents", "arena", "training"},
+    "mazzo": {"envs", "agents", "arena", "training", "mazzo"},
+    "benchmarks": {"envs", "agents", "arena", "training", "mazzo", "benchmarks"},
 }
-SUBPACKAGES = ("envs", "agents", "training")
+SUBPACKAGES = ("envs", "agents", "arena", "training")
 # Folders of code that import mazzo: every one must use the namespace.
-CODE = ["envs", "agents", "training", "mazzo", "benchmarks", "tests", "examples", "notebooks"]
+CODE = [
+    "envs",
+    "agents",
+    "arena",
+    "training",
+    "mazzo",
+    "benchmarks",
+    "tests",
+    "examples",
+    "notebooks",
+]
 
 
 def _layer_of(module):
@@ -151,18 +162,21 @@ def test_the_serving_path_needs_neither_torch_nor_the_trainers():
 
 
 def test_every_module_has_a_docstring():
-    for path in _files(["envs", "agents", "training", "mazzo"]):
+    for path in _files(["envs", "agents", "arena", "training", "mazzo"]):
         tree = ast.parse(path.read_text())
         assert ast.get_docstring(tree), f"{path} has no module docstring"
 
 
 def _own_packages(game):
-    """The places allowed to name ``game``: its packages in every layer, its env module and
-    its own benchmarks (``benchmarks/bench_<game>.py`` and ``bench_<game>_*.py``)."""
+    """The places allowed to name ``game``: its packages in every layer, its env module, its seat
+    tracker (``mazzo/serve/trackers/<game>.py`` and ``<game>_*.py``) and its own benchmarks
+    (``benchmarks/bench_<game>.py`` and ``bench_<game>_*.py``)."""
     return (
         ROOT / "envs" / game,
         ROOT / "envs" / f"{game}_v0.py",
         ROOT / "agents" / game,
+        ROOT / "mazzo" / "serve" / "trackers" / f"{game}.py",
+        *sorted((ROOT / "mazzo" / "serve" / "trackers").glob(f"{game}_*.py")),
         ROOT / "benchmarks" / f"bench_{game}.py",
         *sorted((ROOT / "benchmarks").glob(f"bench_{game}_*.py")),
     )
@@ -192,7 +206,7 @@ def _names_in_code(tree):
             yield node.lineno, node.module
 
 
-LAYERS = ["envs", "agents", "training", "mazzo", "benchmarks"]
+LAYERS = ["envs", "agents", "arena", "training", "mazzo", "benchmarks"]
 
 
 @pytest.mark.parametrize("path", list(_files(LAYERS)), ids=lambda p: str(p.relative_to(ROOT)))

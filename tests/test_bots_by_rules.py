@@ -2,14 +2,15 @@
 those rules (``checkpoints/<game>/rules/<flags>/``) where there is one, in ``make_agent``, the
 arena, terminal play and the server; where there is none, the refusal names the rule sets that
 have one. A tiny bot trained here for Calabresella with four players stands in for a shipped
-one (the registry's ``SHIPPED`` pointed at a folder of the test's)."""
+one (``mazzo.agents.shipped.SHIPPED`` pointed at a folder of the test's)."""
 
 import shutil
 
 import pytest
 
-import mazzo.agents.registry as registry
-from mazzo.agents.registry import bot_for_rules, make_agent, rules_bots
+import mazzo.agents.shipped as shipped_module
+from mazzo.agents.registry import make_agent
+from mazzo.agents.shipped import bot_for_rules, rules_bots
 from mazzo.agents.trained_rules import ForeignRules, check_rules_fit, trained_rules
 from mazzo.envs.cards.flags import resolved_flags
 from mazzo.envs.registry import get_game
@@ -37,12 +38,12 @@ def shipped(tmp_path_factory):
 
 @pytest.fixture
 def four_players_bot(shipped, monkeypatch):
-    monkeypatch.setattr(registry, "SHIPPED", shipped)
+    monkeypatch.setattr(shipped_module, "SHIPPED", shipped)
     return shipped / "calabresella" / "rules" / "players=4"
 
 
 def test_bot_is_the_bot_of_the_tables_rules(four_players_bot):
-    assert rules_bots(registry.SHIPPED, "calabresella") == {"players=4": four_players_bot}
+    assert rules_bots(shipped_module.SHIPPED, "calabresella") == {"players=4": four_players_bot}
     assert bot_for_rules(GAME, FOUR) == four_players_bot
     assert bot_for_rules(GAME, GAME.rules()) is None  # the default bot serves the default rules
     agent = make_agent("bot", GAME, FOUR)

@@ -20,7 +20,8 @@ import pytest
 
 from mazzo.agents import registry
 from mazzo.agents.params import Param
-from mazzo.agents.registry import agents_of, make_agent, parse_spec, register
+from mazzo.agents.registry import agents_of, make_agent, register
+from mazzo.agents.specs import parse_spec
 from mazzo.envs.registry import all_games, game_names
 from tests.cli_runner import ROOT, run_cli
 

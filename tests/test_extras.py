@@ -141,7 +141,7 @@ def test_an_agent_whose_extra_is_missing_names_it():
 
 # The modules that import an extra's package when imported: the network (torch) and the
 # progress bar (tqdm). Everything else under envs/ and agents/ imports with the core install.
-NEEDS_AN_EXTRA = {"mazzo.agents.nets", "mazzo.agents.neural", "mazzo.agents.arena.progress"}
+NEEDS_AN_EXTRA = {"mazzo.agents.nets", "mazzo.agents.neural", "mazzo.arena.progress"}
 
 IMPORT_ALL = """
 import importlib, json, pkgutil, sys
@@ -149,9 +149,9 @@ blocked, skip = json.loads(sys.argv[1]), set(json.loads(sys.argv[2]))
 for name in blocked:
     sys.modules[name] = None
 failed = {}
-for package in ("mazzo.envs", "mazzo.agents"):
+for package in ("mazzo.envs", "mazzo.agents", "mazzo.arena"):
     for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
-        if info.name in skip:
+        if info.name in skip or info.name.endswith(".__main__"):
             continue
         try:
             importlib.import_module(info.name)

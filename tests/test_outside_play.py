@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mazzo.agents.arena.runner import make_plan
 from mazzo.agents.builtin import SEARCH_BOT
 from mazzo.agents.outside_play import is_card_play
 from mazzo.agents.registry import make_agent
 from mazzo.agents.trained_rules import ForeignRules, trained_rules
+from mazzo.arena.runner import make_plan
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 

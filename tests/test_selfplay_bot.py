@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mazzo.agents.registry import SHIPPED, make_agent, shipped_bots
+from mazzo.agents.registry import make_agent
+from mazzo.agents.shipped import SHIPPED, shipped_bots
 from mazzo.envs.registry import get_game
 from mazzo.training.rl.config import config_dict, load_config
 from mazzo.training.rl.ppo import PPOConfig

@@ -1,4 +1,4 @@
-"""The shipped bot's versions (``mazzo.agents.registry.shipped_bots``): earlier bots stay loadable as
+"""The shipped bot's versions (``mazzo.agents.shipped.shipped_bots``): earlier bots stay loadable as
 ``bot@N`` from ``checkpoints/<game>/vN/``, the folder itself is the latest, and a version that
 was never shipped is refused with the versions there are."""
 
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from mazzo.agents.registry import SHIPPED, agent_info, make_agent, shipped_bots
+from mazzo.agents.registry import agent_info, make_agent
+from mazzo.agents.shipped import SHIPPED, shipped_bots
 from mazzo.envs.registry import game_names, get_game
 
 

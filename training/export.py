@@ -8,7 +8,7 @@ dynamic batch axis; checked with ``onnx.checker``), ``policy.pt`` (TorchScript o
 ``test_vectors.jsonl`` (``mazzo.training.export_vectors``), a copy of ``docs/encoding.md`` when
 there is one, and ``manifest.json`` last (format ``mazzo.agents.bundle.BUNDLE_FORMAT``, with the
 sha256 of every other file). Both exports are compared with the PyTorch policy on the test vectors,
-and the written bundle must pass the runtime's self-check (``mazzo.agents.bundle_check``), before
+and the written bundle must pass the runtime's self-check (``mazzo.agents.bundle.check``), before
 the export counts as done. PPO checkpoints hold policy logits, DMC checkpoints Q-values in the same
 head: either way ``logits`` is the head's masked output and ``probs`` its softmax, as
 ``mazzo.agents.neural.NeuralAgent`` reads them.
@@ -41,10 +41,10 @@ from mazzo.agents.bundle import (
     load_bundle,
     sha256,
 )
-from mazzo.agents.bundle_check import TOLERANCE, check_vectors
+from mazzo.agents.bundle.check import TOLERANCE, check_vectors
 from mazzo.agents.nets import PolicyValueNet
 from mazzo.agents.neural import checkpoint_dir, load_policy
-from mazzo.agents.registry import SHIPPED
+from mazzo.agents.shipped import SHIPPED
 from mazzo.envs.cards.flags import resolved_flags
 from mazzo.envs.registry import AnyGame, game_names, get_game
 from mazzo.training.export_vectors import make_vectors, vectors_jsonl

@@ -13,7 +13,7 @@ met (a random candidate of each phase in turn), so that rare phases (Calabresell
 RETURN, a discard, a declaration) appear beside the many card plays: with ``n`` at least the
 number of phases, each phase has one. After that first round every ``OFF_TURN_EVERY``-th vector
 is the view of a seat that is not on turn (its mask is all zero). The format is described in
-``mazzo.agents.bundle_check``.
+``mazzo.agents.bundle.check``.
 
 Imports numpy; must not import torch (the probabilities come from the caller's function).
 """

@@ -1,7 +1,7 @@
 """Search labels for distillation: a search agent's decisions on a deal set, written as JSON
 Lines in the ``mazzo-search-labels/1`` format (docs/training.md, "Search labels").
 
-The games are the arena's (``mazzo.agents.arena``): every lineup of the seating scheme on every
+The games are the arena's (``mazzo.arena``): every lineup of the seating scheme on every
 deal, each seat's agent drawing from ``streams.agent_rng(seed, deal, lineup, seat)``, so a labelled
 game is the game ``mazzo eval`` plays with the same agents, deals and seed. The first agent is
 the *searcher*: an agent with ``search(view, rng) -> (action, {action: value})`` (``pimc``);
@@ -10,8 +10,8 @@ candidate it searched, the legal actions, the position as a D.3 record (the deal
 action before the decision) with the seat, and the seat's final return in that game. With no
 other agent the searcher holds every seat (one lineup).
 
-Deals are played over the arena's worker processes (``mazzo.agents.arena.workers``), or its workers
-on Ray (``mazzo.agents.arena.ray_workers``: ``--ray``, ``--ray-address``), and written in
+Deals are played over the arena's worker processes (``mazzo.arena.workers``), or its workers
+on Ray (``mazzo.arena.ray_workers``: ``--ray``, ``--ray-address``), and written in
 deal order as they finish, each deal's lines in one write, the last marked ``deal_end``. An
 existing file is continued: its header must be this run's, lines after its last complete deal
 are dropped, and play resumes at the next deal, so an interrupted run finished later is
@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mazzo.agents.arena.plan import ArenaPlan, Entrant, parse_entrant
-from mazzo.agents.arena.ray_workers import play_ray
-from mazzo.agents.arena.runner import make_plan
-from mazzo.agents.arena.streams import agent_rng
-from mazzo.agents.arena.table import GameOutcome, Played, build_agent
-from mazzo.agents.arena.workers import Done, Progress, play_parallel, play_serial
 from mazzo.agents.base import AnyAgent, act_each
 from mazzo.agents.distributed import check_address, import_ray, ray_session
+from mazzo.arena.plan import ArenaPlan, Entrant, parse_entrant
+from mazzo.arena.ray_workers import play_ray
+from mazzo.arena.runner import make_plan
+from mazzo.arena.streams import agent_rng
+from mazzo.arena.table import GameOutcome, Played, build_agent
+from mazzo.arena.workers import Done, Progress, play_parallel, play_serial
 from mazzo.envs.cards.deal import Deal
 from mazzo.envs.cards.jsontext import loads
 from mazzo.envs.deal_sets import DealSet
@@ -102,7 +102,7 @@ def _check_searcher(agent: AnyAgent, label: str) -> None:
 
 
 class LabelTable:
-    """Plays chunks of a plan's deals like ``mazzo.agents.arena.table.Table`` (the same games: the
+    """Plays chunks of a plan's deals like ``mazzo.arena.table.Table`` (the same games: the
     same generators, opponents answering as their ``act_each`` would), one game at a time,
     recording the decisions of entrant 0 (the searcher). ``first`` is the index of the plan's
     first deal in the whole deal set (a resumed run's plan starts there)."""

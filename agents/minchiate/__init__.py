@@ -1,16 +1,16 @@
 """Minchiate agents: the heuristic baseline (versioned) and the determinized search agent.
-Importing this package registers them, with their declared parameters, in
-``mazzo.agents.registry``."""
+``BUILTIN`` declares them, with their parameters, for the agent table
+(``mazzo.agents.registry.AGENTS``)."""
 
 from __future__ import annotations
 
 from mazzo.agents.base import AnyAgent
-from mazzo.agents.builtin import register_builtin_agents
+from mazzo.agents.builtin import GameAgents
 from mazzo.agents.minchiate.heuristic import HeuristicV1
 from mazzo.agents.minchiate.pimc import PIMC
 from mazzo.agents.params import Param
 
-__all__ = ["PIMC", "HeuristicV1"]
+__all__ = ["BUILTIN", "PIMC", "HeuristicV1"]
 
 HEURISTICS: dict[int, type[HeuristicV1]] = {1: HeuristicV1}
 
@@ -26,8 +26,7 @@ def _pimc(version: int, samples: int, ms: float, exact: int, points: float) -> A
     return PIMC(samples=samples, ms=ms, exact_tricks=exact, point_weight=points)
 
 
-register_builtin_agents(
-    "minchiate",
+BUILTIN = GameAgents(
     heuristics=HEURISTICS,
     heuristic_help=(
         "named card-player rules: short-suit discards, declare all, feed, win cheaply, duck"

@@ -20,14 +20,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mazzo.agents.base import AnyAgent
-from mazzo.agents.registry import (
-    agent_info,
-    agents_of,
-    bot_for_rules,
-    make_agent,
-    parse_spec,
-    shipped_rule_sets,
-)
+from mazzo.agents.registry import agent_info, agents_of, make_agent
+from mazzo.agents.shipped import bot_for_rules, shipped_rule_sets
+from mazzo.agents.specs import parse_spec
 from mazzo.agents.trained_rules import check_rules_fit, trained_rules
 from mazzo.envs.cards.flags import resolved_flags
 from mazzo.envs.protocols import RulesLike

@@ -6,8 +6,8 @@ the seat sees at the start), then every action of the deal as an ``event`` in th
 vocabulary (the bot's own included; ``"arg": null`` where the seat may not see it) and the
 ``reveal`` messages the game owes the seat; ``go`` asks the bot for its move, ``legal`` and
 ``view`` answer from the seat's view. The seat's exact ``InfoView`` is rebuilt by the game's
-seat tracker (``mazzo.agents.trackers``: a consistent world, redrawn where an event or a reveal
-needs it), so the bot acts on exactly what the seat knows. An input inconsistent with it is
+seat tracker (``mazzo.serve.trackers``: a consistent world, redrawn where an event or a
+reveal needs it), so the bot acts on exactly what the seat knows. An input inconsistent with it is
 ``impossible`` and changes nothing. Nothing here names a game.
 """
 
@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from mazzo.agents.trackers import tracker_for
-from mazzo.agents.tracking import ImpossibleInput, SeatTracker
 from mazzo.envs.cards.flags import resolved_flags
 from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame, all_games
 from mazzo.serve.bots import Bot, Bots
 from mazzo.serve.protocol import Field, ProtocolError, register_message
 from mazzo.serve.sessions import check_bots_fit, open_game, register_mode
+from mazzo.serve.trackers.registry import tracker_for
+from mazzo.serve.trackers.seat_tracker import ImpossibleInput, SeatTracker
 from mazzo.serve.views import view_json
 
 __all__ = ["SeatSession", "open_seat"]

@@ -3,7 +3,7 @@ and one in-process evaluation end to end."""
 
 import pytest
 
-from mazzo.agents.arena.evaluate import DEFAULT_DEALS, EvalConfig, evaluate, load_deals
+from mazzo.arena.evaluate import DEFAULT_DEALS, EvalConfig, evaluate, load_deals
 from mazzo.envs.deal_sets import generate_deals, write_deal_set
 from mazzo.envs.registry import get_game
 

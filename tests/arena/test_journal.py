@@ -1,4 +1,4 @@
-"""The arena's journal (``mazzo.agents.arena.journal``): a run booked deal by deal and resumed from
+"""The arena's journal (``mazzo.arena.journal``): a run booked deal by deal and resumed from
 its journal gives exactly the games of an uninterrupted run, with one worker or two; a last line
 cut short by a crash is dropped, deals after a gap are played again, the play time adds up over
 the sessions, and a journal is never overwritten or resumed by another run (the differing field
@@ -9,10 +9,10 @@ import json
 
 import pytest
 
-from mazzo.agents.arena.journal import FORMAT, Journal, JournalMismatch
-from mazzo.agents.arena.plan import Entrant
-from mazzo.agents.arena.runner import make_plan, run_arena
 from mazzo.agents.base import RandomAgent
+from mazzo.arena.journal import FORMAT, Journal, JournalMismatch
+from mazzo.arena.plan import Entrant
+from mazzo.arena.runner import make_plan, run_arena
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 
@@ -69,7 +69,7 @@ def test_a_cut_line_is_dropped_and_deals_after_a_gap_are_played_again(tmp_path, 
     # the journal now holds those three alone: deal 5, played again, is never booked twice
     assert [json.loads(x)["deal"] for x in path.read_text().splitlines()[1:]] == [0, 1, 2]
     played = []
-    from mazzo.agents.arena import workers as pool
+    from mazzo.arena import workers as pool
 
     real = pool.Table.play_deals
 

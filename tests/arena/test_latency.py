@@ -1,4 +1,4 @@
-"""Time per decision as a distribution (``mazzo.agents.arena.latency``): the histogram's quantiles on
+"""Time per decision as a distribution (``mazzo.arena.latency``): the histogram's quantiles on
 hand-made samples, its merge over games and agents in the summary, the report's median and 95th
 percentile, and the arena's own counts (every decision in exactly one bin, left out of the
 results' equality). No test here measures a real clock."""
@@ -12,11 +12,11 @@ import re
 
 import pytest
 
-from mazzo.agents.arena.latency import BINS_PER_DECADE, FLOOR, add, bin_of, merge, quantile
-from mazzo.agents.arena.report import format_table, timing_json
-from mazzo.agents.arena.runner import ArenaRun, make_plan, run_arena
-from mazzo.agents.arena.summary import summarize
-from mazzo.agents.arena.table import GameOutcome
+from mazzo.arena.latency import BINS_PER_DECADE, FLOOR, add, bin_of, merge, quantile
+from mazzo.arena.report import format_table, timing_json
+from mazzo.arena.runner import ArenaRun, make_plan, run_arena
+from mazzo.arena.summary import summarize
+from mazzo.arena.table import GameOutcome
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 

@@ -7,14 +7,14 @@ process or two."""
 import numpy as np
 import pytest
 
-from mazzo.agents.arena.plan import Entrant
-from mazzo.agents.arena.report import _dump, summary_json
-from mazzo.agents.arena.runner import ArenaRun, make_plan, run_arena
-from mazzo.agents.arena.streams import agent_rng
-from mazzo.agents.arena.summary import summarize
-from mazzo.agents.arena.table import Table
 from mazzo.agents.base import RandomAgent, act_each
 from mazzo.agents.registry import make_agent
+from mazzo.arena.plan import Entrant
+from mazzo.arena.report import _dump, summary_json
+from mazzo.arena.runner import ArenaRun, make_plan, run_arena
+from mazzo.arena.streams import agent_rng
+from mazzo.arena.summary import summarize
+from mazzo.arena.table import Table
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 

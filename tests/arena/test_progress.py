@@ -2,7 +2,7 @@
 
 import io
 
-from mazzo.agents.arena.progress import ProgressBar, format_duration
+from mazzo.arena.progress import ProgressBar, format_duration
 
 
 class Clock:
@@ -45,7 +45,7 @@ def test_format_duration():
 
 
 def test_slow_rates_keep_two_significant_digits():
-    from mazzo.agents.arena.progress import format_rate
+    from mazzo.arena.progress import format_rate
 
     rates = [120.3, 10, 9.99, 5, 1, 0.5, 0.04, 0.01, 1e-4, 0]
     assert [format_rate(r) for r in rates] == [

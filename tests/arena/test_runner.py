@@ -7,13 +7,13 @@ import pickle
 
 import pytest
 
-from mazzo.agents.arena.plan import Entrant, parse_entrant
-from mazzo.agents.arena.report import _dump, summary_json
-from mazzo.agents.arena.runner import make_plan, run_arena
-from mazzo.agents.arena.streams import agent_rng
-from mazzo.agents.arena.summary import summarize
-from mazzo.agents.arena.table import ArenaError
 from mazzo.agents.base import RandomAgent
+from mazzo.arena.plan import Entrant, parse_entrant
+from mazzo.arena.report import _dump, summary_json
+from mazzo.arena.runner import make_plan, run_arena
+from mazzo.arena.streams import agent_rng
+from mazzo.arena.summary import summarize
+from mazzo.arena.table import ArenaError
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 
@@ -237,7 +237,7 @@ def test_chunks_of_an_agent_that_waits_are_timed_by_the_wall_clock(monkeypatch):
     ``CHUNK_SECONDS / WALL_SHARE`` seconds (by CPU time alone, a chunk would take many)."""
     import time
 
-    from mazzo.agents.arena import workers as pool
+    from mazzo.arena import workers as pool
 
     real = pool.Table.play_deals
 
@@ -258,8 +258,8 @@ def test_chunks_of_an_agent_that_waits_are_timed_by_the_wall_clock(monkeypatch):
 def test_an_interrupt_keeps_the_finished_first_deals(monkeypatch):
     """``KeyboardInterrupt`` during play: ``ArenaInterrupted`` carries the finished prefix as a
     run of its own, equal to a run of just those deals."""
-    from mazzo.agents.arena import workers as pool
-    from mazzo.agents.arena.runner import ArenaInterrupted
+    from mazzo.arena import workers as pool
+    from mazzo.arena.runner import ArenaInterrupted
 
     plan = make_plan(_deals(9), ["random", "heuristic"], seed=3)
     real = pool.Table.play_deals

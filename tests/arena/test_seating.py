@@ -7,7 +7,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from mazzo.agents.arena.seating import (
+from mazzo.arena.seating import (
     SCHEMES,
     expand,
     lineups_for,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from mazzo.agents.arena.stats import (
+from mazzo.arena.stats import (
     ELO_PER_NATURAL,
     bootstrap_ci,
     fit_bradley_terry,

@@ -12,11 +12,11 @@ import math
 
 import pytest
 
-from mazzo.agents.arena.report import format_table, summary_json
-from mazzo.agents.arena.runner import ArenaRun, make_plan
-from mazzo.agents.arena.stats import ELO_PER_NATURAL
-from mazzo.agents.arena.summary import summarize
-from mazzo.agents.arena.table import GameOutcome
+from mazzo.arena.report import format_table, summary_json
+from mazzo.arena.runner import ArenaRun, make_plan
+from mazzo.arena.stats import ELO_PER_NATURAL
+from mazzo.arena.summary import summarize
+from mazzo.arena.table import GameOutcome
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 

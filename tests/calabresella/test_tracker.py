@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mazzo.agents.calabresella.tracker import CalabresellaTracker, private_of
 from mazzo.envs.calabresella.actions import Phase
 from mazzo.envs.calabresella.deck import ITALIAN_40
 from mazzo.envs.registry import get_game
+from mazzo.serve.trackers.calabresella import CalabresellaTracker, private_of
 
 from ..serve import referee
 from ..serve.referee import Driver, refused

@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mazzo.agents.arena.plan import ArenaPlan
-from mazzo.agents.arena.table import Played, Table
+from mazzo.arena.plan import ArenaPlan
+from mazzo.arena.table import Played, Table
 from mazzo.envs.cards.deal import Deal
 
 

@@ -16,12 +16,12 @@ import sys
 
 import pytest
 
-from mazzo.agents.arena.plan import Entrant
-from mazzo.agents.arena.ray_workers import MAX_ATTEMPTS, play_ray
-from mazzo.agents.arena.report import _dump, summary_json
-from mazzo.agents.arena.runner import make_plan, run_arena
-from mazzo.agents.arena.summary import summarize
-from mazzo.agents.arena.table import ArenaError
+from mazzo.arena.plan import Entrant
+from mazzo.arena.ray_workers import MAX_ATTEMPTS, play_ray
+from mazzo.arena.report import _dump, summary_json
+from mazzo.arena.runner import make_plan, run_arena
+from mazzo.arena.summary import summarize
+from mazzo.arena.table import ArenaError
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import game_names, get_game
 from mazzo.training.search_labels import write_search_labels

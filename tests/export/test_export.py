@@ -13,9 +13,9 @@ import pytest
 import torch
 
 from mazzo.agents.bundle import BUNDLE_FORMAT, action_labels, load_bundle, sha256
-from mazzo.agents.bundle_check import check_vectors, read_vectors
+from mazzo.agents.bundle.check import check_vectors, read_vectors
 from mazzo.agents.neural import load_policy, read_policy
-from mazzo.agents.registry import SHIPPED
+from mazzo.agents.shipped import SHIPPED
 from mazzo.envs.cards.flags import resolved_flags
 from mazzo.envs.registry import get_game
 from mazzo.training.export import export_bundle

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mazzo.agents.bundle import BundleAgent, load_bundle
-from mazzo.agents.bundle_check import check_vectors, main
+from mazzo.agents.bundle.check import check_vectors, main
 from mazzo.agents.registry import make_agent
 from mazzo.envs.registry import get_game
 from tests.export.helpers import NO_TORCH
@@ -139,7 +139,7 @@ PLAY = (
 import json
 import numpy as np
 from mazzo.agents.bundle import load_bundle
-from mazzo.agents.bundle_check import check_vectors
+from mazzo.agents.bundle.check import check_vectors
 from mazzo.agents.registry import make_agent
 from mazzo.envs.registry import get_game
 

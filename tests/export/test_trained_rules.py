@@ -12,7 +12,6 @@ import json
 import numpy as np
 import pytest
 
-from mazzo.agents.arena.runner import make_plan
 from mazzo.agents.registry import make_agent
 from mazzo.agents.trained_rules import (
     ForeignRules,
@@ -20,6 +19,7 @@ from mazzo.agents.trained_rules import (
     rule_differences,
     trained_rules,
 )
+from mazzo.arena.runner import make_plan
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 from mazzo.serve.bots import Bots

@@ -6,7 +6,7 @@ docs/agents.md."""
 
 import pytest
 
-from mazzo.agents.arena.evaluate import EvalConfig, evaluate
+from mazzo.arena.evaluate import EvalConfig, evaluate
 from mazzo.envs.registry import get_game
 
 

@@ -11,13 +11,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mazzo.agents.minchiate.tracker import MinchiateTracker, reveal_of
-from mazzo.agents.minchiate.tracker_deal import private_of
 from mazzo.envs.cards.deal import Deal
 from mazzo.envs.minchiate.actions import Phase
 from mazzo.envs.minchiate.deck import MINCHIATE_97
 from mazzo.envs.minchiate.tables import DISCARDABLE
 from mazzo.envs.registry import get_game
+from mazzo.serve.trackers.minchiate import MinchiateTracker, reveal_of
+from mazzo.serve.trackers.minchiate_deal import private_of
 
 from ..serve import referee
 from ..serve.referee import Driver, play_through, refused

@@ -2,7 +2,7 @@
 gate and ``mazzo exploit``: the first entrant's margin over the second, the right way round
 whichever the arena lists first, with its deals counted on the right sides."""
 
-from mazzo.agents.arena.plan import Entrant
+from mazzo.arena.plan import Entrant
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 from mazzo.training.rl.evaluate import paired_margin

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 import torch
 
-from mazzo.agents.arena.plan import Entrant
-from mazzo.agents.arena.runner import make_plan, run_arena
-from mazzo.agents.arena.summary import summarize
 from mazzo.agents.neural import NeuralAgent, load_policy
+from mazzo.arena.plan import Entrant
+from mazzo.arena.runner import make_plan, run_arena
+from mazzo.arena.summary import summarize
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import all_games, get_game
 from mazzo.training.rl.checkpoint import load_checkpoint

@@ -6,7 +6,7 @@ import json
 import pytest
 import torch
 
-from mazzo.agents.registry import shipped_bots
+from mazzo.agents.shipped import shipped_bots
 from mazzo.training.rl.ppo import PPOConfig, train
 from mazzo.training.rl.ship import BOT_FILES, ship
 

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mazzo.agents.tracking import ImpossibleInput, SeatTracker
 from mazzo.envs.registry import Game
+from mazzo.serve.trackers.seat_tracker import ImpossibleInput, SeatTracker
 
 from .reveals import REVEALS
 
@@ -102,7 +102,7 @@ class Driver:
     input)."""
 
     def __init__(self, game: Game, state: Any, seat: int, seed: int = 0) -> None:
-        from mazzo.agents.trackers import tracker_for
+        from mazzo.serve.trackers.registry import tracker_for
 
         self.game, self.state, self.seat = game, state, seat
         self.entry = tracker_for(game)

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mazzo.agents.trackers import tracker_for
 from mazzo.envs.registry import Game, all_games
 from mazzo.serve.bots import Bots
 from mazzo.serve.server import Server
+from mazzo.serve.trackers.registry import tracker_for
 from mazzo.serve.views import view_json
 
 from .helpers import Direct, make_server

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from mazzo.agents.registry import make_agent
-from mazzo.agents.trackers import tracker_for
 from mazzo.envs.registry import Game
+from mazzo.serve.trackers.registry import tracker_for
 
 from ..contract.games import CASES, DEFAULT_CASES, stable_seed
 from .referee import play_through

@@ -15,8 +15,8 @@ import time
 import numpy as np
 import pytest
 
-from mazzo.agents.arena.runner import run_arena
 from mazzo.agents.registry import make_agent
+from mazzo.arena.runner import run_arena
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import game_names, get_game
 from mazzo.training.search_labels import (

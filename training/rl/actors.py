@@ -77,7 +77,10 @@ def _actor_main(spec: ActorSpec, conn: Connection) -> None:
     torch.set_num_threads(1)
     collector, net, pool = spec.build()
     while True:
-        msg = conn.recv()
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):  # the learner is gone (killed): nothing left to do
+            return
         kind = msg[0]
         if kind == "collect":
             _, weights, pool_state, n, epsilon = msg

@@ -1,4 +1,4 @@
-"""Evaluation of a training policy through the arena (``mazzo.agents.arena``): the policy, as a
+"""Evaluation of a training policy through the arena (``mazzo.arena``): the policy, as a
 ``NeuralAgent`` on a frozen copy of the network, plays fixed deals against a baseline agent in
 duplicate seating, and the paired margin per deal comes back with its 95% interval. The
 trainers call it every few updates on a fixed deal set; nothing here is a second evaluator.
@@ -9,11 +9,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from mazzo.agents.arena.plan import Entrant
-from mazzo.agents.arena.runner import make_plan, run_arena
-from mazzo.agents.arena.summary import summarize
 from mazzo.agents.nets import PolicyValueNet
 from mazzo.agents.neural import NeuralAgent
+from mazzo.arena.plan import Entrant
+from mazzo.arena.runner import make_plan, run_arena
+from mazzo.arena.summary import summarize
 from mazzo.envs.deal_sets import DealSet
 from mazzo.envs.protocols import AnyEncoder
 

@@ -52,9 +52,9 @@ from typing import Any
 
 from torch.utils.tensorboard import SummaryWriter
 
-from mazzo.agents.arena.plan import Entrant
 from mazzo.agents.nets import PolicyValueNet
-from mazzo.agents.registry import parse_spec
+from mazzo.agents.specs import parse_spec
+from mazzo.arena.plan import Entrant
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 from mazzo.training.rl import ppo

@@ -4,7 +4,7 @@ interval, the time left), with the run's other messages (imitation, evaluations,
 printed above it. Off a terminal the trainer logs one line per update instead
 (``mazzo.training.rl.run``).
 
-Owns the line's text only: tqdm (``mazzo.agents.arena.progress.TextLine``) counts the decisions,
+Owns the line's text only: tqdm (``mazzo.arena.progress.TextLine``) counts the decisions,
 throttles the redraws and draws the bar, and writes the messages above the line
 (``tqdm.external_write_mode``, which also clears any other bar on the terminal). The run tells
 it what happened, with its own rate and time left. The clock is injectable so tests can drive
@@ -20,8 +20,8 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from mazzo.agents.arena.progress import ERASE_LINE, TextLine
-from mazzo.agents.arena.units import format_duration
+from mazzo.arena.progress import ERASE_LINE, TextLine
+from mazzo.arena.units import format_duration
 
 __all__ = ["TrainProgress"]
 

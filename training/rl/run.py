@@ -29,9 +29,9 @@ import numpy as np
 import torch
 from torch.utils.tensorboard import SummaryWriter
 
-from mazzo.agents.arena.units import format_duration
 from mazzo.agents.nets import PolicyValueNet
 from mazzo.agents.neural import read_policy
+from mazzo.arena.units import format_duration
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame, get_game

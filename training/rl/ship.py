@@ -5,7 +5,7 @@ without the trainer's state), ``config.json`` and a ``CARD.md`` saying how it wa
 how it scores.
 
 Shipping into a folder that already holds a bot keeps that bot as the next ``v<N>/`` inside
-it (``mazzo.agents.registry.shipped_bots``: ``bot@N`` loads it), so earlier bots stay loadable by
+it (``mazzo.agents.shipped.shipped_bots``: ``bot@N`` loads it), so earlier bots stay loadable by
 versioned names; nothing else in the folder (the belief model) is touched.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mazzo.agents.neural import checkpoint_dir, read_policy
-from mazzo.agents.registry import shipped_bots
+from mazzo.agents.shipped import shipped_bots
 
 __all__ = ["BOT_FILES", "SHIPPED_KEYS", "ship"]
 
