@@ -14,6 +14,7 @@ Imports torch; must not import training/.
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +24,7 @@ import numpy.typing as npt
 import torch
 
 from mazzo.agents.nets import PolicyValueNet
+from mazzo.agents.run_folders import checkpoints_in
 from mazzo.envs.protocols import AnyEncoder, RulesLike
 from mazzo.envs.registry import get_game
 
@@ -129,38 +131,71 @@ def checkpoint_dir(path: str | Path) -> Path:
     """The checkpoint folder ``path`` names: itself, or a run directory's latest.
 
     Raises:
-        ValueError: no checkpoint there.
+        ValueError: no checkpoint there; for a run directory whose ``latest`` is missing or
+            damaged, the message names the checkpoints the folder still holds.
     """
     path = Path(path)
     if (path / "meta.json").exists():
         return path
     pointer = path / "latest"
+    named = ""
     if pointer.exists():
-        ckpt = path / pointer.read_text().strip()
-        if (ckpt / "meta.json").exists():
+        try:
+            named = pointer.read_text().strip()
+        except (OSError, UnicodeDecodeError):
+            named = "?"
+        ckpt = path / named
+        if named and (ckpt / "meta.json").exists():
             return ckpt
+    held = checkpoints_in(path)
+    if held:
+        what = f"its 'latest' names {named!r}, no checkpoint" if named else "it has no 'latest'"
+        raise ValueError(
+            f"{str(path)!r}: {what}; the folder holds {', '.join(p.name for p in held)}: name "
+            f"one ({path / held[0].name}), or make it the run's latest to resume from it "
+            f"(echo {held[0].name} > {pointer})"
+        )
     raise ValueError(f"{str(path)!r} is neither a mazzo checkpoint nor a run directory with one")
+
+
+def load_tensors(file: Path) -> Any:
+    """The tensors of a checkpoint file, read with ``torch.load(weights_only=True)``.
+
+    Raises:
+        ValueError: a file holding more than tensors (the refusal names the offending global),
+            or a damaged one (truncated, not a torch file), naming the file and its size.
+    """
+    try:
+        return torch.load(file, weights_only=True)
+    except pickle.UnpicklingError as e:  # the weights-only unpickler's refusal
+        raise ValueError(f"{file.parent}: not a weights-only checkpoint ({e})") from None
+    except FileNotFoundError:
+        raise ValueError(f"{file.parent}: the checkpoint has no {file.name}") from None
+    except (RuntimeError, EOFError, OSError, ValueError) as e:
+        size = file.stat().st_size if file.exists() else 0
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ValueError(
+            f"{file}: damaged or truncated ({size:,} bytes: {reason}); an earlier checkpoint "
+            "of the run, if there is one, is a ckpt-* folder beside it"
+        ) from None
 
 
 def read_policy(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
     """(the policy's tensors, the checkpoint's metadata) of a checkpoint or run directory.
 
     Raises:
-        ValueError: not a mazzo checkpoint, or a model file holding more than tensors.
+        ValueError: not a mazzo checkpoint, or a model file holding more than tensors or
+            damaged.
     """
     ckpt = checkpoint_dir(path)
     try:
         meta = json.loads((ckpt / "meta.json").read_text())
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"{ckpt}: unreadable meta.json ({e})") from None
     if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
         got = meta.get("format") if isinstance(meta, dict) else meta
         raise ValueError(f"{ckpt}: format {got!r}, expected {CHECKPOINT_FORMAT!r}")
-    try:
-        model = torch.load(ckpt / "model.pt", weights_only=True)
-    except Exception as e:  # the weights-only unpickler's refusal names the offending global
-        raise ValueError(f"{ckpt}: not a weights-only checkpoint ({e})") from None
-    return model, meta
+    return load_tensors(ckpt / "model.pt"), meta
 
 
 def load_policy(path: str | Path, sample: bool = False) -> tuple[NeuralAgent, dict[str, Any]]:

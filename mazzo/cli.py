@@ -16,10 +16,11 @@ from collections.abc import Sequence
 
 from mazzo.commands import COMMANDS
 from mazzo.commands.options import EXIT_INTERRUPTED
+from mazzo.envs.cards.flags import did_you_mean
 from mazzo.envs.registry import game_names
 from mazzo.extras import EXIT_MISSING_EXTRA, MissingExtra, extra_for_module
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "parse_args"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,9 +36,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``parser.parse_args``, except that an option the command does not have is reported by
+    that command's parser (its usage, not the top level's), with the closest of its options."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = _subparsers(parser)[args.command]
+        options = [o for action in command._actions for o in action.option_strings]
+        first = next((u.split("=")[0] for u in unknown if u.startswith("-")), "")
+        command.error(f"unrecognized arguments: {' '.join(unknown)}" + did_you_mean(first, options))
+    return args
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mazzo`` console script."""
-    args = build_parser().parse_args(argv)
+    args = parse_args(build_parser(), argv)
     try:
         return int(args.func(args))
     except MissingExtra as e:

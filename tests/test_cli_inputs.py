@@ -372,3 +372,19 @@ def test_input_nested_too_deeply_is_refused_with_a_message(args, tmp_path):
     out = run_cli(*given, cwd=tmp_path)
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "usage", "hint"),
+    [
+        (["eval", "heuristic", "random", "--dealz", "5"], "usage: mazzo eval", "'--deals'"),
+        (["train", "calabresella_quick", "--sett", "lr=1"], "usage: mazzo train", "'--set'"),
+        (["serve", "--portt", "1"], "usage: mazzo serve", "'--port'"),
+    ],
+)
+def test_a_mistyped_option_gets_the_commands_usage_and_the_closest_option(args, usage, hint):
+    out = run_cli(*args)
+    assert out.returncode == 2
+    assert usage in out.stderr and f"unrecognized arguments: {' '.join(args[-2:])}" in out.stderr
+    assert f"did you mean {hint}?" in out.stderr
+    assert "{demo,play" not in out.stderr  # not the top-level usage

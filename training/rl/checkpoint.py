@@ -21,7 +21,7 @@ from typing import Any
 
 import torch
 
-from mazzo.agents.neural import CHECKPOINT_FORMAT, checkpoint_dir, read_policy
+from mazzo.agents.neural import CHECKPOINT_FORMAT, checkpoint_dir, load_tensors, read_policy
 
 __all__ = ["FORMAT", "load_checkpoint", "save_checkpoint"]
 
@@ -44,12 +44,19 @@ def save_checkpoint(
         if final.exists():
             shutil.rmtree(final)
         os.replace(tmp, final)
+        pointer = run_dir / ".latest.tmp"
+        pointer.write_text(name + "\n")
+        os.replace(pointer, run_dir / "latest")
+    except OSError as e:  # a full disk, a folder made read-only: name it, keep the last one
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise OSError(
+            e.errno,
+            f"cannot write checkpoint {name} into {run_dir} ({e.strerror or e}); the "
+            "run's previous checkpoint is intact: free space and resume from it",
+        ) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    pointer = run_dir / ".latest.tmp"
-    pointer.write_text(name + "\n")
-    os.replace(pointer, run_dir / "latest")
     done = sorted(p for p in run_dir.glob("ckpt-*") if p.is_dir())
     for old in done[: max(0, len(done) - keep)]:
         shutil.rmtree(old, ignore_errors=True)
@@ -63,9 +70,5 @@ def load_checkpoint(path: Path) -> tuple[dict[str, torch.Tensor], dict[str, Any]
         ValueError: not a mazzo checkpoint, or a file that holds more than tensors.
     """
     model, meta = read_policy(path)
-    ckpt = checkpoint_dir(path)
-    try:
-        trainer = torch.load(ckpt / "trainer.pt", weights_only=True)
-    except Exception as e:  # the weights-only unpickler's refusal names the offending global
-        raise ValueError(f"{ckpt}: not a weights-only checkpoint ({e})") from None
+    trainer = load_tensors(checkpoint_dir(path) / "trainer.pt")
     return model, trainer, meta

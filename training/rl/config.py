@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from mazzo.agents.run_folders import checkpoints_in
 from mazzo.envs.cards.flags import did_you_mean
 from mazzo.envs.registry import get_game
 
@@ -318,6 +319,10 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"config file {str(path)!r} does not exist") from None
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(
+            f"{path}: not UTF-8 text (byte {e.start}: {e.reason}); a config is TOML in UTF-8"
+        ) from None
     except RecursionError:
         raise ValueError(
             f"{path}: not valid TOML: arrays or tables nested too deeply to read (a config "
@@ -362,9 +367,17 @@ def stored_run(run_dir: str | Path) -> dict[str, Any]:
         name = pointer.read_text().strip()
         meta = json.loads((run_dir / name / "meta.json").read_text())
     except (OSError, ValueError):
+        held = checkpoints_in(run_dir)
+        if not held:
+            raise ValueError(
+                f"--resume {str(run_dir)!r}: not a mazzo train run (no readable checkpoint: "
+                f"{pointer} names none)"
+            ) from None
         raise ValueError(
-            f"--resume {str(run_dir)!r}: not a mazzo train run (no readable checkpoint: "
-            f"{pointer} names none)"
+            f"--resume {str(run_dir)!r}: its latest checkpoint cannot be read ({pointer} is "
+            f"missing or damaged, or names a damaged checkpoint); the run holds "
+            f"{', '.join(p.name for p in held)}: to resume from the newest, "
+            f"echo {held[0].name} > {pointer} and run again"
         ) from None
     if not isinstance(meta, dict) or not isinstance(meta.get("config"), dict):
         raise ValueError(f"--resume {str(run_dir)!r}: its checkpoint {name} has no config")
