@@ -72,11 +72,29 @@ def bot_agent(game: str) -> AgentInfo | None:
     if not bots:
         return None
     folder = (root / game).relative_to(root.parent)
+    levels = shipped.shipped_levels(root, game)
+    params: tuple[Param, ...] = NN_PARAMS[1:]
+    if levels:
+        params = (Param(
+            "level", int, 0, f"a strength level, 1 (a beginner) to {max(levels)} (0: the bot "
+            "itself, the strongest)", low=0, high=max(levels),
+        ), *params)  # fmt: skip
     return AgentInfo(
-        game, "bot", _bot_factory(game, bots), NN_PARAMS[1:], tuple(bots),
+        game, "bot", _bot_factory(game, bots, levels), params, tuple(bots),
         help=f"the shipped bot ({folder}; see its CARD.md; bot@N: version N, {folder}/vN for "
-        "earlier ones)" + _other_rules_note(game),
+        "earlier ones)" + _other_rules_note(game) + _levels_note(levels),
     )  # fmt: skip
+
+
+def _levels_note(levels: dict[int, shipped.Level]) -> str:
+    """What the ``bot`` help adds where strength levels are shipped: each with its rating."""
+    if not levels:
+        return ""
+    rated = [
+        f"{n} ({level.rating:+.0f} Elo)" if level.rating is not None else str(n)
+        for n, level in levels.items()
+    ]
+    return f"; bot:level=N plays weaker: levels {', '.join(rated)}, the heuristic at 0 Elo"
 
 
 AGENTS: tuple[Callable[[str], AgentInfo | None], ...] = (
@@ -181,7 +199,12 @@ def make_agent(
             or range; a bad spec; or parameters the agent's constructor rejects.
     """
     parsed = parse_spec(spec) if isinstance(spec, str) else spec
-    if rules is not None and parsed.name == "bot" and parsed.version is None:
+    if (
+        rules is not None
+        and parsed.name == "bot"
+        and parsed.version is None
+        and str(parsed.params.get("level", "0")) == "0"
+    ):
         folder = bot_for_rules(game, rules)
         if folder is not None:  # the bot of these rules, as the network it is
             parsed = AgentSpec("nn", None, parsed.params, str(folder), str(parsed))
@@ -271,10 +294,22 @@ def _onnx_factory(game: str) -> Factory:
     return make
 
 
-def _bot_factory(game: str, bots: dict[int, Path]) -> Factory:
+def _bot_factory(
+    game: str, bots: dict[int, Path], levels: dict[int, shipped.Level] | None = None
+) -> Factory:
     nn = _nn_factory(game)
 
-    def make(version: int, sample: bool = False, foreign_rules: bool = False) -> AnyAgent:
+    def make(
+        version: int, sample: bool = False, foreign_rules: bool = False, level: int = 0
+    ) -> AnyAgent:
+        if level:
+            if version != max(bots):
+                raise ValueError(
+                    f"{game} agent 'bot@{version}:level={level}': a level is a bot of its own; "
+                    "give bot:level=N without a version"
+                )
+            assert levels is not None  # level's range is checked against them
+            return nn(version, levels[level].folder, sample, foreign_rules)
         folder = bots[version]
         if not (folder / "model.pt").exists():  # an installed package keeps its metadata only
             here = [v for v, f in bots.items() if (f / "model.pt").exists()]

@@ -1,6 +1,7 @@
 """The bots shipped with mazzo: where they are (``SHIPPED``: ``checkpoints/`` of a clone, or the
 package's copy of it), their versions (``checkpoints/<game>/vN/`` is ``bot@N``, the folder itself
-the latest) and the bots trained for other rule sets (``checkpoints/<game>/rules/<flags>/``).
+the latest), the bots trained for other rule sets (``checkpoints/<game>/rules/<flags>/``) and
+the strength levels (``checkpoints/<game>/levels/<N>/``: ``bot:level=N``).
 
 Must not import torch or training/.
 """
@@ -9,17 +10,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 from mazzo.envs.cards.flags import resolved_flags
 from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame, get_game
 
 __all__ = [
+    "LEVELS_FOLDER",
     "RULES_FOLDER",
     "SHIPPED",
+    "Level",
     "bot_for_rules",
     "rules_bots",
     "shipped_bots",
+    "shipped_levels",
     "shipped_rule_sets",
 ]
 
@@ -76,3 +81,41 @@ def shipped_bots(root: Path, game: str) -> dict[int, Path]:
         if d.name[1:].isdigit() and (d / "meta.json").exists()
     }
     return dict(sorted(earlier.items())) | {max(earlier, default=0) + 1: folder}
+
+
+LEVELS_FOLDER = "levels"
+"""``checkpoints/<game>/levels/<N>/``: the strength levels (``bot:level=N``), each a shipped
+folder whose ``meta.json`` holds its ``level`` entry: the recipe's round it is and its rating."""
+
+
+class Level(NamedTuple):
+    """One strength level of a game's bot.
+
+    Attributes:
+        level: its number (1 is the weakest).
+        folder: its shipped folder.
+        rating: its Elo on the scale of the levels' round robin (with the heuristic and PIMC;
+            the heuristic at 0), None where not measured.
+        note: what it is, in a few words (``recipe round 2``).
+    """
+
+    level: int
+    folder: Path
+    rating: float | None
+    note: str
+
+
+def shipped_levels(root: Path, game: str) -> dict[int, Level]:
+    """The strength levels shipped for ``game``, by number (empty when there is none)."""
+    folder = root / game / LEVELS_FOLDER
+    if not folder.is_dir():
+        return {}
+    levels = {}
+    for d in sorted(folder.iterdir()):
+        if d.name.isdigit() and (d / "meta.json").is_file():
+            entry = json.loads((d / "meta.json").read_text()).get("level", {})
+            rating = entry.get("rating")
+            levels[int(d.name)] = Level(
+                int(d.name), d, None if rating is None else float(rating), entry.get("note", "")
+            )
+    return dict(sorted(levels.items()))

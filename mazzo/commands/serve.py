@@ -24,7 +24,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Start the server the options describe; returns the exit status."""
     if args.port is not None or args.web:
         require("serve", "serve")  # the web server; --stdio needs no extra
-    from mazzo.serve.bots import DEFAULT_BOTS, Bots, parse_bot_option
+    from mazzo.serve.bots import Bots, default_bots, parse_bot_option
     from mazzo.serve.protocol import Limits
     from mazzo.serve.server import Server
 
@@ -44,7 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         max_server_games=args.max_server_games, max_connections=args.max_connections,
         idle_timeout=args.idle_timeout,
     )  # fmt: skip
-    given = args.bot or list(DEFAULT_BOTS)
+    given = args.bot or default_bots()
     if args.port is not None or args.web:  # the bots' networks take seconds to load: say so
         print(f"mazzo serve: loading the bots ({', '.join(given)})...", file=sys.stderr, flush=True)
     bots = Bots(

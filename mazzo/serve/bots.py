@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mazzo.agents import shipped
 from mazzo.agents.base import AnyAgent
 from mazzo.agents.registry import agent_info, agents_of, make_agent
 from mazzo.agents.shipped import bot_for_rules, shipped_rule_sets
@@ -29,10 +30,23 @@ from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame, game_names
 from mazzo.extras import extra_for_module
 
-__all__ = ["DEFAULT_BOTS", "Bot", "BotOption", "Bots", "parse_bot_option"]
+__all__ = ["DEFAULT_BOTS", "Bot", "BotOption", "Bots", "default_bots", "parse_bot_option"]
 
-# name=spec of the bots a server has when started without --bot.
+# name=spec of the bots a server has when started without --bot (and the levels: default_bots).
 DEFAULT_BOTS = ("random=random", "heuristic=heuristic", "bot=bot")
+
+
+def default_bots() -> list[str]:
+    """The bots of a server started without ``--bot``: ``DEFAULT_BOTS``, then each game's
+    strength levels (``GAME/level-N=bot:level=N``, weakest first) where it ships them."""
+    levels = [
+        f"{game}/level-{n}=bot:level={n}"
+        for game in game_names()
+        for n in shipped.shipped_levels(shipped.SHIPPED, game)
+    ]
+    return [*DEFAULT_BOTS, *levels]
+
+
 log = logging.getLogger("mazzo.serve")
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 
