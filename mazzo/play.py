@@ -20,6 +20,7 @@ never overwritten without ``--force``; the default name takes a number when take
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import textwrap
 from collections.abc import Callable
@@ -212,7 +213,26 @@ def changed_lines(text: str, before: str | None) -> str:
     if before is None:
         return text
     seen = set(before.splitlines())
-    return "\n".join(line for line in text.splitlines() if line not in seen)
+    lines = text.splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if line in seen and not _is_header(line):
+            continue
+        if _is_header(line):
+            block = list(itertools.takewhile(lambda x: x[:1].isspace(), lines[i + 1 :]))
+            new = [x for x in block if x not in seen]
+            if not new and line in seen:
+                continue  # the block and its header as shown before
+            if len(new) < len(block):  # part of the list: say so, not "the last 4" over one
+                name = line.split(" (")[0].rstrip(":")
+                line = f"{name}, new since your last turn ('table' shows them all):"
+        out.append(line)
+    return "\n".join(out)
+
+
+def _is_header(line: str) -> bool:
+    """A list's header line (``Tricks (the last 4 of 10):``): not indented, ends with a colon."""
+    return bool(line) and not line[:1].isspace() and line.endswith(":")
 
 
 def ask(

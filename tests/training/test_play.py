@@ -337,6 +337,21 @@ def test_changed_lines_show_what_changed():
     )
 
 
+def test_a_list_shown_in_part_says_so():
+    """Of a trick list only the new trick is shown: its header says these are the new ones (not
+    "the last 4 of 10" over one line); a list with nothing new is left out, header and all."""
+    before = "Tricks (the last 4 of 9):\n   6. a\n   7. b\n   8. c\n   9. d\nScore: 1"
+    now = "Tricks (the last 4 of 10):\n   7. b\n   8. c\n   9. d\n  10. e\nScore: 2"
+    assert changed_lines(now, before) == (
+        "Tricks, new since your last turn ('table' shows them all):\n  10. e\nScore: 2"
+    )
+    assert changed_lines(before + "\nHand: x", before) == "Hand: x"
+    whole = "Tricks:\n   1. a\nScore: 1"
+    assert changed_lines("Tricks:\n   1. a\n   2. b\nScore: 1", whole) == (
+        "Tricks, new since your last turn ('table' shows them all):\n   2. b"
+    )
+
+
 @pytest.mark.parametrize("game", ["calabresella", "minchiate"])
 def test_a_session_shows_changes_forced_moves_and_the_trick_winner(game):
     """A whole deal in process: the table in full once, then only its changed lines (the

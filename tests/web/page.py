@@ -89,6 +89,32 @@ def click(driver: Any, label: str) -> None:
     _click(driver, f'.legal[data-label="{label}"]', f"no highlighted element for {label!r}")
 
 
+def answer(driver: Any, choices: list[str], k: int) -> int:
+    """Answer the person's turn ``k`` with ``choices[k]`` as a person does. A turn that begins
+    several discards (the page has them picked, then sent together: discards.js) takes the
+    next ones of ``choices`` too: each picked, then Discard pressed; the page then sends them
+    one a turn by itself. Returns the number of the person's turns answered."""
+    due: int = driver.execute_script("return App.M ? Discards.due(App.M) : 0;")
+    if due < 2:
+        click(driver, choices[k])
+        return 1
+    run = choices[k : k + due]
+    assert len(run) == due and all(c.startswith("discard ") for c in run), run
+    turn = state(driver)["turn"]
+    for label in run:
+        click(driver, label)
+    driver.find_element(By.ID, "discard-confirm").click()
+
+    def sent(d: Any) -> bool:  # past the discards: another turn, the others' turns, or the end
+        st = state(d)
+        if st["state"] == "myturn":
+            return st["turn"] != turn and not legal_of(st)[0].startswith("discard ")
+        return bool(st["state"] in ("playing", "end"))
+
+    wait(driver, sent, "the picked discards sent")
+    return due
+
+
 def click_card(driver: Any, code: str) -> None:
     """Click card ``code`` of the person's hand, highlighted or not, as ``click`` does."""
     _click(driver, f'#hand .card[data-code="{code}"]', f"no card {code!r} in the hand")

@@ -51,9 +51,10 @@ def _hand(driver: Any) -> list[str]:
 
 
 def test_clicks_while_the_server_is_slow_are_queued(web_server: str, browser: Any) -> None:
-    """Four discards in a row with a server that answers late: the second and third cards,
-    clicked while the first is on its way, are marked and named as queued, a second click takes
-    one back, and the queued cards are discarded in turn without another click."""
+    """Four discards in a row with a server that answers late: picked and sent together, the
+    first goes and the others wait for their turns, marked and named as queued; a click takes
+    one back while the first is on its way, and the queued cards are discarded in turn without
+    another click."""
     turns, _ = play_views(CAL, CAL_SEED)
     first = next(k for k, (legal, _) in enumerate(turns) if legal[0].startswith("discard "))
     _start(browser, web_server, CAL, CAL_SEED)
@@ -66,10 +67,10 @@ def test_clicks_while_the_server_is_slow_are_queued(web_server: str, browser: An
     for k in range(1, 3):  # each stays a legal discard at the next turns
         assert all(f"discard {c}" in turns[first + k][0] for c in cards[k:]), turns[first + k][0]
     browser.execute_script(_SLOW_SEND, 1500)
-    click(browser, f"discard {cards[0]}")
-    for code in (cards[1], cards[2], cards[3]):  # not highlighted now: the page waits
-        click_card(browser, code)
-    click_card(browser, cards[3])  # taken back
+    for code in cards:  # the four discards picked (discards.js), then sent together
+        click(browser, f"discard {code}")
+    browser.find_element(By.ID, "discard-confirm").click()  # the first goes, three are queued
+    click_card(browser, cards[3])  # taken back while the first is on its way
     queued = browser.find_elements(By.CSS_SELECTOR, "#hand .card.queued")
     assert [e.get_attribute("data-code") for e in queued] == sorted(
         cards[1:3], key=lambda c: _hand(browser).index(c)

@@ -77,6 +77,40 @@ CASES: dict[str, tuple[Scenario, int, tuple[str, ...]]] = {
 }  # fmt: skip
 
 
+def discard_together(browser: Any, labels: list[str]) -> str:
+    """Pick the discards ``labels`` on the page (nothing is sent: the turn stays, the picks are
+    marked, and Discard is enabled only once all are picked), take one back and pick it again,
+    then press Discard; returns the turn counter of the first discard once the page has sent
+    them all (the next turn is the one after the discards)."""
+    turn = state(browser)["turn"]
+    cards = [label.split(" ")[1] for label in labels]
+    for k, code in enumerate(cards):
+        confirm = browser.find_element(By.ID, "discard-confirm")
+        assert not confirm.is_enabled(), f"Discard enabled with {k} of {len(cards)} picked"
+        click(browser, f"discard {code}")
+    picked = [
+        e.get_attribute("data-code")
+        for e in browser.find_elements(By.CSS_SELECTOR, "#hand .card.picked")
+    ]
+    assert sorted(picked) == sorted(cards)
+    assert state(browser)["turn"] == turn  # nothing was sent
+    click(browser, f"discard {cards[0]}")  # taken back: the undo
+    assert not browser.find_element(By.ID, "discard-confirm").is_enabled()
+    click(browser, f"discard {cards[0]}")
+    browser.find_element(By.ID, "discard-confirm").click()
+
+    def sent(d: Any) -> bool:  # past the discards: another turn, the others' turns, or the end
+        st = state(d)
+        if st["state"] == "myturn":
+            return st["turn"] != turn and not any(
+                label.startswith("discard ") for label in legal_of(st)
+            )
+        return bool(st["state"] in ("playing", "end"))
+
+    wait(browser, sent, "the discards sent")
+    return turn
+
+
 def _verb(legal: list[str]) -> str:
     first = legal[0]
     return "bid" if first == "pass" else first.split(" ")[0]
@@ -95,7 +129,9 @@ def test_special_turn_through_the_page(web_server: str, browser: Any, case: str)
     todo = [v for v in verbs if v != "end"]
     shots = artifacts_dir()
     last = "0"
-    for legal in turns:
+    i = 0
+    while i < len(turns):
+        legal = turns[i]
         st = next_turn(browser, last)
         assert st["state"] == "myturn", f"{case}: the page ended before a turn of {legal}"
         last = st["turn"]
@@ -105,7 +141,19 @@ def test_special_turn_through_the_page(web_server: str, browser: Any, case: str)
         if verb in todo:
             browser.save_screenshot(str(shots / f"web_{case}_{verb}.png"))
             todo.remove(verb)
-        click(browser, pick(legal, sc.prefer))
+        if verb == "discard":  # the run of discards: picked, then sent together
+            run = [pick(t, sc.prefer) for t in turns[i:] if _verb(t) == "discard"]
+            run = run[
+                : next((j for j, t in enumerate(turns[i:]) if _verb(t) != "discard"), len(run))
+            ]
+            # the cards taken from the monte are marked in the hand: as many as are discarded
+            marked = browser.find_elements(By.CSS_SELECTOR, "#hand .card.monte")
+            assert len(marked) == len(run), (len(marked), run)
+            last = discard_together(browser, run)
+            i += len(run)
+        else:
+            click(browser, pick(legal, sc.prefer))
+            i += 1
         if not todo and sc.end is None:
             break
     assert not todo, f"{case}: the page never offered {todo}"

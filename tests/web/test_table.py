@@ -24,8 +24,8 @@ from mazzo.envs.registry import get_game
 from mazzo.serve.views import view_json
 from tests.web.conftest import artifacts_dir
 from tests.web.page import (
+    answer,
     check_highlighted,
-    click,
     fill_setup,
     legal_of,
     next_turn,
@@ -72,7 +72,8 @@ def _play_deal(driver: Any, sc: Scenario, expected: list[list[str]], shots: Path
             driver.save_screenshot(str(shots / f"web_{sc.game}_mid.png"))
         if legal_of(st)[0].startswith("pay "):
             driver.save_screenshot(str(shots / f"web_{sc.game}_pay.png"))
-        click(driver, pick(legal_of(st), sc.prefer))
+        choices = [pick(e, sc.prefer) for e in expected]
+        turns += answer(driver, choices, turns - 1) - 1
 
 
 def _download(driver: Any, game: str) -> dict[str, Any]:

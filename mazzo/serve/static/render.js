@@ -29,8 +29,13 @@ const Render = {
     document.getElementById("setup-seats").addEventListener("change", (e) => { delete e.target.dataset.auto; });
     document.getElementById("setup-cancel").addEventListener("click", () => Render.showSetup(false));
     document.body.addEventListener("click", (e) => {
+      if (e.target.closest("#discard-confirm")) { Discards.confirm(); return; }
+      if (e.target.closest("#discard-clear")) { Discards.reset(); Render.all(); return; }
       const el = e.target.closest("[data-label]");
-      if (el && el.classList.contains("legal")) { move(el.dataset.label); return; }
+      if (el && el.classList.contains("legal")) {
+        if (!Discards.click(el.dataset.label)) move(el.dataset.label);
+        return;
+      }
       // a card not offered now: queued while the page waits, explained on the person's turn
       const card = e.target.closest("#hand .card[data-code]");
       if (card) Clicks.card(card.dataset.code);
@@ -39,7 +44,7 @@ const Render = {
       const el = e.target.closest && e.target.closest("[data-label]");
       if (el && el.classList.contains("legal") && (e.key === "Enter" || e.key === " ")) {
         e.preventDefault();
-        move(el.dataset.label);
+        if (!Discards.click(el.dataset.label)) move(el.dataset.label);
       }
     });
     document.getElementById("legend").innerHTML = Cards.legend();
@@ -309,7 +314,9 @@ const Render = {
       const label = byCard[c];
       const mark = G.handMark ? G.handMark(M, c) : "";
       const queued = Clicks.queued.includes(c) ? " queued" : "";
-      const extra = (label ? "legal" : cardTurn ? "dim" : mark) + queued;
+      const picked = Discards.picked.includes(c) ? " picked" : "";
+      const badge = G.handBadge ? G.handBadge(M, c) : ""; // shown whatever the turn
+      const extra = (label ? "legal" : cardTurn ? "dim" : mark) + queued + picked + (badge ? ` ${badge}` : "");
       const attrs = label ? `data-label="${esc(label)}" role="button" tabindex="0"` : "";
       return Cards.html(c, { extra, attrs });
     });
@@ -355,8 +362,9 @@ const Render = {
       const tip = G.buttonTitle ? G.buttonTitle(M, label) : "";
       return `<button class="legal act" data-label="${esc(label)}"${tip ? ` title="${esc(tip)}"` : ""}>${inner}</button>`;
     });
-    const hint = Object.keys(byCard).length ? '<span class="hint">Click a highlighted card.</span>' : "";
-    bar.innerHTML = `<div class="prompt${M.legal.length ? " mine" : ""}">${prompt} ${hint}${Clicks.note(M)}</div>` +
+    const picking = Discards.due(M) > 1; // the discards' own line says what to do
+    const hint = Object.keys(byCard).length && !picking ? '<span class="hint">Click a highlighted card.</span>' : "";
+    bar.innerHTML = `<div class="prompt${M.legal.length ? " mine" : ""}">${prompt} ${hint}${Clicks.note(M)}${Discards.note(M)}</div>` +
       `<div class="buttons">${buttons.join("")}</div>`;
   },
 

@@ -96,8 +96,8 @@
 
   function discardPrompt(M) {
     const k = M.hand.length - 12; // every active hand holds 12 cards at the first lead (C-5.6)
-    const more = k > 1 ? `Discard ${plural(k, "card")} face down, one at a time` : "Discard a card face down";
-    return `${more}: the discards go to whoever wins the last trick.`;
+    if (k > 1) return `Choose ${k} cards to discard face down (they go to the last trick's winner).`;
+    return "Discard a card face down: the discards go to whoever wins the last trick.";
   }
 
   function returnPrompt(M) {
@@ -209,6 +209,14 @@
         play: led ? `${led} led: follow ${led} if you can, else any card.` : "Your lead: any card.",
       }[verb] || "Your turn";
       return hand + text;
+    },
+
+    /** The discards this turn begins: every active hand holds 12 cards at the first lead. */
+    discardsDue(M) { return Math.max(0, M.hand.length - 12); },
+
+    /** The cards taken from the monte, marked in the hand until they are played or discarded. */
+    handBadge(M, code) {
+      return monte(M).includes(code) ? "monte" : "";
     },
 
     waitNote(M) {
