@@ -121,8 +121,8 @@ def check_bots_fit(bots: Bots, game: AnyGame, names: list[str], rules: RulesLike
             raise ProtocolError(
                 "foreign_rules",
                 f"open: bot {name!r} was trained for other {game.name} rules: "
-                f"{describe(e.differences)} (a server started with --foreign-rules lets it "
-                "play them)",
+                f"{describe(e.differences)} (a server started with --foreign-rules, or the bot "
+                "served with foreign_rules=true in its spec, lets it play them)",
             ) from None
         if note is not None:
             _log.warning("%s", note)

@@ -267,3 +267,36 @@ def test_a_null_arg_for_a_card_the_seat_sees_is_impossible() -> None:
     assert bad["code"] == "impossible" and "its arg is needed" in bad["message"], bad
     assert bad["game"] == gid
     assert client.one({"type": "view", "game": gid}) == view
+
+
+def _called_monte_card(client: Direct) -> tuple[Any, Any, str, int]:
+    """A Calabresella seat session whose soloist has just called a card lying in the monte."""
+    game = next(g for g in GAMES if g.name == "calabresella")
+    rules = game.rules({})
+    state = game.new_state(game.deal_random(np.random.default_rng(0), rules), rules)
+    soloist = state.to_play
+    gid = open_seat(client, game, soloist)
+    client.one({"type": "deal", "game": gid, "dealer": state.dealer,
+                "private": tracker_for(game).private_of(state, soloist)})  # fmt: skip
+    for label in ["bid chiamo", "pass", "pass"]:
+        seat, action = state.to_play, state.parse_action(label)
+        verb, arg = game.vocabulary.to_triple(label)
+        state.apply(action)
+        client.one({"type": "event", "game": gid, "seat": seat, "verb": verb, "arg": arg})
+    called = game.info.deck.labels[state.monte[0]]
+    state.apply(state.parse_action(f"call {called}"))
+    client.one({"type": "event", "game": gid, "seat": soloist, "verb": "call", "arg": called})
+    return game, state, gid, soloist
+
+
+def test_one_reveal_may_carry_keys_that_fall_due_after_each_other() -> None:
+    """docs/protocol.md: the keys of one reveal are applied in the order they fall due, each due
+    when its turn comes (counting the keys before it): ``{giver, monte}`` is taken; ``{monte}``
+    alone while ``giver`` is due is refused ``impossible``, and changes nothing."""
+    client = Direct(make_server())
+    game, state, gid, soloist = _called_monte_card(client)
+    monte = [game.info.deck.labels[c] for c in state.monte]
+    early = client.one({"type": "reveal", "game": gid, "monte": monte})
+    assert early["type"] == "error" and early["code"] == "impossible", early
+    ack = client.one({"type": "reveal", "game": gid, "giver": "monte", "monte": monte})
+    assert (ack["due"], ack["to_play"]) == ([], soloist), ack
