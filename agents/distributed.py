@@ -21,9 +21,12 @@ from __future__ import annotations
 import logging
 import math
 import os
+import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 __all__ = [
@@ -103,9 +106,11 @@ def ray_session(address: str, num_cpus: int | None = None) -> Iterator[Cluster]:
         if address == LOCAL:
             options |= {"include_dashboard": False, "num_cpus": num_cpus or os.cpu_count() or 1}
         try:
-            ray.init(address=address, **options)
+            _init(ray, address, options)
         except (ConnectionError, RuntimeError, ValueError) as e:
-            raise ValueError(f"cannot join the Ray cluster at {address!r}: {e}") from None
+            raise ValueError(
+                f"cannot join the Ray cluster at {address!r}: {first_line(e)}{_auth_hint()}"
+            ) from None
         started = True
     try:
         nodes = [n for n in ray.nodes() if n.get("Alive")]
@@ -114,6 +119,99 @@ def ray_session(address: str, num_cpus: int | None = None) -> Iterator[Cluster]:
     finally:
         if started:
             ray.shutdown()
+
+
+AUTH_MODE = "RAY_AUTH_MODE"
+TOKEN_SOURCES = ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
+
+
+def token_path() -> Path:
+    """Where ``ray start`` and ``ray get-auth-token --generate`` keep a cluster's token."""
+    return Path.home() / ".ray" / "auth_token"
+
+
+def _init(ray: ModuleType, address: str, options: dict[str, object]) -> None:
+    """``ray.init``, Ray's retry warnings kept out of the output; a join the cluster refused
+    for want of its token is tried once more with the token at hand (``use_cluster_token``)."""
+    with _quiet_ray_retries() as log:
+        start = log.stat().st_size if log.exists() else 0
+        try:
+            ray.init(address=address, **options)
+            return
+        except (ConnectionError, RuntimeError, ValueError):
+            if address == LOCAL or not _refused_for_token(log, start) or not use_cluster_token():
+                raise
+        ray.shutdown()
+        ray.init(address=address, **options)
+
+
+def _refused_for_token(log: Path, start: int) -> bool:
+    """Whether Ray's client logged, since offset ``start``, that the cluster wants a token."""
+    try:
+        with open(log, "rb") as f:
+            f.seek(start)
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return False
+    return "InvalidAuthToken" in text or "Unauthenticated" in text
+
+
+def use_cluster_token() -> bool:
+    """Turn token authentication on for this process where it is off by default and a token
+    is at hand; returns whether it did.
+
+    Ray 2.59 and later start a cluster (``ray start --head``) with token authentication on
+    wherever a token exists (``~/.ray/auth_token``), but a process that joins it sends the
+    token only with ``RAY_AUTH_MODE=token``. Where ``RAY_AUTH_MODE`` is unset and a token is
+    found (``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH`` or that file), this sets it, as Ray's own
+    ``ray.init()`` does for a cluster it starts; an explicit ``RAY_AUTH_MODE`` is left alone.
+    """
+    if os.environ.get(AUTH_MODE) is not None:
+        return False
+    if not (any(os.environ.get(k) for k in TOKEN_SOURCES) or token_path().is_file()):
+        return False
+    os.environ[AUTH_MODE] = "token"
+    try:  # Ray caches its config at import: let this process see the mode too
+        from ray._raylet import Config  # type: ignore[attr-defined]
+
+        Config.initialize("")
+    except (ImportError, AttributeError):
+        pass
+    return True
+
+
+def _auth_hint() -> str:
+    """What to do about a join refused for its token (the cluster's and ours differ)."""
+    if os.environ.get(AUTH_MODE, "").lower() == "token":
+        return (
+            "; if the cluster uses token authentication, give this machine its token: "
+            "RAY_AUTH_TOKEN=... or the file ~/.ray/auth_token (ray get-auth-token on the head)"
+        )
+    return (
+        "; a cluster with token authentication (the default of ray start since Ray 2.59) "
+        "needs its token here: RAY_AUTH_TOKEN=... or ~/.ray/auth_token (ray get-auth-token)"
+    )
+
+
+@contextmanager
+def _quiet_ray_retries() -> Iterator[Path]:
+    """Ray's C++ client prints a warning per retry on fd 2 while it cannot reach a cluster
+    (about twenty lines before it gives up): keep them out of the command's output, in a log
+    file instead (yielded; mazzo says why the join failed in one line)."""
+    log = Path(tempfile.gettempdir()) / "mazzo-ray-join.log"
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no real fd 2 (a captured stream): nothing to keep out
+        yield log
+        return
+    try:
+        with open(log, "ab") as f:
+            os.dup2(f.fileno(), 2)
+        yield log
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def first_line(e: BaseException) -> str:

@@ -186,6 +186,10 @@ def evaluate(
         raise ValueError("resume needs the journal of the run to continue")
     try:
         run = run_arena(plan, config.workers, progress, config.ray, booked)
+    except (ValueError, OSError):  # nothing played (a cluster that cannot be joined): no journal
+        if booked is not None and not resume and not booked.done:
+            booked.remove()
+        raise
     except ArenaInterrupted as e:
         part = e.run
         summary = None
