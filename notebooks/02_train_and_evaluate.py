@@ -48,9 +48,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-from mazzo.arena.evaluate import EvalConfig, evaluate
 from mazzo.agents.bundle import load_bundle
 from mazzo.agents.registry import make_agent
+from mazzo.arena.evaluate import EvalConfig, evaluate
 from mazzo.envs.registry import get_game
 from mazzo.training.export import export_bundle
 from mazzo.training.rl.config import load_config
@@ -138,7 +138,9 @@ for p in pairs:
 fig, ax = plt.subplots(figsize=(6, 3))
 names = [p.b for p in pairs]
 means = np.array([p.diff.mean for p in pairs])
-errors = np.array([[p.diff.mean - p.diff.low for p in pairs], [p.diff.high - p.diff.mean for p in pairs]])
+errors = np.array(
+    [[p.diff.mean - p.diff.low for p in pairs], [p.diff.high - p.diff.mean for p in pairs]]
+)
 ax.barh(names, means, xerr=errors, capsize=6)
 ax.axvline(0, color="grey", lw=0.8)
 ax.set(xlabel="paired margin of the bot (game points per seat and game)",

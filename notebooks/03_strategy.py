@@ -263,6 +263,7 @@ assert all(len(captures[name]) == MIN_DEALS for name in AGENTS)
 # asked for its move on the same view. Agreement per phase, for each pair of agents (forced
 # moves, with one legal action, are left out).
 
+
 # %%
 def positions(game, n_deals, limit, seed):
     """Views of non-forced decisions from heuristic games (at most ``limit``)."""
@@ -291,9 +292,59 @@ for ax, game, n_deals in ((axes[0], cal, max(CAL_DEALS, 20)), (axes[1], mch, max
             agree.append(np.mean([chosen[a][i] == chosen[b][i] for i in idx]))
         ax.bar(np.arange(len(phases)) + k * 0.27, agree, 0.27, label=f"{a} = {b}")
     ax.set_xticks(np.arange(len(phases)) + 0.27, [p.name.lower() for p in phases], rotation=25)
-    ax.set(ylim=(0, 1), ylabel="share of the same move", title=f"{game.info.title}: {len(views)} positions")
+    ax.set(
+        ylim=(0, 1),
+        ylabel="share of the same move",
+        title=f"{game.info.title}: {len(views)} positions",
+    )
     ax.legend(fontsize=8)
     counts = Counter(v.phase.name.lower() for v in views)
     print(f"{game.name}: positions per phase {dict(counts)}")
 plt.show()
 assert all(len(ax.patches) >= 3 for ax in axes)
+
+# %% [markdown]
+# ## 4. What a best response learned
+#
+# `mazzo exploit AGENT` trains a best response against a frozen agent (docs/exploitability.md).
+# Here, for the shipped Calabresella bot: the response starts from the bot's own weights, and
+# we count, by phase, the decisions where it plays otherwise than the bot would on the same
+# view (`what_it_learned`, on held-out deals; `mazzo exploit` writes the same counts into
+# `exploit.json`). A run of `mazzo exploit bot --from-weights --out runs/exploit_bot` is used
+# where it exists; otherwise a short one is trained here.
+
+# %%
+import json
+
+from mazzo.training.rl.exploit import ExploitConfig, differs_text, exploit
+
+EXPLOIT = ROOT / "runs" / "exploit_bot"
+if not (EXPLOIT / "exploit.json").exists() or SMALL:
+    EXPLOIT = ROOT / "runs" / ("exploit_bot_notebook_ci" if SMALL else "exploit_bot_notebook")
+    budget = ExploitConfig(
+        agent="bot",
+        game="calabresella",
+        flags={},
+        from_weights=True,
+        decisions=4096 if SMALL else 200_000,
+        deals=20 if SMALL else 300,
+        curve_every=10**6,
+    )
+    import shutil
+
+    shutil.rmtree(EXPLOIT, ignore_errors=True)
+    found = exploit(budget, EXPLOIT, log=lambda _line: None)
+else:
+    from mazzo.training.rl.exploit import Exploitability
+
+    found = Exploitability(**json.loads((EXPLOIT / "exploit.json").read_text()))
+print(
+    f"response - bot: {found.margin:+.3f} [{found.low:+.3f}, {found.high:+.3f}] on {found.deals} deals"
+)
+print(differs_text(found))
+phases = [p for p, (n, _) in found.differs.items() if n]
+fig, ax = plt.subplots(figsize=(7, 3))
+ax.bar(phases, [found.differs[p][1] / found.differs[p][0] for p in phases])
+ax.set(ylabel="share played otherwise", title="the response against the bot, by phase")
+plt.show()
+assert phases and all(0 <= found.differs[p][1] <= found.differs[p][0] for p in phases)
