@@ -123,6 +123,9 @@ def _play_through(
         if lay["strip"] is not None:
             assert lay["strip"] >= 40, f"{name} turn {k}: {lay['strip']} px of a hand card"
         if view["phase"] == "play":
+            # every finished trick is listed (the section scrolls), at every size
+            rows = driver.find_elements(By.CSS_SELECTOR, "section.tricks .trick-row")
+            assert len(rows) == len(view["tricks"]), (name, len(rows), len(view["tricks"]))
             if sc.game == "calabresella":
                 _check_points(driver, view)
             _check_trick_shown(driver, view)

@@ -370,9 +370,8 @@ const Render = {
 
   panels(M, G) {
     const out = (G.panels ? G.panels(M) : []).map((p) => `<section><h3>${p.title}</h3>${p.html}</section>`);
-    // every trick, the newest first (the section scrolls); a phone keeps the last three
-    const shown = window.matchMedia("(max-width: 899px)").matches ? 3 : M.tricks.length;
-    const last = M.tricks.slice(-shown).reverse().map((t) => {
+    // every trick, the newest first (the section scrolls, on a phone too)
+    const last = M.tricks.slice().reverse().map((t) => {
       const k = M.tricks.indexOf(t) + 1;
       const who = t.winner === null || t.winner === undefined ? "" : ` → ${seatLabel(t.winner)}`;
       return `<div class="trick-row"><span class="k">${k}</span>` +
