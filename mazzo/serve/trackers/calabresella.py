@@ -43,18 +43,21 @@ from mazzo.envs.cards.bits import bit_list
 from mazzo.envs.cards.deal import Deal
 from mazzo.envs.registry import AnyGame
 from mazzo.serve.trackers.registry import TrackerEntry
-from mazzo.serve.trackers.seat_tracker import FeasibleSampler, SeatTracker, Step, constrained_slots
+from mazzo.serve.trackers.seat_tracker import (
+    ConstrainedWorlds,
+    SeatTracker,
+    Step,
+    new_constraints,
+)
 
 __all__ = ["TRACKER", "CalabresellaTracker", "due_reveals", "private_of", "reveal_of"]
 
 _GIVERS = {"monte": GIVER_MONTE, "own": GIVER_OWN, "A0": 0, "A1": 1, "A2": 2}
 
 
-class _Sampler(WorldSampler):
+class _Sampler(ConstrainedWorlds, WorldSampler):
     """The world sampler with extra per-card constraints: ``only[card]`` the slots (positions,
     ``REST``) it may be in, ``absent[slot]`` the cards a slot cannot hold."""
-
-    slot_sampler = FeasibleSampler
 
     def __init__(self, view: InfoView, only: dict[int, set[int]], absent: dict[int, int]):
         self._only, self._absent = only, absent
@@ -69,10 +72,6 @@ class _Sampler(WorldSampler):
         for slot, mask in absent.items():
             if self.known.get(slot, 0) & mask or (slot == REST and self.fixed_rest & mask):
                 raise NoConsistentWorld(f"slot {slot} holds a card it cannot hold")
-
-    def _allowed(self, card: int) -> int:
-        allowed = super()._allowed(card)
-        return constrained_slots(allowed, card, self.slots, self._only, self._absent)
 
 
 class CalabresellaTracker(SeatTracker):
@@ -227,11 +226,7 @@ class CalabresellaTracker(SeatTracker):
     def constrained_worlds(self, base: Any, step: Step, revealed: Mapping[str, Any]
                            ) -> Iterator[State]:  # fmt: skip
         view = base.info_view(self.seat)
-        only: dict[int, set[int]] = {}
-        absent: dict[int, int] = {}
-
-        def pin(card: int, places: set[int]) -> None:
-            only[card] = only.get(card, places) & places
+        only, absent, pin = new_constraints()
 
         if base.phase is Phase.BID:  # a due, the dealer's second hand is not in his view yet
             for q, hand in self.hands.items():

@@ -41,7 +41,12 @@ from mazzo.envs.minchiate.worlds import determinize, extra_cards
 from mazzo.envs.registry import AnyGame
 from mazzo.serve.trackers.minchiate_deal import deal_streams, private_of, read_private
 from mazzo.serve.trackers.registry import TrackerEntry
-from mazzo.serve.trackers.seat_tracker import FeasibleSampler, SeatTracker, Step, constrained_slots
+from mazzo.serve.trackers.seat_tracker import (
+    ConstrainedWorlds,
+    SeatTracker,
+    Step,
+    new_constraints,
+)
 
 __all__ = ["TRACKER", "MinchiateTracker", "due_reveals", "private_of", "reveal_of"]
 
@@ -49,12 +54,10 @@ _PLACEHOLDER = Combo(LOW_RUN, 0, 0, 0)  # an offer another seat skipped (never s
 _DISCARDING = (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER)
 
 
-class _Sampler(WorldSampler):
+class _Sampler(ConstrainedWorlds, WorldSampler):
     """The world sampler with extra per-card constraints: ``only[card]`` the slots it may be
     in, ``absent[slot]`` the cards a slot cannot hold; any consistent world, not a uniform one
     (``FeasibleSampler``) (slot ids as in ``WorldSampler``)."""
-
-    slot_sampler = FeasibleSampler
 
     def __init__(self, view: InfoView, only: dict[int, set[int]], absent: dict[int, int]):
         self._only, self._absent = only, absent
@@ -66,10 +69,6 @@ class _Sampler(WorldSampler):
         for slot, mask in absent.items():
             if self.known.get(slot, 0) & mask:
                 raise NoConsistentWorld(f"slot {slot} holds a card it cannot hold")
-
-    def _allowed(self, card: int) -> int:
-        allowed = super()._allowed(card)
-        return constrained_slots(allowed, card, self.slots, self._only, self._absent)
 
 
 class MinchiateTracker(SeatTracker):
@@ -199,11 +198,7 @@ class MinchiateTracker(SeatTracker):
     def constrained_worlds(self, base: Any, step: Step, revealed: Mapping[str, Any]
                            ) -> Iterator[State]:  # fmt: skip
         view = base.info_view(self.seat)
-        only: dict[int, set[int]] = {}
-        absent: dict[int, int] = {}
-
-        def pin(card: int, places: set[int]) -> None:
-            only[card] = only.get(card, places) & places
+        only, absent, pin = new_constraints()
 
         a, p = step.action, step.seat
         if a is not None and base.phase is Phase.PLAY and p != self.seat:

@@ -23,7 +23,7 @@ Must not import torch or training/.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -116,6 +116,37 @@ class FeasibleSampler:
                     held[j][k] = card
                     return True
         return False
+
+
+def new_constraints() -> tuple[
+    dict[int, set[int]], dict[int, int], Callable[[int, set[int]], None]
+]:
+    """Empty per-card constraints for one draw of a tracker's world: ``only[card]`` the slots a
+    card may be in, ``absent[slot]`` the cards a slot cannot hold, and ``pin(card, places)``,
+    which narrows ``only[card]`` to ``places``."""
+    only: dict[int, set[int]] = {}
+    absent: dict[int, int] = {}
+
+    def pin(card: int, places: set[int]) -> None:
+        only[card] = only.get(card, places) & places
+
+    return only, absent, pin
+
+
+class ConstrainedWorlds:
+    """A game's ``WorldSampler`` with a tracker's per-card constraints, as a mixin placed before
+    it (``class _Sampler(ConstrainedWorlds, WorldSampler)``): ``_only[card]`` the slots a card
+    may be in, ``_absent[slot]`` the cards a slot cannot hold (``constrained_slots``), drawn
+    by ``FeasibleSampler`` (any consistent world, not a uniform one)."""
+
+    slot_sampler = FeasibleSampler
+    slots: list[int]
+    _only: dict[int, set[int]]
+    _absent: dict[int, int]
+
+    def _allowed(self, card: int) -> int:
+        allowed: int = super()._allowed(card)  # type: ignore[misc]
+        return constrained_slots(allowed, card, self.slots, self._only, self._absent)
 
 
 def seat_token(seat: int) -> str:
