@@ -27,6 +27,7 @@ from tests.web.page import (
     next_turn,
     open_setup,
     state,
+    wait,
 )  # fmt: skip
 from tests.web.scenarios import Scenario, find_seed, pick, play_views
 
@@ -97,24 +98,33 @@ def _check_trick_shown(driver: Any, view: dict[str, Any]) -> None:
         assert _codes(driver, "#last-trick .card") == last
 
 
+def _page_turns(
+    driver: Any, turns: list[tuple[list[str], dict[str, Any]]], prefer: tuple[str, ...], name: str
+) -> Generator[tuple[int, dict[str, Any], dict[str, Any]], None, None]:
+    """Each of the person's turns as the page offers it, ``(k, view, page state)``, its legal
+    labels checked; once the caller's checks are done, the turn is answered by the policy (a
+    run of discards picked and sent at once: ``answer``)."""
+    last = "0"
+    choices = [pick(legal, prefer) for legal, _ in turns]
+    k = 0
+    while k < len(turns):
+        legal, view = turns[k]
+        st = next_turn(driver, last)
+        assert st["state"] == "myturn", f"{name}: the page ended before turn {k}"
+        last = st["turn"]
+        assert legal_of(st) == legal
+        yield k, view, st
+        k += answer(driver, choices, k)
+
+
 def _play_through(
     driver: Any, sc: Scenario, seed: int, name: str, shots_at: tuple[int, ...]
 ) -> dict[str, Any]:
     """Play the deal through the page, checking the layout (and Calabresella's points and the
     tricks on the felt) at every turn; returns the ``end`` message."""
     turns, end = play_views(sc, seed)
-    last = "0"
     shots = artifacts_dir()
-    choices = [pick(legal, sc.prefer) for legal, _ in turns]
-    skip = 0
-    for k, (legal, view) in enumerate(turns):
-        if skip:  # a discard the page sent by itself (answer)
-            skip -= 1
-            continue
-        st = next_turn(driver, last)
-        assert st["state"] == "myturn", f"{name}: the page ended before turn {k}"
-        last = st["turn"]
-        assert legal_of(st) == legal
+    for k, view, st in _page_turns(driver, turns, sc.prefer, name):
         check_highlighted(st)
         lay = check_layout(driver, f"{name} turn {k}")
         if lay["W"] < 900:  # the panel below the table, the table the window's width
@@ -133,8 +143,7 @@ def _play_through(
                 assert lay["bubbles"] == [], f"{name}: bubbles at the first lead: {lay['bubbles']}"
         if k in shots_at:
             driver.save_screenshot(str(shots / f"web_layout_{name}_{k}.png"))
-        skip = answer(driver, choices, k) - 1
-    assert next_turn(driver, last)["state"] == "end"
+    wait(driver, lambda d: state(d)["state"] == "end", f"{name}: the end of the deal")
     return end
 
 
@@ -180,19 +189,9 @@ def _play_turns(driver: Any, sc: Scenario, seed: int) -> Generator[dict[str, Any
     """Play the deal by the policy, yielding the view of each of the person's card plays
     before the card is clicked."""
     turns, _ = play_views(sc, seed)
-    last = "0"
-    choices = [pick(legal, sc.prefer) for legal, _ in turns]
-    skip = 0
-    for k, (legal, view) in enumerate(turns):
-        if skip:  # a discard the page sent by itself (answer)
-            skip -= 1
-            continue
-        st = next_turn(driver, last)
-        last = st["turn"]
-        assert legal_of(st) == legal
+    for _k, view, _st in _page_turns(driver, turns, sc.prefer, sc.game):
         if view["phase"] == "play":
             yield view
-        skip = answer(driver, choices, k) - 1
 
 
 def test_wide_and_small_windows(web_server: str, browser: Any) -> None:
