@@ -149,6 +149,21 @@ def test_a_run_resumed_at_a_round_boundary_ends_as_one_run(tmp_path):
     assert all(torch.equal(wa[k], wb[k]) for k in wa)
 
 
+def test_a_run_resumed_by_another_spelling_of_its_folder_goes_on(tmp_path):
+    """Started as ``run`` (relative), resumed as its absolute path inside an unfinished round:
+    the round's configs name the earlier rounds as they were typed, and the resume derives the
+    same ones (it was refused: "the checkpoint's config is ...")."""
+    config = _write(tmp_path / "tiny.toml", TINY)
+    assert run_cli("train", str(config), "--run-dir", "run", cwd=tmp_path).returncode == 0
+    run = tmp_path / "run"
+    records = _records(run)
+    lines = (run / "rounds.jsonl").read_text().splitlines(keepends=True)
+    (run / "rounds.jsonl").write_text("".join(lines[:-1]))  # round 1 unfinished again
+    out = run_cli("train", str(config), "--resume", str(run.resolve()), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert _records(run) == records
+
+
 def test_a_resumed_run_refuses_another_recipe(tmp_path):
     config = _write(tmp_path / "tiny.toml", {**TINY, "rounds": 0})
     run = tmp_path / "run"

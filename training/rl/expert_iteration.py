@@ -229,6 +229,8 @@ def train(
     the round's PPO run wrote its checkpoint)."""
     # ---- the run directory: opened (refusing one that holds a run) or resumed
     _open(cfg, run_dir, resume)
+    if resume:
+        run_dir = _as_started(run_dir)
     writer = SummaryWriter(str(run_dir))
     records = list(_read_records(run_dir))
     game = get_game(cfg.game)
@@ -292,6 +294,20 @@ def train(
 
 
 # ---- the run directory
+
+
+def _as_started(run_dir: Path) -> Path:
+    """The run folder spelled as when the run started, where that spelling names this same
+    folder: the rounds' configs hold paths to earlier rounds as the folder was typed then
+    (``runs/x/round-00``), so a run resumed as ``/abs/runs/x`` derives the same configs."""
+    for config in sorted(run_dir.glob("round-*/config.json")):
+        init = json.loads(config.read_text()).get("init_from", "")
+        if init:
+            started = Path(init).parent
+            if started != run_dir and started.resolve() == run_dir.resolve():
+                return started
+            break
+    return run_dir
 
 
 def _round_dir(run_dir: Path, k: int) -> Path:
