@@ -19,6 +19,7 @@ Must not import torch or training/.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -147,15 +148,14 @@ def register(
 
     def deco(factory: Factory) -> Factory:
         _load_table()
-        _REGISTRY[(game, name)] = AgentInfo(
-            game, name, factory, info.params, info.versions, help, positional
-        )
+        _REGISTRY[(game, name)] = dataclasses.replace(info, factory=factory)
         return factory
 
     return deco
 
 
 def _unset(version: int) -> AnyAgent:
+    """The factory of a registration checked before its decorator gives the real one."""
     raise AssertionError("a registration's factory is set by its decorator")
 
 
