@@ -117,13 +117,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     p.add_argument("--runners", type=int, default=1, help="RLlib env runners (processes)")
     p.add_argument("--eval-deals", type=int, default=200, help="deals against the heuristic")
+    p.add_argument("--ray-address", default="",
+                   help="join this running cluster (auto, HOST:PORT); by default a Ray runtime "
+                   "of its own is started here, never one a `ray start` left behind")  # fmt: skip
     args = p.parse_args(argv)
     if args.iterations < 1 or args.batch < 1 or args.eval_deals < 1 or args.runners < 0:
         p.error("--iterations, --batch and --eval-deals must be >= 1, --runners >= 0")
     import ray
 
     game = get_game(args.game)
-    ray.init(num_cpus=max(args.runners, 1) + 1, include_dashboard=False, log_to_driver=False)
+    if args.ray_address:  # a running cluster: its resources are its own
+        ray.init(address=args.ray_address, log_to_driver=False)
+    else:  # "local" starts a runtime even where a `ray start` cluster is up (or left a file)
+        ray.init(address="local", num_cpus=max(args.runners, 1) + 1, include_dashboard=False,
+                 log_to_driver=False)  # fmt: skip
     try:
         algo, decisions, seconds, i = train_rllib(
             game, args.hidden, args.batch, args.runners, args.iterations, args.seconds

@@ -8,10 +8,12 @@ command runs again once the token is right."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,9 +44,13 @@ def token_cluster(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
                    capture_output=True, timeout=60)  # fmt: skip
     assert (home / ".ray" / "auth_token").is_file()
     port = _free_port()
+    # Its own temp dir (short: Ray's socket paths must fit 107 bytes): `ray start` writes the
+    # cluster's address there, not in /tmp/ray/ray_current_cluster, where a later plain
+    # ray.init() in any other test or program would try to join the stopped head.
+    temp_dir = tempfile.mkdtemp(prefix="rt", dir="/tmp")
     head = subprocess.Popen(
         [ray_cli, "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
-         "--block", "--disable-usage-stats"],
+         "--block", "--disable-usage-stats", f"--temp-dir={temp_dir}"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     try:
@@ -63,6 +69,7 @@ def token_cluster(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
             head.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(head.pid, signal.SIGKILL)
+        shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 def _eval(env: dict[str, str], address: str, out: Path) -> subprocess.CompletedProcess[str]:
@@ -86,3 +93,13 @@ def test_a_wrong_token_fails_in_one_line_and_leaves_nothing(token_cluster, tmp_p
     right = _eval(env, address, out)  # the same command, the token now the cluster's
     assert right.returncode == 0, right.stderr
     assert (out / "summary.json").is_file() and not (out / "journal.jsonl").exists()
+
+
+def test_the_head_leaves_no_address_behind_for_a_plain_ray_init(token_cluster):
+    """`ray start` records its address for a later plain ``ray.init()`` to join; this head keeps
+    that record in its own temp dir, so no other test or program (examples/rllib_ppo.py) joins
+    it, or tries to after it stopped."""
+    from ray._private.utils import read_ray_address
+
+    address, _env = token_cluster
+    assert read_ray_address() != address
