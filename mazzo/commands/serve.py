@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import signal
 import socket
 import sys
 from typing import Any
@@ -78,9 +79,27 @@ def _serve_web(server: Any, args: argparse.Namespace) -> int:
         )
     else:
         said = f"ws://{where}/ws (the bot protocol; also over HTTP at http://{where}/api/)"
-    print(f"mazzo serve: {said}", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, log_level=args.log_level.lower(), ws_max_size=ws_max_size(server))
-    uvicorn.Server(config).run(sockets=[sock])
+    web = uvicorn.Server(config)
+    # Ctrl-C has one path from the announcement on, wherever it falls: noted, handed to
+    # uvicorn's graceful shutdown, then said as KeyboardInterrupt (exit 130) once the server
+    # has stopped. uvicorn installs its own handler while it serves, puts this one back and
+    # re-raises the signal it caught into it; asyncio's own SIGINT handler stays out (it
+    # installs itself only over Python's default one).
+    interrupted: list[int] = []
+
+    def on_sigint(sig: int, frame: Any) -> None:
+        interrupted.append(sig)
+        web.handle_exit(sig, frame)
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        print(f"mazzo serve: {said}", file=sys.stderr, flush=True)
+        web.run(sockets=[sock])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt
     return 0
 
 

@@ -28,7 +28,7 @@ def test_serve_says_where_to_go_then_stops_with_the_signals_status(web, sig, sta
         assert proc.stderr is not None
         first, second = proc.stderr.readline(), proc.stderr.readline()
         proc.send_signal(sig)
-        proc.wait(timeout=60)
+        rest = proc.communicate(timeout=60)[1]
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -38,4 +38,4 @@ def test_serve_says_where_to_go_then_stops_with_the_signals_status(web, sig, sta
         assert f"ws://127.0.0.1:{port}/ws" in second
     else:
         assert second.startswith(f"mazzo serve: ws://127.0.0.1:{port}/ws ")
-    assert proc.returncode == status
+    assert proc.returncode == status, rest[-3000:]
