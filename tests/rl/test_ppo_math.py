@@ -114,3 +114,55 @@ def test_the_collector_bootstraps_the_sequences_open_at_the_cut():
     ret = roll.ret  # advantage + value; a sequence open at the cut returns exactly c
     open_rows = np.isclose(ret, c, atol=1e-6)
     assert open_rows.sum() >= 4, "no decision was bootstrapped at the cut"
+
+
+def test_the_diagnostics_and_a_two_row_minibatch_by_hand():
+    """Three rows (ratios 1.1 inside the clip, 1.5 and 0.5 outside): approximate KL is the mean
+    of (r - 1) - log r, the clip fraction 2/3; each row's log-probability is its own action's
+    (a batch of several rows, actions 0 and 1). Then two rows: the advantages are normalised
+    (two rows are a minibatch to normalise, as any longer one)."""
+    clip = 0.2
+    logits = [[math.log(0.25), math.log(0.75)], [0.0, 0.0], [0.0, 0.0]]
+    new = [math.log(0.75), math.log(0.5), math.log(0.5)]  # actions 1, 0, 0
+    ratios = [1.1, 1.5, 0.5]
+    old = [n - math.log(r) for n, r in zip(new, ratios, strict=True)]
+    batch = _batch([1, 0, 0], old, [1.0, 2.0, 3.0], [0.0] * 3, [[1, 1]] * 3)
+    cfg = PPOConfig(game="calabresella", clip=clip, ent_coef=0.0, vf_coef=0.0)
+    _, stats = ppo_loss(_Fixed(logits, [0.0] * 3), batch, cfg)
+    kl = np.mean([(r - 1) - math.log(r) for r in ratios])
+    assert stats["approx_kl"] == pytest.approx(kl, abs=1e-6)
+    assert stats["clipfrac"] == pytest.approx(2 / 3)
+    adv = np.array([1.0, 2.0, 3.0])
+    adv = (adv - adv.mean()) / adv.std(ddof=1)
+    clipped = [
+        min(r * a, min(max(r, 1 - clip), 1 + clip) * a) for r, a in zip(ratios, adv, strict=True)
+    ]
+    assert stats["policy"] == pytest.approx(-float(np.mean(clipped)), abs=1e-6)
+
+    two = _batch([0, 0], [math.log(0.5) - math.log(1.1)] * 2, [1.0, 3.0], [0.0] * 2, [[1, 1]] * 2)
+    _, stats = ppo_loss(_Fixed([[0.0, 0.0]] * 2, [0.0] * 2), two, cfg)
+    # normalised: -1/sqrt(2), +1/sqrt(2); both ratios 1.1 (inside the clip): the mean is 0
+    assert stats["policy"] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_the_phase_entropy_bonus_is_subtracted_from_the_loss():
+    """A bonus on phase 0's entropy lowers the loss by exactly the bonus, and its gradient
+    raises that phase's entropy (a descent step makes the policy less certain)."""
+    from mazzo.training.rl.phase_entropy import phase_entropy_bonus
+
+    logits = [[math.log(0.2), math.log(0.8)]]
+    batch = _batch([1], [math.log(0.8)], [0.0], [0.0], [[1, 1]])
+    cfg = PPOConfig(game="calabresella", ent_coef=0.0, vf_coef=0.0)
+    plain, _ = ppo_loss(_Fixed(logits, [0.0]), batch, cfg)
+    net = _Fixed(logits, [0.0])
+    coefs = torch.tensor([0.5])
+    loss, stats = ppo_loss(net, batch, cfg, coefs)
+    entropy = -(0.2 * math.log(0.2) + 0.8 * math.log(0.8))
+    assert stats["phase_bonus"] == pytest.approx(0.5 * entropy, abs=1e-6)
+    assert loss.item() == pytest.approx(plain.item() - 0.5 * entropy, abs=1e-6)
+    loss.backward()
+    with torch.no_grad():
+        stepped = net.out - 0.1 * net.out.grad
+        logp = torch.log_softmax(stepped, -1)
+        after = phase_entropy_bonus(logp, batch.mask, batch.phase, torch.tensor([1.0]))
+    assert after.item() > entropy
