@@ -100,10 +100,12 @@ class Target:
     tests: tuple[str, ...]
     functions: tuple[str, ...] = ()
     timeout: float = 120.0
+    select: str = ""  # pytest's -k: the tests of the target within those files
 
     def command(self) -> str:
         """The test command, with this interpreter (the venv's, where torch is)."""
-        return f"{shlex.quote(sys.executable)} {PYTEST} {' '.join(self.tests)}"
+        k = f" -k {shlex.quote(self.select)}" if self.select else ""
+        return f"{shlex.quote(sys.executable)} {PYTEST} {' '.join(self.tests)}{k}"
 
 
 TARGETS = [
@@ -125,11 +127,13 @@ TARGETS = [
         "calabresella_heuristic",
         "agents/calabresella/heuristic.py",
         ("tests/calabresella/test_heuristic_golden.py", "tests/calabresella/test_agents.py"),
+        select="heuristic or threshold or cheapest or call",
     ),
     Target(
         "minchiate_heuristic",
         "agents/minchiate/heuristic.py",
         ("tests/minchiate/test_agents.py", "tests/minchiate/test_heuristic_constants.py"),
+        select="not pimc and not solver and not rollout and not equivalent and not registry",
     ),
     Target(
         "calabresella_scoring",
