@@ -34,6 +34,7 @@ import ast
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -212,10 +213,25 @@ def make_tree(tree: Path) -> None:
     ).stdout
     if dirty.strip():  # a mutant left behind by a killed run: put the files back
         subprocess.run(["git", "checkout", "--", "."], cwd=tree, check=True)
+    purge_bytecode(tree)
+
+
+def _env(tree: Path) -> dict[str, str]:
+    """The tree first on the path, and no bytecode written: a mutant's .pyc could otherwise
+    stand in for another mutant of the same size written within the same second (Python
+    checks a .pyc by the source's size and whole-second mtime), and that mutant would be
+    tested as the wrong code."""
+    return {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def purge_bytecode(tree: Path) -> None:
+    for cache in tree.rglob("__pycache__"):
+        if ".venv" not in cache.parts:
+            shutil.rmtree(cache, ignore_errors=True)
 
 
 def cosmic_ray(*args: str, tree: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env = _env(tree)
     subprocess.run(
         [str(Path(sys.executable).with_name("cosmic-ray")), *args], cwd=tree, env=env, check=True
     )
@@ -260,7 +276,7 @@ def prepare(target: Target, tree: Path, sessions: Path) -> Path:
 def baseline(target: Target, tree: Path) -> None:
     """The target's tests pass on the unmutated tree, or the study stops (a mutant would
     otherwise count as killed by a test that fails anyway)."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env = _env(tree)
     done = subprocess.run(
         shlex.split(target.command()), cwd=tree, env=env, capture_output=True, text=True
     )
