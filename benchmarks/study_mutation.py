@@ -412,8 +412,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"unknown target(s) {', '.join(map(repr, unknown))}; known: {', '.join(BY_NAME)}")
     chosen = TARGETS if args.all or not args.targets else [BY_NAME[n] for n in args.targets]
     args.sessions.mkdir(parents=True, exist_ok=True)
-    make_tree(args.tree)
-    if not args.report_only:
+    if not args.report_only:  # a report reads the tree as it is: a study may be running in it
+        make_tree(args.tree)
         for t in chosen:
             run(t, args.tree, args.sessions)
     rows = [r for t in chosen if (r := summarise(t, args.sessions, args.tree)) is not None]
