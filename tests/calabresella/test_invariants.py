@@ -8,6 +8,7 @@ import zlib
 import pytest
 
 from mazzo.envs.calabresella.actions import NUM_ACTIONS, Phase
+from mazzo.envs.calabresella.deck import ITALIAN_40
 from mazzo.envs.calabresella.game import TEST_VARIANTS
 from mazzo.envs.calabresella.rules import Rules
 from mazzo.envs.calabresella.scoring import pile_thirds
@@ -100,6 +101,28 @@ def check_final(s: State, rules: Rules) -> None:
         assert r[s.deal.dealer] == 0
     for pos in range(3):  # every active hand played 12 cards
         assert s.played_by[pos].bit_count() == 12
+    check_result(s, rules)
+
+
+def check_result(s: State, rules: Rules) -> None:
+    """``State.result()``, the JSON a front end shows, says who is who and what was scored:
+    the soloist's seat, the defenders' (the other two playing seats, in position order from
+    the soloist), the called card only in a Chiamo, each side's figures, the returns."""
+    st = s.settlement
+    assert st is not None
+    res = json.loads(json.dumps(s.result()))
+    sol = st.soloist
+    assert res["soloist"] == s.seat_of[sol]
+    assert res["defenders"] == [s.seat_of[(sol + 1) % 3], s.seat_of[(sol + 2) % 3]]
+    # every playing seat has a hand in it (a due: the dealer's seat holds two positions)
+    assert {res["soloist"], *res["defenders"]} == set(s.seat_of)
+    chiamo = res["contract"] == "chiamo"
+    assert (res["called"] is not None) == chiamo
+    if chiamo:
+        assert res["called"] == ITALIAN_40.labels[s.called]
+    for key in ("thirds", "points", "tricks"):
+        assert res[key] == dict(zip(("soloist", "defenders"), getattr(st, key), strict=True))
+    assert res["returns"] == list(s.returns()) and res["void"] is False
 
 
 def _default_rules_deals(n: int, seed: int) -> None:
