@@ -143,12 +143,17 @@ TARGETS = [
             "tests/calabresella/test_golden.py",
             "tests/calabresella/test_examples.py",
             "tests/calabresella/test_payoff_bound.py",
+            "tests/calabresella/test_invariants.py",
         ),
     ),
     Target(
         "minchiate_scoring",
         "envs/minchiate/scoring.py",
-        ("tests/minchiate/test_golden.py", "tests/minchiate/test_examples.py"),
+        (
+            "tests/minchiate/test_golden.py",
+            "tests/minchiate/test_examples.py",
+            "tests/minchiate/test_payoff_bound.py",
+        ),
     ),
     Target(
         "calabresella_kernel",
