@@ -13,8 +13,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mazzo.agents.calabresella.heuristic import HeuristicV1
-from mazzo.envs.calabresella.actions import Phase
+from mazzo.agents.calabresella.heuristic import (
+    HeuristicV1,
+    best_call,
+    choose_split,
+    estimated_tricks,
+)
+from mazzo.envs.calabresella.actions import SPLIT_BASE, Phase
 from mazzo.envs.registry import get_game
 
 from .helpers import cards
@@ -83,3 +88,57 @@ TABLE = [
 def test_each_rule_decides_its_position(rule, view, expected):
     chosen = HeuristicV1().decide(view)
     assert GAME.info.deck.labels[chosen] == expected, (rule, GAME.info.deck.labels[chosen])
+
+
+# Rows the mutation study found missing (docs/testing.md, "Mutation testing"): the play read
+# through the cards gone (played earlier, in the trick), and the winner of a trick led by the
+# soloist whose second card wins.
+MORE = [
+    # 3c was played earlier: the 2c is a master now, and the soloist cashes it
+    ("cash_a_master_made_by_the_play", position("2c 5d 6d 4s", out="3c"), "2c"),
+    # a defender second to play, his partner's 3c (in the trick: gone) wins for sure: the 2c
+    # is a master, so he gives the card with the most thirds that is no master: none has any,
+    # the weakest of them
+    ("feed_keeps_a_master_made_by_the_trick",
+     position("2c 5c 4c", trick="3c", leader=2, me=0, soloist=1), "4c"),
+    # the soloist led 4c, the partner (second) took it with the 3c: the last defender feeds
+    ("feed_a_partner_who_won_second",
+     position("Ac 5c", trick="4c 3c", leader=0, me=2, soloist=0), "Ac"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rule", "view", "expected"), MORE, ids=[r for r, _, _ in MORE])
+def test_each_reading_of_the_table_decides_its_position(rule, view, expected):
+    chosen = HeuristicV1().decide(view)
+    assert GAME.info.deck.labels[chosen] == expected, (rule, GAME.info.deck.labels[chosen])
+
+
+@pytest.mark.parametrize(
+    ("hand", "tricks"),
+    [
+        ("3c 5c 6c 7c Jc Nc", 2.0),  # 1 sure, 6 cards headed by the 3: + 0.5 x (6 - 4)
+        ("2c Ac 5c 6c 7c Jc", 1.0),  # no sure trick, headed by the 2: + 0.5 x 2
+        ("Ac Kc 5c 6c 7c Jc", 0.0),  # neither the 3 nor the 2: length alone counts nothing
+        ("3c 2c Ac Kc Nc Jc 7c 6c 5c 4c", 10.0),  # the whole suit: 10 sure, no half tricks
+        ("3c 2c Ac 5c 6c 4d", 3.5),  # 3 sure in a 5-card suit: + 0.5 x (5 - 4); 4d nothing
+        ("3c 2c Ac Kc Nc 7c 6c 3d", 7.0),  # 5 sure of 7: + 0.5 x (7 - 5); the 3d sure
+    ],
+)
+def test_estimated_tricks_by_hand(hand, tricks):
+    assert estimated_tricks(cards(hand)) == tricks
+
+
+def test_best_call_looks_at_every_suit():
+    """Nine bastoni without the 2b: calling the 2b makes all ten sure (10 + its third / 10);
+    the best of the other suits, their 3, gives one sure trick more (4.6)."""
+    card, est = best_call(cards("3b Ab Kb Nb Jb 7b 6b 5b 4b"))
+    assert GAME.info.deck.labels[card] == "2b" and est == pytest.approx(10.1)
+
+
+def test_the_split_gives_the_soloist_the_two_monte_cards_worth_most():
+    """Holding 3b 2b, the Ab of the monte is a master worth 3 thirds and the 3c a master worth
+    one: those two go to the first pile (the split's bits are the monte's cards in id order)."""
+    monte = cards("3c 4d 5s Ab")
+    order = sorted(c for c in range(40) if monte >> c & 1)
+    want = {order.index(_card("Ab")), order.index(_card("3c"))}
+    assert choose_split(cards("3b 2b 4c"), monte) == SPLIT_BASE + sum(1 << i for i in want)
