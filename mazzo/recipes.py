@@ -11,7 +11,7 @@ from pathlib import Path
 
 from mazzo.envs.cards.flags import did_you_mean
 
-__all__ = ["CONFIGS", "DEALS", "find_config", "find_deals"]
+__all__ = ["CONFIGS", "DEALS", "HISTORY", "find_config", "find_deals"]
 
 CONFIGS = Path(__file__).resolve().parent / "configs"
 DEALS = CONFIGS / "deals"
@@ -27,14 +27,20 @@ def _named(name: str | Path, folder: Path, suffix: str) -> Path | None:
     return None
 
 
+HISTORY = CONFIGS / "history"  # the one-off runs behind earlier shipped bots, not recipes
+
+
 def find_config(name: str | Path) -> Path:
-    """The config file ``name`` names: a path to a file, or the name of one of mazzo's recipes
-    (``calabresella_quick``, with or without ``.toml``). Raises ValueError naming the input and
-    the recipes there are."""
+    """The config file ``name`` names: a path to a file, the name of one of mazzo's recipes
+    (``calabresella_quick``, with or without ``.toml``) or of a run of its history
+    (``history/minchiate_expert_round2``). Raises ValueError naming the input and the recipes
+    there are."""
     path = Path(name)
     if path.is_file():
         return path
     found = _named(name, CONFIGS, ".toml")
+    if found is None and path.parent == Path("history"):
+        found = _named(path.name, HISTORY, ".toml")
     if found is not None:
         return found
     recipes = sorted(p.stem for p in CONFIGS.glob("*.toml"))

@@ -21,6 +21,19 @@ def test_a_recipe_is_found_by_name_from_any_folder(name, tmp_path, monkeypatch):
     assert find_config(name).resolve() == ROOT / "configs" / "calabresella_quick.toml"
 
 
+@pytest.mark.parametrize(
+    "name", ["history/minchiate_expert_round2", "history/minchiate_distill.toml"]
+)
+def test_a_run_of_the_history_is_found_by_its_folder_and_name(name, tmp_path, monkeypatch):
+    """The one-off runs behind earlier bots stay reachable from any folder (their cards name
+    them), under ``history/``; a bare name finds the recipes only."""
+    monkeypatch.chdir(tmp_path)
+    expected = ROOT / "configs" / "history" / (Path(name).stem + ".toml")
+    assert find_config(name).resolve() == expected
+    with pytest.raises(ValueError, match="neither a file nor a recipe"):
+        find_config("minchiate_expert_round2")
+
+
 def test_a_file_wins_over_a_recipe_of_the_same_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     own = tmp_path / "calabresella_quick.toml"

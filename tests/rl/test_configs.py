@@ -15,15 +15,18 @@ from mazzo.training.rl.expert_iteration import NET, ExitConfig
 from mazzo.training.rl.ppo import PPOConfig
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIGS = sorted((ROOT / "configs").glob("*.toml"))
+RECIPES = sorted((ROOT / "configs").glob("*.toml"))
+HISTORY = sorted((ROOT / "configs" / "history").glob("*.toml"))
+CONFIGS = RECIPES + HISTORY
 TRAINERS = {"ppo": PPOConfig, "dmc": DMCConfig, "exit": ExitConfig}
 
 
 def test_there_are_configs():
-    assert {p.name for p in CONFIGS} >= {"calabresella_quick.toml", "minchiate_distill.toml"}
+    assert {p.name for p in RECIPES} >= {"calabresella_quick.toml", "minchiate_exit.toml"}
+    assert {p.name for p in HISTORY} >= {"minchiate_distill.toml", "minchiate_expert_round2.toml"}
 
 
-@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: str(p.relative_to(ROOT / "configs")))
 def test_the_config_loads(path, monkeypatch):
     monkeypatch.chdir(ROOT)
     cls = TRAINERS[read_toml(path)["algorithm"]]
