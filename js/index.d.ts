@@ -161,10 +161,15 @@ export class CalabresellaTracker implements Actor {
   encode(): { obs: Float32Array; mask: Int8Array };
 }
 
-export type Tracker = CalabresellaTracker;
+export type Tracker = CalabresellaTracker | MinchiateTracker;
 
-/** A seat tracker of `game` (Calabresella). */
-export function createTracker(game: string, options: { seat: number; flags?: Flags; totals?: number[] }): Tracker;
+/**
+ * A seat tracker of `game`: Calabresella (`totals`: match totals per seat) or Minchiate
+ * (`seriesResti`: team A's banked resti in a series).
+ */
+export function createTracker(game: "calabresella", options: { seat: number; flags?: Flags; totals?: number[] }): CalabresellaTracker;
+export function createTracker(game: "minchiate", options: { seat: number; flags?: Flags; seriesResti?: number }): MinchiateTracker;
+export function createTracker(game: string, options: { seat: number; flags?: Flags; totals?: number[]; seriesResti?: number }): Tracker;
 
 export namespace calabresella {
   const GAME: "calabresella";
@@ -213,7 +218,44 @@ export interface MinchiateView {
   legal: number[];
 }
 
-/** Minchiate: the cards, labels and the encoder of encoding.md 3 (no tracker yet). */
+/** A Minchiate combination (RULES.md M-9): kind (an index of `minchiate.COMBOS`), members, points, the Matto's bonus. */
+export interface MinchiateCombo {
+  kind: number;
+  members: number[];
+  points: number;
+  bonus: number;
+}
+
+/** One seat's knowledge of a Minchiate deal, fed with seat-session messages. */
+export class MinchiateTracker implements Actor {
+  constructor(options: { seat: number; flags?: Flags; seriesResti?: number });
+  readonly game: "minchiate";
+  readonly seat: number;
+  readonly flags: Flags;
+  readonly step: number;
+  readonly due: Set<string>;
+  /** Feed a message (object or JSON line); null for a type it ignores. */
+  feed(message: ProtocolMessage | string): Tracked | null;
+  tracked(): Tracked;
+  /** `private`: hand, robbed, stop, faceup, dealer_robbed, dealer_taken (and fola for the dealer). */
+  deal(dealer: number, priv: { hand: string[]; robbed: string[]; stop: string; faceup: Array<string | null>; dealer_robbed: string[]; dealer_taken: string[]; fola?: string[] }): void;
+  /** `arg` null for another seat's discard; `declare`/`skip` for a declaration. */
+  event(seat: number, verb: string, arg: string | null): void;
+  /** `declaring` (`"S<n>"` or null), `declared` (combinations), `void` (boolean), `fola` (13 codes). */
+  reveal(fields: Record<string, unknown>): void;
+  isOver(): boolean;
+  toPlay(): number;
+  legalMask(): Int8Array;
+  legalActions(): number[];
+  label(id: number): string;
+  triple(id: number): { verb: string; arg: string };
+  /** The combination the seat is offered on its DECLARE turn, else null. */
+  offered(): MinchiateCombo | null;
+  view(): MinchiateView;
+  encode(): { obs: Float32Array; mask: Int8Array };
+}
+
+/** Minchiate: the cards, labels, combinations, the seat tracker and the encoder of encoding.md 3. */
 export namespace minchiate {
   const GAME: "minchiate";
   const ENCODING_VERSION: 1;
@@ -224,5 +266,8 @@ export namespace minchiate {
   const COMBOS: readonly string[];
   function parseCard(code: unknown): number;
   function actionLabel(id: number, phase?: number): string;
+  /** Every combination in `holder` in M-9.7 order (`diecine`, the Matto bonus, `matto_bonus_in_own_combo`). */
+  function findCombos(holder: Set<number>, diecine?: string, mattoBonus?: boolean, bonusOwn?: boolean): MinchiateCombo[];
   function encode(view: MinchiateView): { obs: Float32Array; mask: Int8Array };
+  export { MinchiateTracker };
 }

@@ -13,3 +13,4 @@ export { GAMES, createTracker } from "./games.js";
 export * as calabresella from "./calabresella.js";
 export { CalabresellaTracker } from "./calabresella.js";
 export * as minchiate from "./minchiate.js";
+export { MinchiateTracker } from "./minchiate.js";

@@ -13,11 +13,47 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
 
-import { createTracker, loadBundle } from "../src/index.js";
+import { calabresella, createTracker, loadBundle, minchiate, TrackerError } from "../src/index.js";
 import { fixture, FIXTURES } from "../testkit/fixtures.js";
 
 const SERVE = process.env.MAZZO_SERVE ? JSON.parse(process.env.MAZZO_SERVE) : null;
 const PROBS_BOT = process.env.MAZZO_SERVE_PROBS_BOT || null;
+const REFUSE_EVERY = 5; // inputs the seat must refuse are tried before every 5th message
+
+/**
+ * Inputs the seat cannot be told just before `message` (the next real one): another seat's
+ * event, a hidden card sent or a seen one held by the seat itself, an own move that is not
+ * legal, an event while a reveal is due, a reveal not due, a malformed reveal, a second deal.
+ * @param {string} game
+ * @param {any} js the JS tracker
+ * @param {Record<string, any>} message
+ * @param {number} seats
+ * @returns {Array<Record<string, any>>}
+ */
+function refusedInputs(game, js, message, seats) {
+  const cards = game === "calabresella" ? calabresella.CARDS : minchiate.CARDS;
+  const out = [];
+  const due = js.tracked().due;
+  const view = js.view();
+  const hand = /** @type {number[]} */ (view.hand);
+  if (due.length) out.push({ type: "event", seat: 0, verb: "play", arg: cards[0] });
+  if (message.type === "event") {
+    if (seats > 1) out.push({ ...message, seat: (message.seat + 1) % seats });
+    if (message.arg === null) out.push({ ...message, arg: cards[hand[0] ?? 0] });
+    else if (message.seat !== js.seat && typeof message.arg === "string" && cards.includes(message.arg) && hand.length) {
+      out.push({ ...message, arg: cards[hand[0]] });
+    } else if (message.seat === js.seat && typeof message.arg === "string" && cards.includes(message.arg)) {
+      const legal = new Set(js.legalActions());
+      const illegal = cards.findIndex((_, c) => !legal.has(c) && c < cards.length);
+      if (illegal >= 0) out.push({ ...message, arg: cards[illegal] });
+    }
+  }
+  const keys = game === "calabresella" ? { giver: "monte" } : { void: false, declaring: null };
+  for (const [key, value] of Object.entries(keys)) if (!due.includes(key)) { out.push({ type: "reveal", [key]: value }); break; }
+  if (game === "minchiate") out.push({ type: "reveal", declaring: "X9" });
+  out.push({ type: "deal", dealer: 0, private: {} });
+  return out;
+}
 
 /** A `mazzo serve --stdio` child: one request, one answer (seat sessions answer every message once). */
 class Server {
@@ -54,7 +90,7 @@ class Server {
   }
 }
 
-for (const game of ["calabresella"]) {
+for (const game of ["calabresella", "minchiate"]) {
   const fx = fixture(game);
   const skip = !fx ? (FIXTURES ? `no ${game}.json in ${FIXTURES}` : "MAZZO_JS_FIXTURES not set")
     : !SERVE ? "MAZZO_SERVE not set" : false;
@@ -70,6 +106,8 @@ for (const game of ["calabresella"]) {
       bundle.check(game, fx.flags);
       let decisions = 0;
       let games = 0;
+      let refused = 0;
+      const seats = game === "calabresella" ? fx.flags.players ?? 3 : 4;
       for (const deal of fx.sessions) {
         for (const { seat, messages } of deal.seats) {
           const bots = PROBS_BOT ? ["onnx", PROBS_BOT] : ["onnx"];
@@ -83,6 +121,17 @@ for (const game of ["calabresella"]) {
           const js = createTracker(game, { seat, flags: fx.flags });
           for (const [i, message] of messages.entries()) {
             const where = `${deal.name}, S${seat}, message ${i} ${JSON.stringify(message)}`;
+            if (i > 0 && i % REFUSE_EVERY === 0) {
+              for (const bad of refusedInputs(game, js, message, seats)) {
+                const before = JSON.stringify([js.tracked(), js.view()]);
+                const answer = await server.ask({ ...bad, game: ids[0] });
+                assert.equal(answer.type, "error", `${where}: the server took ${JSON.stringify(bad)}: ${JSON.stringify(answer)}`);
+                assert.throws(() => js.feed(bad), (e) => e instanceof TrackerError && e.code === answer.code,
+                  `${where}: ${JSON.stringify(bad)} must be refused with ${answer.code} (${answer.message})`);
+                assert.equal(JSON.stringify([js.tracked(), js.view()]), before, `${where}: ${JSON.stringify(bad)} changed the tracker`);
+                refused++;
+              }
+            }
             const mine = js.feed(message);
             for (const id of ids) {
               const answer = await server.ask({ ...message, game: id });
@@ -112,6 +161,7 @@ for (const game of ["calabresella"]) {
       }
       assert.ok(decisions > 0);
       console.log(`# ${game}: ${games} seat sessions, ${decisions} decisions equal to mazzo serve's${PROBS_BOT ? ` (probs vs bot ${PROBS_BOT})` : ""}`);
+      console.log(`# ${game}: ${refused} refused inputs refused alike (the server's error codes, the tracker unchanged)`);
     });
   });
 }

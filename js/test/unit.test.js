@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { Bundle, BundleError, calabresella, createTracker, pyRepr, resolveFlags, TrackerError } from "../src/index.js";
+import { Bundle, BundleError, calabresella, createTracker, minchiate, pyRepr, resolveFlags, TrackerError } from "../src/index.js";
 
 const DOC = fileURLToPath(new URL("../../docs/encoding.md", import.meta.url));
 
@@ -92,7 +92,8 @@ describe("the seat tracker's protocol", () => {
     assert.equal(seat.view().giver, -1);
     assert.throws(() => seat.event(0, "discard", null), /its arg is needed/);
     assert.throws(() => createTracker("calabresella", { seat: 3 }), /seat must be a seat 0..2/);
-    assert.throws(() => createTracker("minchiate", { seat: 0 }), (e) => e instanceof TrackerError && e.code === "not_implemented");
+    assert.throws(() => createTracker("minchiate", { seat: 4 }), /seat must be a seat 0..3/);
+    assert.throws(() => createTracker("tarocchi", { seat: 0 }), (e) => e instanceof TrackerError && e.code === "bad_field");
   });
 });
 
@@ -134,5 +135,148 @@ describe("refused input changes nothing", () => {
     seat.event(0, "return", null);
     assert.equal(seat.view().returned, -1);
     assert.equal(seat.view().giver, 2);
+  });
+});
+
+// ------------------------------------------------------------------------------ Minchiate
+const TRUMP_VALUE = /** @type {Record<number, number>} */ ({ 1: 5, 2: 3, 3: 3, 4: 3, 5: 3, 10: 5, 13: 5, 20: 5, 28: 5 });
+/** @param {number} c RULES.md M-3.1 */
+const value = (c) => (c < 40 ? (c + 1 >= 36 ? 10 : c + 1 >= 30 ? 5 : TRUMP_VALUE[c + 1] ?? 0) : c === 40 ? 5 : (c - 41) % 14 === 13 ? 5 : 0);
+/** @param {number} c M-5.1 */
+const qualifies = (c) => value(c) > 0 || (c >= 20 && c < 40);
+/** @param {number[]} cards */
+const codes = (cards) => cards.map((c) => minchiate.CARDS[c]);
+
+/**
+ * The `deal.private` of each seat for a stream (default rules): the cut, the robbing, the
+ * 10 + 11 deal and the dealer's robbing and taking of RULES.md M-5 to M-7, written for this test.
+ * @param {number} dealer
+ * @param {number[]} stream
+ */
+function privates(dealer, stream) {
+  let r = 0;
+  while (r < 13 && qualifies(stream[r])) r++;
+  const robbed = stream.slice(0, r);
+  const stop = stream[r];
+  const pack = [...stream.slice(r + 1), stop];
+  const hands = [[], [], [], []].map(() => /** @type {number[]} */ ([]));
+  const faceup = [-1, -1, -1, -1];
+  for (let k = 0; k < 4; k++) {
+    const s = (dealer + 1 + k) & 3;
+    hands[s].push(...pack.slice(10 * k, 10 * k + 10), ...pack.slice(40 + 11 * k, 51 + 11 * k));
+    faceup[s] = pack[50 + 11 * k];
+  }
+  hands[(dealer + 3) & 3].push(...robbed);
+  const order = pack.slice(84);
+  let a = 0;
+  while (a < order.length && qualifies(order[a])) a++;
+  const rest = order.slice(a);
+  const taken = rest.filter((c) => value(c) > 0 || c === 28);
+  hands[dealer].push(...order.slice(0, a), ...taken);
+  return (/** @type {number} */ seat) => ({
+    hand: codes(hands[seat].sort((x, y) => x - y)), robbed: codes(robbed), stop: minchiate.CARDS[stop],
+    faceup: codes(faceup), dealer_robbed: codes(order.slice(0, a)), dealer_taken: codes(taken),
+    ...(seat === dealer ? { fola: codes(rest.filter((c) => !taken.includes(c))) } : {}),
+  });
+}
+
+/**
+ * The messages seat `seat` receives in the record of encoding.md 3.7 (dealer S0, the stream in
+ * index order), and the tracker fed with them.
+ * @param {number} seat
+ */
+function minchiateExample(seat) {
+  const priv = privates(0, Array.from({ length: 97 }, (_, c) => c))(seat);
+  const t = createTracker("minchiate", { seat });
+  const answers = [];
+  const feed = (/** @type {any} */ m) => answers.push(t.feed({ game: "g1", ...m }));
+  feed({ type: "deal", dealer: 0, private: priv });
+  if (seat !== 3) feed({ type: "reveal", void: false });
+  for (const card of ["T27", "As", "2s", "3s", "4s"]) feed({ type: "event", seat: 3, verb: "discard", arg: seat === 3 ? card : null });
+  if (seat !== 0) feed({ type: "reveal", void: false });
+  feed({ type: "event", seat: 0, verb: "discard", arg: seat === 0 ? "Ac" : null });
+  feed({ type: "reveal", declaring: "S3", declared: [] });
+  feed({ type: "event", seat: 3, verb: "declare", arg: "declare" });
+  feed({ type: "reveal", declaring: "S3", declared: [{ seat: 3, combo: "low run", cards: ["T1", "T2", "T3", "T4", "T5"], bonus: 0 }] });
+  feed({ type: "event", seat: 3, verb: "declare", arg: "declare" });
+  const high = ["T28", "T29", "T30", "T31", "T32", "T33", "T34", "T35", "T36"];
+  feed({ type: "reveal", declaring: "S0", declared: [{ seat: 3, combo: "high run", cards: high, points: 50, bonus: 0 }] });
+  return { t, answers };
+}
+
+/**
+ * The non-zero elements of encoding.md's block `<!-- nonzero:minchiate seat=N mask=... -->`.
+ * @param {string} text
+ * @param {number} seat
+ */
+function nonzero(text, seat) {
+  const block = text.split(new RegExp(`<!-- nonzero:minchiate seat=${seat} mask=[0-9,]* -->`))[1].split("```text")[1].split("```")[0];
+  const want = new Float32Array(minchiate.OBS_SIZE);
+  for (const line of block.trim().split("\n")) {
+    const [where, v] = line.trim().split(/\s+/);
+    const [a, b] = v.split("/").map(Number);
+    const [lo, hi] = where.split("..").map(Number);
+    for (let i = lo; i <= (hi ?? lo); i++) want[i] = b ? a / b : a;
+  }
+  return want;
+}
+
+describe("encoding.md 3.7, the Minchiate worked example from protocol messages", () => {
+  const skip = existsSync(DOC) ? false : "docs/encoding.md not found";
+  it("S0 (the dealer, on turn, offered a high run) and S1 (off turn)", { skip }, () => {
+    const text = readFileSync(DOC, "utf8");
+    for (const [seat, legal] of [[0, [97, 98]], [1, []]]) {
+      const { t, answers } = minchiateExample(/** @type {number} */ (seat));
+      assert.deepEqual(answers.at(-1), { step: 8, to_play: 0, due: [], over: false });
+      const { obs, mask } = t.encode();
+      assert.deepEqual([...obs], [...nonzero(text, /** @type {number} */ (seat))], `S${seat}'s observation`);
+      assert.deepEqual([...mask.keys()].filter((a) => mask[a]), legal);
+      assert.deepEqual([t.view().D, t.view().R], [-24, -1]);
+    }
+  });
+
+  it("what is due when, and the declarations' scoring (encoding.md 3.9)", () => {
+    const { answers } = minchiateExample(1);
+    assert.deepEqual(answers[0], { step: 0, to_play: null, due: ["void"], over: false }); // is the cutter void?
+    assert.deepEqual(answers[1], { step: 0, to_play: 3, due: [], over: false });
+    assert.deepEqual(answers[6], { step: 5, to_play: null, due: ["void"], over: false }); // is the dealer void?
+    assert.deepEqual(answers[8], { step: 6, to_play: null, due: ["declared", "declaring"], over: false });
+    const s0 = minchiateExample(0).t;
+    assert.deepEqual(s0.view().offered, { kind: 1, members: [36, 37, 38, 39] });
+    assert.equal(s0.label(97), "declare");
+    assert.deepEqual(s0.triple(98), { verb: "declare", arg: "skip" });
+    // S0 declares (40 + 5 bonus: D = -24 + 45), and the declarations end: the Fola is exposed, S1 leads
+    s0.feed({ type: "event", seat: 0, verb: "declare", arg: "declare" });
+    assert.deepEqual(s0.feed({ type: "reveal", declaring: null, declared: [{ seat: 0, combo: "high run", cards: ["T37", "T38", "T39", "T40"], bonus: 5 }] }),
+      { step: 9, to_play: null, due: ["fola"], over: false });
+    const fola = ["T6", "T27", "As", "2s", "3s", "4s", "Ac", "8b", "9b", "10b", "Jb", "Nb", "Qb"];
+    assert.deepEqual(s0.feed({ type: "reveal", fola }), { step: 9, to_play: 1, due: [], over: false });
+    const v = s0.view();
+    assert.deepEqual([v.D, v.R, v.folaExposed, v.folaKnown.length, v.phase], [21, -1, true, 13, 3]);
+  });
+
+  it("refuses what the seat cannot be told, and changes nothing", () => {
+    const { t } = minchiateExample(1);
+    const refused = (/** @type {any} */ m, /** @type {string} */ code, /** @type {RegExp} */ why) => {
+      const before = JSON.stringify([t.tracked(), t.view()]);
+      assert.throws(() => t.feed(m), (e) => e instanceof TrackerError && e.code === code && why.test(e.message), JSON.stringify(m));
+      assert.equal(JSON.stringify([t.tracked(), t.view()]), before);
+    };
+    refused({ type: "event", seat: 1, verb: "declare", arg: "skip" }, "impossible", /S0 is on turn, not S1/);
+    refused({ type: "event", seat: 0, verb: "play", arg: "T40" }, "impossible", /no "play" is due now/);
+    refused({ type: "reveal", fola: [] }, "impossible", /shown no fola now/);
+    refused({ type: "reveal", declaring: "S9" }, "bad_field", /reveal.declaring must be a seat/);
+    refused({ type: "deal", dealer: 0, private: {} }, "bad_field", /dealt already/);
+    t.feed({ type: "event", seat: 0, verb: "declare", arg: "skip" });
+    // S0 declared last (S1 first); S0 skipped: it declared nothing
+    refused({ type: "reveal", declaring: "S1", declared: [] }, "impossible", /go in order/);
+    refused({ type: "reveal", declaring: null, declared: [{ seat: 0, combo: "low run", cards: ["T6", "T7", "T8"] }] }, "impossible", /declares nothing now/);
+    t.feed({ type: "reveal", declaring: null, declared: [], fola: ["T6", "T27", "As", "2s", "3s", "4s", "Ac", "8b", "9b", "10b", "Jb", "Nb", "Qb"] });
+    assert.equal(t.toPlay(), 1);
+    assert.throws(() => t.feed({ type: "event", seat: 1, verb: "play", arg: "T40" }), /not legal for S1/); // not its card
+    t.feed({ type: "event", seat: 1, verb: "play", arg: "Kc" });
+    assert.throws(() => t.feed({ type: "event", seat: 2, verb: "play", arg: "Kc" }), /was played already/);
+    assert.throws(() => t.feed({ type: "event", seat: 2, verb: "play", arg: "7b" }), /is S0's/); // S0's face-up card
+    assert.throws(() => t.feed({ type: "event", seat: 2, verb: "play", arg: "Ac" }), /lies in the Fola/);
   });
 });

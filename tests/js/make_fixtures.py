@@ -1,6 +1,7 @@
 """Fixtures for the JavaScript runtime of exported bundles (``js/``, package ``mazzo-bot``).
 
-For each game whose bundle folder is given, this writes ``<out>/<game>.json``:
+For each game whose bundle folder is given (Calabresella, Minchiate), this writes
+``<out>/<game>.json``:
 
 - ``vectors``: one case per line of the bundle's ``test_vectors.jsonl``: the protocol messages
   (``mazzo-bot/1`` seat sessions: ``deal``, ``event``, ``reveal``; docs/protocol.md) the
@@ -9,18 +10,19 @@ For each game whose bundle folder is given, this writes ``<out>/<game>.json``:
   ``reveal_of``; the event args hidden exactly where ``game.action_is_visible`` says the seat
   may not see them, as the table sessions hide them), with the vector's ``obs``, ``mask`` and
   ``probs``.
-- ``variants``: whole random deals under other rule flags (player counts, exposure and auction
-  variants), one case per (deal, seat) with the seat's messages and, after every action, the
-  seat on turn and the seat's observation (sparse) and mask from this mazzo's encoder.
+- ``variants``: whole random deals under other rule flags (``VARIANTS``: Calabresella's player
+  counts, exposure and auction variants; Minchiate's declaration, discard, Fola, play, Matto and
+  scoring variants, and two deals void under M-8.5), one case per (deal, seat) with the seat's
+  messages and, after every action, the seat on turn and the seat's observation (sparse) and
+  mask from this mazzo's encoder.
 - ``sessions``: a few whole deals for the protocol cross-check against ``mazzo serve --stdio``
   (the JS test opens a seat session per seat, feeds the same messages to the server and to
-  its own tracker, and compares every ``go`` of the server's ``onnx`` bot with its own choice).
+  its own tracker, and compares every ``go`` of the server's ``onnx`` bot with its own choice,
+  and the error codes of inputs the seat must refuse).
   Half of them are played by the bundle's own policy (``onnx:``, greedy), half by random moves.
 - ``foreign``: rule flags other than the bundle's, with the message ``Bundle.check`` raises.
-- ``views`` (instead of the first three, for a game js/ has no tracker for yet: Minchiate): each
-  test vector's view as the fields encoding.md 3.4 reads, for the JS encoder alone.
 
-Usage: ``python tests/js/make_fixtures.py --out DIR calabresella=BUNDLE_DIR [minchiate=DIR]``.
+Usage: ``python tests/js/make_fixtures.py --out DIR calabresella=BUNDLE_DIR minchiate=DIR``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ from mazzo.envs.registry import get_game
 from mazzo.serve.trackers.registry import tracker_for
 
 GAME_ID = "g1"
-TRACKED = ("calabresella",)  # the games js/ has a seat tracker for
+TRACKED = ("calabresella", "minchiate")  # the games js/ has a seat tracker for
+# Games whose seat knows every field of its view at the end too (a Calabresella seat does not
+# know the set-aside cards that go to a pile at the end; a Minchiate seat knows every pile).
+EXACT_AT_END = ("minchiate",)
 CHIAMO_BID = 41  # Calabresella's "bid chiamo" (encoding.md 2.2)
 
 # Rule variants the JS tracker and encoder are checked on (beyond the bundle's own rules).
@@ -53,6 +58,19 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
         {"players": 4, "all_pass": "next_deal_no_chiamo", "aperta": True},
         {"players": 2, "aperta": True, "solissimo_view_monte": True,
          "allowed_contracts": ["chiamo", "solissimo", "scegliete"]},
+    ],
+    "minchiate": [
+        {"declarations": "auto_all", "fola_exposure": "never", "matto_payment": "agent"},
+        {"declare_timing": "with_first_card", "must_overtrump": True, "king_rule": False},
+        {"discard_rule": "any", "faceup_21st": "dealer_only", "dealer_takes": "counters_only",
+         "score_taken_cards": True, "matto_payment": "agent"},
+        {"impossible_discard": "relax", "diecine": "any_three", "matto_bonus_in_own_combo": True,
+         "declaration_score_timing": "end", "must_overtrump": True},
+        {"declare_timing": "with_first_card", "declarations": "auto_all", "matto_payment": "agent",
+         "matto_last_trick_lost": True, "matto_death_bonus": True, "fola_exposure": "never"},
+        {"rob_cap": 3, "resti_unit": 20, "capture_bonus": False, "end_recount_combos": False,
+         "matto_bonus_at_end": False, "diecine": "two_triples", "surplus_base": 40,
+         "last_trick_bonus": 0, "king_rule": False},
     ],
 }  # fmt: skip
 FOREIGN: dict[str, list[dict[str, Any]]] = {
@@ -135,51 +153,14 @@ def vector_cases(game: Any, bundle_dir: Path) -> list[dict[str, Any]]:
     return cases
 
 
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(mask.bit_length()) if mask >> c & 1]
-
-
-def minchiate_view(v: Any) -> dict[str, Any]:
-    """A Minchiate ``InfoView`` as the fields encoding.md 3.4 reads (the JS encoder's input,
-    ``MinchiateView`` of js/src/minchiate.js)."""
-    return {
-        "seat": v.seat, "phase": int(v.phase), "toPlay": v.to_play, "dealer": v.dealer,
-        "cutter": v.cutter, "hand": _cards(v.hand), "discards": _cards(v.discards),
-        "robbed": list(v.robbed), "stopCard": v.stop_card, "faceup": list(v.faceup),
-        "dealerRobbed": list(v.dealer_robbed), "dealerTaken": _cards(v.dealer_taken),
-        "declared": [{"seat": s, "kind": c.kind, "members": _cards(c.members)}
-                     for s, c in v.declared],
-        "folaKnown": _cards(v.fola_known), "folaExposed": bool(v.fola_exposed),
-        "offered": None if v.offered is None else {"kind": v.offered.kind,
-                                                   "members": _cards(v.offered.members)},
-        "trick": list(v.trick), "leader": v.leader, "led": v.led,
-        "playedBy": [_cards(m) for m in v.played_by], "suitsLed": v.suits_led,
-        "piles": [_cards(m) for m in v.piles], "mattoOwner": v.matto_owner,
-        "mattoDebt": bool(v.matto_debt), "D": v.D, "R": v.R, "nTricks": v.n_tricks,
-        "seriesResti": v.series_resti, "restiUnit": v.rules.resti_unit,
-        "legal": _cards(v.legal_mask),
-    }  # fmt: skip
-
-
-def view_cases(game: Any, bundle_dir: Path) -> list[dict[str, Any]]:
-    """For a game without a JS tracker yet: each test vector's view as the encoder's fields."""
-    cases = []
-    for i, line in enumerate((bundle_dir / "test_vectors.jsonl").read_text().splitlines(), 1):
-        vec = json.loads(line)
-        view = game.replay(vec["record"]).info_view(vec["seat"])
-        cases.append({"name": f"vector {i} ({vec['phase']}, S{vec['seat']}, step {vec['step']})",
-                      "view": _jsonable(minchiate_view(view)), "obs": vec["obs"],
-                      "mask": vec["mask"], "probs": vec["probs"]})  # fmt: skip
-    return cases
-
-
 def sparse(obs: np.ndarray) -> list[list[float]]:
     return [[int(i), float(obs[i])] for i in np.flatnonzero(obs)]
 
 
 def play_deal(game: Any, rules: Any, rng: np.random.Generator, agent: Any = None,
-              **options: Any) -> tuple[list[Any], list[int]]:  # fmt: skip
-    state = game.new_state(game.deal_random(rng, rules), rules, **options)
+              deal: Any = None, **options: Any) -> tuple[list[Any], list[int]]:  # fmt: skip
+    deal = deal if deal is not None else game.deal_random(rng, rules)
+    state = game.new_state(deal, rules, **options)
     states, actions = [state.clone()], []
     while not state.is_terminal():
         if agent is not None:
@@ -195,33 +176,76 @@ def play_deal(game: Any, rules: Any, rng: np.random.Generator, agent: Any = None
     return states, actions
 
 
+def seat_cases(game: Any, rules: Any, name: str, flags: dict[str, Any], states: list[Any],
+               actions: list[int]) -> list[dict[str, Any]]:  # fmt: skip
+    """One case per seat of a deal: its messages and, after every action, the seat on turn and
+    the seat's observation (sparse) and mask from this mazzo's encoder."""
+    encoder = game.encoder(rules)
+    cases = []
+    for seat in range(game.seats(rules)):
+        msgs, marks = seat_messages(game, states, actions, seat)
+        views = [s.info_view(seat) for s in states]
+        obs = np.zeros((len(views), encoder.obs_size), np.float32)
+        mask = np.zeros((len(views), encoder.num_actions), np.int8)
+        encoder.encode_batch(views, obs, mask)
+        # At the end of a Calabresella deal the piles hold the set-aside cards (discards, a
+        # Solissimo monte), which a seat's own view of the deal does not know: no observation is
+        # asked of a finished deal there (nobody acts then), only the mask (all zero) and the
+        # seat on turn. A Minchiate seat knows its whole view at the end too (EXACT_AT_END).
+        exact_end = game.name in EXACT_AT_END
+        checks = [{"after": marks[k], "to_play": int(states[k].to_play),
+                   "obs": None if states[k].is_terminal() and not exact_end else sparse(obs[k]),
+                   "mask": [int(i) for i in np.flatnonzero(mask[k])]}
+                  for k in range(len(views))]  # fmt: skip
+        cases.append({"name": f"{name} S{seat}", "seat": seat, "flags": flags, "messages": msgs,
+                      "checks": checks})  # fmt: skip
+    return cases
+
+
+def minchiate_void_deals() -> list[Any]:
+    """Two Minchiate deals void under ``impossible_discard = redeal`` (M-8.5), which random deals
+    almost never are: the cutter robs 13 counters and is dealt 13 more cards he may not discard
+    (void at once); the cutter robs one counter, the dealer robs the 11 Fola cards above the stop
+    card, all counters, and is dealt the other 14 such cards (void after the cutter's discard)."""
+    from mazzo.envs.cards.deal import Deal
+    from mazzo.envs.minchiate.tables import COUNTERS, T29
+
+    keep = [c for c in range(97) if COUNTERS >> c & 1 or c == T29]  # the 26 non-discards
+    others = [c for c in range(97) if c not in keep]
+    stop = others[0]  # T6: it does not qualify, so it stops the robbing (M-5.2)
+    free = others[1:]
+
+    def stream(robbed: list[int], fola: list[int], slots: range | list[int]) -> Deal:
+        # pack: the 97 - r cards after the stop, the stop last (M-5.4); pack[84:] is the Fola
+        mine = [c for c in keep if c not in robbed and c not in fola]
+        rest = iter(free)
+        size = 97 - len(robbed) - 1 - len(fola)  # pack cards before the Fola, less the stop
+        pack = [mine.pop() if i in slots and mine else next(rest) for i in range(size)]
+        return Deal(1, (*robbed, stop, *pack, *fola))
+
+    cutter_slots = [*range(20, 30), *range(62, 73)]  # dealer S1: the cutter S0 is dealt 3rd
+    dealer_slots = [*range(30, 40), *range(73, 84)]
+    return [stream(keep[:13], [], cutter_slots), stream(keep[:1], keep[1:12], dealer_slots)]
+
+
 def variant_cases(game: Any, deals: int, seed: int) -> list[dict[str, Any]]:
     cases = []
     rng = np.random.default_rng(seed)
     for v, flags in enumerate(VARIANTS[game.name]):
         rules = game.rules(flags)
-        encoder = game.encoder(rules)
         for d in range(deals):
             options = {}
             if flags.get("all_pass") == "next_deal_no_chiamo" and d % 2 == 0:
                 options["no_chiamo"] = True
             states, actions = play_deal(game, rules, rng, **options)
-            for seat in range(game.seats(rules)):
-                msgs, marks = seat_messages(game, states, actions, seat)
-                views = [s.info_view(seat) for s in states]
-                obs = np.zeros((len(views), encoder.obs_size), np.float32)
-                mask = np.zeros((len(views), encoder.num_actions), np.int8)
-                encoder.encode_batch(views, obs, mask)
-                # At the end the piles hold the set-aside cards (discards, a Solissimo monte),
-                # which a seat's own view of the deal does not know: no observation is asked of a
-                # finished deal (nobody acts then), only the mask (all zero) and the seat on turn.
-                checks = [{"after": marks[k], "to_play": int(states[k].to_play),
-                           "obs": None if states[k].is_terminal() else sparse(obs[k]),
-                           "mask": [int(i) for i in np.flatnonzero(mask[k])]}
-                          for k in range(len(views))]  # fmt: skip
-                cases.append({"name": f"variant {v} {json.dumps(flags)} deal {d} S{seat}",
-                              "seat": seat, "flags": flags, "messages": msgs,
-                              "checks": checks})  # fmt: skip
+            name = f"variant {v} {json.dumps(flags)} deal {d}"
+            cases += seat_cases(game, rules, name, flags, states, actions)
+    if game.name == "minchiate":  # the void deals of M-8.5 (under the default rules)
+        rules = game.rules({})
+        for d, deal in enumerate(minchiate_void_deals()):
+            states, actions = play_deal(game, rules, rng, deal=deal)
+            assert states[-1].void, "minchiate_void_deals: the deal is not void"
+            cases += seat_cases(game, rules, f"void deal {d}", {}, states, actions)
     return cases
 
 
@@ -276,18 +300,15 @@ def main(argv: list[str] | None = None) -> int:
             "flags": manifest["flags"],
             "foreign": foreign_cases(game, bundle_dir, str(bundle_dir.resolve())),
         }
-        if name in TRACKED:
-            fixture["vectors"] = vector_cases(game, bundle_dir)
-            fixture["variants"] = variant_cases(game, args.deals, args.seed)
-            fixture["sessions"] = session_cases(game, bundle_dir, args.sessions, args.seed + 1)
-        else:  # no JS tracker yet: the encoder alone, on the views of the test vectors
-            fixture["views"] = view_cases(game, bundle_dir)
+        if name not in TRACKED:
+            raise SystemExit(f"js/ has no seat tracker for {name}")
+        fixture["vectors"] = vector_cases(game, bundle_dir)
+        fixture["variants"] = variant_cases(game, args.deals, args.seed)
+        fixture["sessions"] = session_cases(game, bundle_dir, args.sessions, args.seed + 1)
         path = out / f"{name}.json"
         path.write_text(json.dumps(fixture))
         counts = ", ".join(
-            f"{len(fixture[k])} {k}"
-            for k in ("vectors", "variants", "sessions", "views")
-            if k in fixture
+            f"{len(fixture[k])} {k}" for k in ("vectors", "variants", "sessions") if k in fixture
         )
         print(f"{path}: {counts}", file=sys.stderr)
     return 0

@@ -1,13 +1,14 @@
 """The JavaScript runtime of exported bundles (``js/``, package ``mazzo-bot``), run by Node.
 
-Exports the shipped Calabresella and Minchiate bots into a temporary folder (``mazzo export bot``), writes the
-fixtures (``tests/js/make_fixtures.py``: each Calabresella test vector as the protocol
-messages its seat received, rule variants, whole deals, foreign rules; Minchiate's test vectors
-as views for the encoder alone, the package having no Minchiate tracker yet), installs the package's locked dependencies
-when ``js/node_modules`` is missing (``npm ci``) and runs ``node --test`` in ``js/``, which also
-plays seat sessions against ``mazzo serve --stdio`` (its ``onnx`` bot for the moves, the shipped
-``bot`` for the probabilities). Node (20 or later) and npm are required: without them this test
-fails, it does not skip (the CI installs Node).
+Exports the shipped Calabresella and Minchiate bots into a temporary folder (``mazzo export
+bot``), writes the fixtures (``tests/js/make_fixtures.py``: for both games each test vector as the
+protocol messages its seat received, whole deals under other rule flags (Minchiate's void deals
+too), whole deals for the seat sessions, foreign rules), installs the package's locked
+dependencies when ``js/node_modules`` is missing (``npm ci``) and runs ``node --test`` in ``js/``,
+which also plays seat sessions of both games against ``mazzo serve --stdio`` (its ``onnx`` bot
+for the moves, the shipped ``bot`` for the probabilities; refused inputs get the server's error
+codes). Node (20 or later) and npm are required: without them this test fails, it does not skip
+(the CI installs Node).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "js"
-GAMES = ("calabresella", "minchiate")  # Calabresella: tracked and encoded; Minchiate: encoded
+GAMES = ("calabresella", "minchiate")  # both tracked and encoded
 
 
 def _run(cmd: list[str], cwd: Path, timeout: int, env: dict[str, str] | None = None) -> str:
@@ -64,11 +65,14 @@ def test_js_package(fixtures: tuple[Path, dict[str, Path]]) -> None:
         _run([npm, "ci", "--no-audit", "--no-fund"], JS, 300)
     serve = [sys.executable, "-m", "mazzo", "serve", "--stdio", "--log-level", "warning",
              "--bot", f"calabresella/onnx=onnx:{bundles['calabresella']}",
-             "--bot", "calabresella/bot=bot"]  # fmt: skip
+             "--bot", "calabresella/bot=bot",
+             "--bot", f"minchiate/onnx=onnx:{bundles['minchiate']}", "--bot", "minchiate/bot=bot"]  # fmt: skip
     env = dict(os.environ, MAZZO_JS_FIXTURES=str(out), MAZZO_SERVE=json.dumps(serve),
                MAZZO_SERVE_PROBS_BOT="bot")  # fmt: skip
     output = _run([node, "--test"], JS, 300, env)
     assert re.search(r"# fail 0\b", output) and not re.search(r"# skipped [1-9]", output), output
-    assert "calabresella: 64/64 test vectors matched" in output, output
-    assert "minchiate: 64/64 test vector views encoded exactly" in output, output
-    assert re.search(r"calabresella: \d+ seat sessions, \d+ decisions equal", output), output
+    for game in GAMES:
+        assert f"{game}: 64/64 test vectors matched" in output, output
+        assert re.search(rf"{game}: \d+ variant deal-seats, \d+ positions matched", output), output
+        assert re.search(rf"{game}: \d+ seat sessions, \d+ decisions equal", output), output
+        assert re.search(rf"{game}: \d+ refused inputs refused alike", output), output
