@@ -16,10 +16,11 @@ import pytest
 from mazzo.agents.calabresella.heuristic import (
     HeuristicV1,
     best_call,
+    choose_bid,
     choose_split,
     estimated_tricks,
 )
-from mazzo.envs.calabresella.actions import SPLIT_BASE, Phase
+from mazzo.envs.calabresella.actions import BID_BASE, PASS, SPLIT_BASE, Contract, Phase
 from mazzo.envs.registry import get_game
 
 from .helpers import cards
@@ -142,3 +143,22 @@ def test_the_split_gives_the_soloist_the_two_monte_cards_worth_most():
     order = sorted(c for c in range(40) if monte >> c & 1)
     want = {order.index(_card("Ab")), order.index(_card("3c"))}
     assert choose_split(cards("3b 2b 4c"), monte) == SPLIT_BASE + sum(1 << i for i in want)
+
+
+def test_a_hand_that_may_not_pass_bids_the_lowest_contract_it_may():
+    """Passing not allowed (``forced_chiamo_eldest``: the last seat after three passes) and no
+    threshold reached: the lowest legal contract. With Chiamo not legal, the next one up."""
+    weak = cards("4c 5c 6c 4d 5d 6d 4s 5s 6s 4b 5b 6b")
+    every = sum(1 << (BID_BASE + c) for c in Contract)
+    assert choose_bid(weak, every) == BID_BASE + Contract.CHIAMO
+    assert (
+        choose_bid(weak, every & ~(1 << (BID_BASE + Contract.CHIAMO))) == BID_BASE + Contract.SOLO
+    )
+    assert choose_bid(weak, every | 1 << PASS) == PASS
+
+
+def test_best_call_ties_go_to_the_first_suit():
+    """Four suits alike (no 3 held): calling any 3 adds one sure trick and a third; the coppe,
+    first of c d s b, is called."""
+    card, est = best_call(cards("4c 5c 6c 4d 5d 6d 4s 5s 6s 4b 5b 6b"))
+    assert GAME.info.deck.labels[card] == "3c" and est == pytest.approx(1.1)
