@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from mazzo.agents.minchiate.heuristic import HeuristicV1, discard_keep, pay_choice
+from mazzo.agents.minchiate.heuristic import HeuristicV1, cheapest, discard_keep, pay_choice
 from mazzo.agents.minchiate.pimc import PIMC, distinct_cards
 from mazzo.agents.minchiate.rollout import deal_value, rollout_action, solve
 from mazzo.agents.minchiate.sampler import WorldSampler
@@ -342,3 +342,33 @@ def test_registry_builds_every_minchiate_agent():
         make_agent("pimc:depth=3", "minchiate")
     with pytest.raises(ValueError, match="out of range"):
         make_agent("pimc:exact=4", "minchiate")
+
+
+# ------------------------------------------- rows the mutation study found missing
+def test_a_ten_point_master_is_never_fed():
+    # partner's T40 cannot be beaten; my counters: the T36 alone (worth 10, a master of the top
+    # five: safe anyway, never fed): I give the T6
+    s = position({0: "T40 3c", 1: "T7 4c", 2: "T36 T6", 3: "T8 5c"}, 0, "T40 T7")
+    assert choice(s) == "T6"
+
+
+def test_the_matto_is_kept_while_a_cheap_card_can_be_given():
+    # the T40 wins; S0 holds the T6 (worth nothing) and the Matto with three cards left
+    s = position({3: "T40 2c 3c", 0: "T6 M 5d", 1: "T7 4c 5c", 2: "T8 6c 7c"}, 3, "T40")
+    assert choice(s) == "T6"
+
+
+def test_only_counters_left_lead_the_highest_master():
+    # no plain card and every trump a counter: the T40 (a master) leads, not the cheapest
+    s = position({0: "T40 T30 T20", 1: "2c 3c 4c", 2: "5c 6c 7c", 3: "8c 9c 10c"}, 0)
+    assert choice(s) == "T40"
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [("T20 T6 3c Kc", "3c"), ("T20 Kc T29", "T29"), ("T20 Kc", "Kc"), ("T6 T7 T8", "T6")],
+)
+def test_cheapest_gives_the_lowest_value_then_the_weakest_card(cards, expected):
+    """The rollouts' card to give away: worth nothing first (the 3c, the T29), then the least
+    power (a plain card before a trump: the Kc, worth 5 like the T20)."""
+    assert MINCHIATE_97.labels[cheapest(mask(cards))] == expected
