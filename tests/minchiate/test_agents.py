@@ -345,23 +345,25 @@ def test_registry_builds_every_minchiate_agent():
 
 
 # ------------------------------------------- rows the mutation study found missing
-def test_a_ten_point_master_is_never_fed():
-    # partner's T40 cannot be beaten; my counters: the T36 alone (worth 10, a master of the top
-    # five: safe anyway, never fed): I give the T6
-    s = position({0: "T40 3c", 1: "T7 4c", 2: "T36 T6", 3: "T8 5c"}, 0, "T40 T7")
-    assert choice(s) == "T6"
-
-
-def test_the_matto_is_kept_while_a_cheap_card_can_be_given():
+# (rule, hands, leader, trick so far, the card the seat on turn plays)
+MORE = [
+    # partner's T40 cannot be beaten; my only counter is the T36 (worth 10, one of the five
+    # masters: safe anyway, never fed): I give the T6
+    ("never_feed_a_ten_point_master",
+     {0: "T40 3c", 1: "T7 4c", 2: "T36 T6", 3: "T8 5c"}, 0, "T40 T7", "T6"),
     # the T40 wins; S0 holds the T6 (worth nothing) and the Matto with three cards left
-    s = position({3: "T40 2c 3c", 0: "T6 M 5d", 1: "T7 4c 5c", 2: "T8 6c 7c"}, 3, "T40")
-    assert choice(s) == "T6"
-
-
-def test_only_counters_left_lead_the_highest_master():
+    ("keep_the_matto_while_a_cheap_card_can_go",
+     {3: "T40 2c 3c", 0: "T6 M 5d", 1: "T7 4c 5c", 2: "T8 6c 7c"}, 3, "T40", "T6"),
     # no plain card and every trump a counter: the T40 (a master) leads, not the cheapest
-    s = position({0: "T40 T30 T20", 1: "2c 3c 4c", 2: "5c 6c 7c", 3: "8c 9c 10c"}, 0)
-    assert choice(s) == "T40"
+    ("only_counters_left_lead_the_highest_master",
+     {0: "T40 T30 T20", 1: "2c 3c 4c", 2: "5c 6c 7c", 3: "8c 9c 10c"}, 0, "", "T40"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rule", "hands", "leader", "trick", "expected"), MORE,
+                         ids=[row[0] for row in MORE])  # fmt: skip
+def test_each_row_decides_its_position(rule, hands, leader, trick, expected):
+    assert choice(position(hands, leader, trick)) == expected, rule
 
 
 @pytest.mark.parametrize(
