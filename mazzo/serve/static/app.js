@@ -37,9 +37,12 @@ function setSpeed(value) {
 
 /* ---------- the connection ---------- */
 
+/** The WebSocket /ws of the server; a page that defines ``window.MazzoTransport`` (a function
+    returning an object with a WebSocket's ``send``, ``readyState``, ``onopen``, ``onmessage``
+    and ``onclose``) talks to that instead: the static table of js/table/ referees in the page. */
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws`);
+  const ws = typeof window.MazzoTransport === "function" ? window.MazzoTransport() : new WebSocket(`${proto}//${location.host}/ws`);
   App.ws = ws;
   ws.onopen = () => {
     App.connected = true;
