@@ -70,6 +70,33 @@ def test_soft_targets_put_one_minus_soft_on_the_search_action_and_soft_by_value(
     assert math.isclose(float(out.sum()), 1.0, rel_tol=1e-6)
     hard = soft_targets({"0": 1.0, "1": 0.0}, action=1, num_actions=3, soft=0.0, temperature=0.05)
     np.testing.assert_array_equal(hard, [0.0, 1.0, 0.0])
+    # no values from the search: the whole target on its action (it still sums to 1)
+    bare = soft_targets({}, action=1, num_actions=3, soft=0.25, temperature=0.05)
+    np.testing.assert_array_equal(bare, [0.0, 1.0, 0.0])
+    # values in game points far above the temperature: the softmax stays finite (shifted by
+    # the largest value) and puts the share on the best candidate
+    wide = soft_targets({"0": 20.0, "1": 19.0}, action=1, num_actions=2, soft=0.25,
+                        temperature=0.05)  # fmt: skip
+    assert np.isfinite(wide).all()
+    np.testing.assert_allclose(wide, [0.25, 0.75], atol=1e-6)
+
+
+def test_one_dmc_step_moves_q_and_the_value_toward_the_return():
+    """A step of plain SGD: the Q of the action taken and the value both move toward the
+    return (each loss term descends; a sign flipped on either moves it away)."""
+    q, v = [[1.0, 5.0, -2.0]], [0.25]
+    roll = Rollout(
+        obs=np.zeros((1, 1), np.float32), mask=np.ones((1, 3), np.int8), action=np.array([1]),
+        logp=np.zeros(1, np.float32), value=np.array(v, np.float32),
+        advantage=np.zeros(1, np.float32), ret=np.array([2.0], np.float32),
+        phase=np.zeros(1, np.int64), extra=np.zeros((1, 0), np.float32), deals=1,
+        deal_returns=np.zeros(1, np.float32),
+    )  # fmt: skip
+    net = _FixedQ(q, v)
+    cfg = DMCConfig(game="calabresella", epochs=1, minibatch=1, max_grad_norm=100.0)
+    dmc_update(net, torch.optim.SGD(net.parameters(), lr=0.1), roll, cfg, torch.Generator())
+    assert 2.0 <= float(net.q[0, 1]) < 5.0  # from 5.0 toward 2.0
+    assert 0.25 < float(net.v[0]) <= 2.0  # from 0.25 toward 2.0
 
 
 class _FixedLogits(torch.nn.Module):

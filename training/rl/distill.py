@@ -74,10 +74,13 @@ def soft_targets(
     values: dict[str, float], action: int, num_actions: int, soft: float, temperature: float
 ) -> npt.NDArray[np.float32]:
     """The policy target of one decision: ``1 - soft`` on the chosen action, ``soft`` spread by
-    a softmax of the candidates' values at ``temperature`` (in the values' unit)."""
+    a softmax of the candidates' values at ``temperature`` (in the values' unit); all of it on
+    the chosen action when the search gave no values (a target always sums to 1)."""
     out = np.zeros(num_actions, np.float32)
+    if not values:
+        soft = 0.0
     out[action] = 1.0 - soft
-    if soft and values:
+    if soft:
         acts = np.fromiter((int(a) for a in values), np.int64, len(values))
         v = np.fromiter(values.values(), np.float64, len(values))
         z = np.exp((v - v.max()) / temperature)
