@@ -9,6 +9,7 @@
 
 import { resolveFlags } from "./flags.js";
 import { TrackerError } from "./errors.js";
+import { SeatTracker } from "./tracker.js";
 
 export const GAME = "calabresella";
 export const ENCODING_VERSION = 1;
@@ -125,13 +126,14 @@ const popcount = (m) => { let n = 0; for (let x = m; x; x &= x - 1) n++; return 
  * One seat's knowledge of a Calabresella deal, fed with the seat-session messages of
  * `mazzo-bot/1`: `deal`, `event` and `reveal` (other message types are ignored by `feed`).
  */
-export class CalabresellaTracker {
+export class CalabresellaTracker extends SeatTracker {
   /**
    * @param {{seat: number, flags?: Record<string, any>, totals?: number[]}} options
    *   `flags`: the rules of the table (defaults filled in); `totals`: match totals per seat
    *   (zeros outside a match).
    */
   constructor({ seat, flags = {}, totals }) {
+    super();
     this.game = GAME;
     this.flags = resolveFlags(GAME, flags);
     this.rules = /** @type {any} */ (this.flags);
@@ -198,31 +200,7 @@ export class CalabresellaTracker {
   }
 
   // ------------------------------------------------------------------ messages
-  /**
-   * Feed one protocol message (an object, or a JSON line): `deal`, `event` or `reveal`. Other
-   * types (`tracked`, `move`, ...) are ignored.
-   * @param {Record<string, any>|string} message
-   * @returns {{step: number, to_play: number|null, due: string[], over: boolean}|null} what the
-   *   server's `tracked` answer would say, or null for an ignored message
-   */
-  feed(message) {
-    const m = typeof message === "string" ? JSON.parse(message) : message;
-    if (m.type === "deal") this.deal(m.dealer, m.private);
-    else if (m.type === "event") this.event(m.seat, m.verb, m.arg);
-    else if (m.type === "reveal") {
-      const fields = { ...m };
-      for (const k of ["type", "game", "id", "protocol"]) delete fields[k];
-      this.reveal(fields);
-    } else return null;
-    return this.tracked();
-  }
-
-  /** The `tracked` answer's fields now. */
-  tracked() {
-    const due = [...this.due].sort();
-    return { step: this.step, to_play: due.length ? null : this.toPlay(), due, over: !due.length && this.isOver() };
-  }
-
+  // (`feed` and `tracked` are SeatTracker's, src/tracker.js)
   /**
    * The deal: the dealer and the seat's `private` (`{"hands": [[12 codes], ...], "no_chiamo"?}`).
    * @param {number} dealer

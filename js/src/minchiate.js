@@ -12,6 +12,7 @@
 
 import { resolveFlags } from "./flags.js";
 import { TrackerError } from "./errors.js";
+import { SeatTracker } from "./tracker.js";
 
 export const GAME = "minchiate";
 export const ENCODING_VERSION = 1;
@@ -281,13 +282,14 @@ const REVEAL_KEYS = ["declaring", "declared", "void", "fola"];
  * One seat's knowledge of a Minchiate deal, fed with the seat-session messages of
  * `mazzo-bot/1`: `deal`, `event` and `reveal` (other message types are ignored by `feed`).
  */
-export class MinchiateTracker {
+export class MinchiateTracker extends SeatTracker {
   /**
    * @param {{seat: number, flags?: Record<string, any>, seriesResti?: number}} options
    *   `flags`: the rules of the table (defaults filled in); `seriesResti`: in a series, team
    *   A's net resti of the finished deals (encoding.md's `series_resti`; 0 for a single deal).
    */
   constructor({ seat, flags = {}, seriesResti = 0 }) {
+    super();
     this.game = GAME;
     this.flags = resolveFlags(GAME, flags);
     this.rules = /** @type {any} */ (this.flags);
@@ -362,31 +364,7 @@ export class MinchiateTracker {
   }
 
   // ------------------------------------------------------------------ messages
-  /**
-   * Feed one protocol message (an object, or a JSON line): `deal`, `event` or `reveal`. Other
-   * types (`tracked`, `move`, ...) are ignored.
-   * @param {Record<string, any>|string} message
-   * @returns {{step: number, to_play: number|null, due: string[], over: boolean}|null} what the
-   *   server's `tracked` answer would say, or null for an ignored message
-   */
-  feed(message) {
-    const m = typeof message === "string" ? JSON.parse(message) : message;
-    if (m.type === "deal") this.deal(m.dealer, m.private);
-    else if (m.type === "event") this.event(m.seat, m.verb, m.arg);
-    else if (m.type === "reveal") {
-      const fields = { ...m };
-      for (const k of ["type", "game", "id", "protocol"]) delete fields[k];
-      this.reveal(fields);
-    } else return null;
-    return this.tracked();
-  }
-
-  /** The `tracked` answer's fields now. */
-  tracked() {
-    const due = [...this.due].sort();
-    return { step: this.step, to_play: due.length ? null : this.toPlay(), due, over: !due.length && this.isOver() };
-  }
-
+  // (`feed` and `tracked` are SeatTracker's, src/tracker.js)
   /**
    * The deal: the dealer and the seat's `private` (protocol.md "Minchiate": `hand`, `robbed`,
    * `stop`, `faceup`, `dealer_robbed`, `dealer_taken`, and `fola` for the dealer).
@@ -1396,3 +1374,10 @@ export function encode(v) {
   for (const a of v.legal) mask[a] = 1;
   return { obs, mask };
 }
+
+// The card tables and rule functions a referee of the whole deal shares with the tracker
+// (js/table/minchiate_referee.js), so that the two cannot disagree.
+export {
+  VALUE, SUIT, KING, MATTO, T29, CAPTURE_VALUE, discardable, isQualifying, playMask, ratchet,
+  endRounding, autoPayment, winKey, RELAX_CLASSES,
+};

@@ -2,14 +2,16 @@
 no mazzo server (js/README.md, "Static table").
 
     python js/table/build.py --out site/table             # exports the shipped bots itself
-    python js/table/build.py --out DIR --bundle calabresella=bundles/cal  # exported already
+    python js/table/build.py --out DIR --bundle calabresella=bundles/cal \
+        --bundle minchiate=bundles/min                     # exported already
 
 The folder it writes works from any static file server (``python -m http.server -d DIR``):
 
 - the web table's files (``mazzo/serve/static/``), its ``index.html`` with an import map for
   onnxruntime-web and the module ``mazzo-bot/table/setup.js``, which gives ``app.js`` a local
   transport (``window.MazzoTransport``) in place of the WebSocket ``/ws``;
-- ``mazzo-bot/src/`` (the package) and ``mazzo-bot/table/`` (the local table server and referee);
+- ``mazzo-bot/src/`` (the package) and ``mazzo-bot/table/`` (the local table server and the
+  referees of Calabresella and Minchiate);
 - ``ort/``: onnxruntime-web's WebAssembly build (``ort.wasm.min.mjs``, its ``.mjs`` loader and
   ``.wasm``) from ``js/node_modules``;
 - ``bundles/<game>/``: each shipped bot (``mazzo export bot``), its ``manifest.json`` and
@@ -34,9 +36,9 @@ ROOT = JS.parent
 STATIC = ROOT / "mazzo" / "serve" / "static"
 ORT = JS / "node_modules" / "onnxruntime-web" / "dist"
 ORT_FILES = ("ort.wasm.min.mjs", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm")
-TABLE_FILES = ("setup.js", "local_server.js", "calabresella_referee.js")
+TABLE_FILES = ("setup.js", "local_server.js", "calabresella_referee.js", "minchiate_referee.js")
 BUNDLE_FILES = ("manifest.json", "policy.onnx")
-GAMES = ("calabresella",)  # the games the local referee plays
+GAMES = ("calabresella", "minchiate")  # the games the local referees play
 HEAD = (
     '<script type="importmap">{"imports": {"onnxruntime-web": "./ort/ort.wasm.min.mjs"}}</script>\n'
     '<script type="module" src="mazzo-bot/table/setup.js"></script>\n'

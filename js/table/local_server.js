@@ -1,12 +1,13 @@
 // The local table server: answers the messages of mazzo-bot/1 *table sessions*
 // (docs/protocol.md "Table sessions") as `mazzo serve` does (mazzo/serve/server.py, table.py),
-// with no server: the referee (calabresella_referee.js) deals and keeps the state in the page,
+// with no server: the referee (calabresella_referee.js, minchiate_referee.js) deals and keeps the state in the page,
 // and the bots play their seats with mazzo-bot (`bundle.act` on the seat's own tracker) or at
 // random. `createLocalTransport` gives the web table (mazzo/serve/static/app.js) a WebSocket-like
 // object to talk to it (`window.MazzoTransport`).
 
 import { flagDifferences, pyRepr, resolveFlags } from "../src/index.js";
 import { CalabresellaReferee, MoveError, seededRandom } from "./calabresella_referee.js";
+import { MinchiateReferee } from "./minchiate_referee.js";
 
 export const PROTOCOL = "mazzo-bot/1";
 
@@ -18,6 +19,15 @@ const GAMES = {
     num_actions: 62,
     encoding_version: 1,
     record_format: "calabresella-deal/1",
+    seats: (/** @type {Record<string, any>} */ flags) => /** @type {number} */ (flags.players),
+  },
+  minchiate: {
+    title: "Minchiate",
+    Referee: MinchiateReferee,
+    num_actions: 99,
+    encoding_version: 1,
+    record_format: "minchiate-deal/1",
+    seats: () => 4,
   },
 };
 
@@ -75,7 +85,7 @@ export class LocalTableServer {
     for (const [name, g] of Object.entries(GAMES)) {
       const flags = resolveFlags(name, {});
       games[name] = {
-        title: g.title, seats: flags.players, flags, num_actions: g.num_actions,
+        title: g.title, seats: g.seats(flags), flags, num_actions: g.num_actions,
         encoding_version: g.encoding_version, record_format: g.record_format,
       };
     }
@@ -111,10 +121,17 @@ export class LocalTableServer {
     return /** @type {Promise<any>} */ (this.loaded.get(key));
   }
 
-  /** Start loading every trained bot's bundle now (the page's first deal then waits less). */
+  /**
+   * Start loading every trained bot's bundle now (the page's first deal then waits less), one
+   * after the other in the order of `bots` (the first game's bundle does not share the network
+   * with the others'); a deal opened meanwhile loads its own at once.
+   */
   preload() {
+    let chain = Promise.resolve();
     for (const [game, list] of Object.entries(this.bots)) {
-      for (const b of list) if (b.load) this.bundle(game, b).catch(() => {});
+      for (const b of list) {
+        if (b.load) chain = chain.then(() => this.bundle(game, b)).catch(() => {});
+      }
     }
   }
 
@@ -182,7 +199,7 @@ export class LocalTableServer {
     if (msg.deal !== undefined && msg.deal !== null) throw new ProtocolError("bad_field", "open: this page's local table deals from a seed, not from a 'deal' record");
     const seed = msg.seed ?? null;
     if (seed !== null && !(Number.isInteger(seed) && seed >= 0)) throw new ProtocolError("bad_field", `open: 'seed' must be an integer >= 0, got ${JSON.stringify(seed)}`);
-    const n = /** @type {number} */ (flags.players);
+    const n = G.seats(flags);
     const seats = msg.seats;
     const list = this.bots[name] ?? [];
     const names = list.map((b) => b.name);

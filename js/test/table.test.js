@@ -95,6 +95,40 @@ describe("the local table", () => {
     ws.send(JSON.stringify({ type: "bots", id: 2 }));
     await done;
     assert.deepEqual(got.map((m) => [m.type, m.id]), [["hello", 1], ["bots", 2]]);
-    assert.deepEqual(got[0].bots, { calabresella: ["random"] });
+    assert.deepEqual(got[0].bots, { calabresella: ["random"], minchiate: [] });
+    assert.equal(got[0].games.minchiate.seats, 4);
+    assert.equal(got[0].games.minchiate.record_format, "minchiate-deal/1");
+  });
+
+  it("plays whole Minchiate deals to their end", async () => {
+    const srv = new LocalTableServer({ bots: { minchiate: [random] } });
+    const flagSets = [{}, { declarations: "auto_all" }, { declare_timing: "with_first_card" }, { matto_payment: "agent" }];
+    for (const [k, flags] of flagSets.entries()) {
+      const got = [];
+      const push = (m) => got.push(m);
+      await srv.handle({ type: "open", mode: "table", game: "minchiate", flags, seats: ["client", "random", "random", "random"], seed: k }, push);
+      const gid = got[0].game;
+      assert.equal(got[0].type, "opened");
+      for (let i = 0; i < 200 && got.at(-1).type === "turn"; i++) {
+        const turn = got.at(-1);
+        assert.deepEqual(turn.legal, turn.view.legal);
+        await srv.handle({ type: "move", game: gid, action: turn.legal.at(-1) }, push);
+      }
+      const end = got.at(-1);
+      assert.equal(end.type, "end", JSON.stringify(flags));
+      const r = end.result.resti;
+      assert.deepEqual(end.returns, [r, -r, r, -r]);
+      assert.equal(end.record.format, "minchiate-deal/1");
+      assert.equal(end.record.actions.filter((a) => a[1] === "play").length, 84);
+      assert.ok(got.filter((m) => m.type === "event").every((m, i) => m.step === i));
+    }
+    // an illegal move: the labels and the reason, as mazzo serve gives them
+    const got = [];
+    await srv.handle({ type: "open", mode: "table", game: "minchiate", seats: ["client", "random", "random", "random"], seed: 3 }, (m) => got.push(m));
+    const turn = got.at(-1);
+    assert.equal(turn.type, "turn");
+    await srv.handle({ type: "move", game: got[0].game, action: "bid solo" }, (m) => got.push(m));
+    assert.equal(got.at(-1).code, "illegal");
+    assert.deepEqual(got.at(-1).legal, turn.legal);
   });
 });

@@ -1,10 +1,10 @@
 """The static web table (``js/table/build.py``) in headless Chromium: no mazzo server anywhere.
 
-The table is built into a temporary folder (the shipped Calabresella bot exported there) and
-served by a plain static HTTP server (``http.server`` in a thread) that logs every request. The
-page plays a whole Calabresella deal against two copies of the trained bot, which run in the
-page (mazzo-bot, onnxruntime-web), through the table's own controls (``tests/web/page.py``),
-to the result on the page. Then mazzo's own engine replays the deal's record the page offers
+The table is built into a temporary folder (the shipped Calabresella and Minchiate bots exported
+there) and served by a plain static HTTP server (``http.server`` in a thread) that logs every
+request. The page plays a whole Calabresella deal against two copies of the trained bot, and a
+whole Minchiate deal against three, which run in the page (mazzo-bot, onnxruntime-web), through
+the table's own controls (``tests/web/page.py``), to the result on the page. Then mazzo's own engine replays the deal's record the page offers
 for download and must agree with the result and the returns shown, and no request may have
 gone to a mazzo server's endpoint (``/ws``, ``/api/...``).
 
@@ -27,7 +27,16 @@ from selenium.webdriver.common.by import By
 
 from mazzo.envs.registry import get_game
 from tests.web.conftest import browser_paths
-from tests.web.page import answer, click, fill_setup, legal_of, next_turn, state, wait
+from tests.web.page import (
+    answer,
+    click,
+    fill_setup,
+    legal_of,
+    next_turn,
+    open_setup,
+    state,
+    wait,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "js" / "table"))
@@ -139,5 +148,60 @@ def test_static_table_plays_a_calabresella_deal(site: tuple[str, list[str]], dri
     assert not [p for p in requests if p.startswith(SERVER_PATHS)], requests
     assert any(p.endswith("policy.onnx") for p in requests)
     assert any(p.endswith(".wasm") for p in requests)
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, f"the page logged errors: {errors}"
+
+
+def _end_of_deal(driver: Any, game_name: str) -> dict[str, Any]:
+    """The returns shown at the end of the deal, checked against mazzo's replay of the record
+    the page kept; returns the page's ``end`` message."""
+    end = driver.find_element(By.ID, "end")
+    assert end.is_displayed() and end.find_element(By.TAG_NAME, "h2").text
+    cells = end.find_elements(By.CSS_SELECTOR, "table.returns td:last-child")
+    shown = [int(td.text) for td in cells]
+    got: dict[str, Any] = driver.execute_script("return App.M.end;")
+    assert shown == got["returns"]
+    replayed = get_game(game_name).replay(got["record"], None)
+    assert replayed.is_terminal()
+    assert json.loads(json.dumps(replayed.result())) == got["result"] == got["record"]["result"]
+    assert list(replayed.returns()) == shown
+    return got
+
+
+def test_static_table_plays_a_minchiate_deal(site: tuple[str, list[str]], driver: Any) -> None:
+    url, requests = site
+    open_setup(driver, url)
+    assert driver.execute_script("return App.ws.url") == "local:"
+    options = driver.find_elements(By.CSS_SELECTOR, "#setup-game option")
+    assert {o.get_attribute("value") for o in options} >= {"calabresella", "minchiate"}
+    fill_setup(driver, "minchiate", 4, seat=0, bots=("bot", "bot", "bot"))
+    driver.find_element(By.ID, "setup-deal").click()
+
+    last, turns, verbs = "0", 0, set()
+    while True:
+        st = next_turn(driver, last)
+        if st["state"] == "end":
+            break
+        last = st["turn"]
+        legal = legal_of(st)
+        due = driver.execute_script("return App.M ? Discards.due(App.M) : 0;")
+        if due >= 2:
+            turns += answer(driver, legal[:due], 0)
+            verbs.add("discard")
+        else:
+            label = "declare" if "declare" in legal else legal[0]
+            verbs.add(label.split()[0])
+            click(driver, label)
+            turns += 1
+        assert turns < 80, "the deal does not end"
+
+    got = _end_of_deal(driver, "minchiate")
+    assert not got["result"]["void"]
+    assert "play" in verbs, verbs
+    players = [a[0] for a in got["record"]["actions"] if a[1] == "play"]
+    assert len(players) == 84 and {"S1", "S2", "S3"} <= set(players)  # the bots played theirs
+
+    assert not [p for p in requests if p.startswith(SERVER_PATHS)], requests
+    assert any(p.endswith("bundles/minchiate/policy.onnx") for p in requests)
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert not errors, f"the page logged errors: {errors}"

@@ -1,0 +1,33 @@
+// What every seat tracker of mazzo-bot shares (src/calabresella.js, src/minchiate.js): feeding it
+// the seat-session messages of `mazzo-bot/1` (docs/protocol.md "Seat sessions") and the fields
+// of the server's `tracked` answer. A game's tracker extends `SeatTracker` and gives `deal`,
+// `event`, `reveal`, `toPlay`, `isOver` and its set `due` of the reveal keys owed to it.
+
+export class SeatTracker {
+  /**
+   * Feed one protocol message (an object, or a JSON line): `deal`, `event` or `reveal`. Other
+   * types (`tracked`, `move`, ...) are ignored.
+   * @param {Record<string, any>|string} message
+   * @returns {{step: number, to_play: number|null, due: string[], over: boolean}|null} what the
+   *   server's `tracked` answer would say, or null for an ignored message
+   */
+  feed(message) {
+    const m = typeof message === "string" ? JSON.parse(message) : message;
+    const self = /** @type {any} */ (this);
+    if (m.type === "deal") self.deal(m.dealer, m.private);
+    else if (m.type === "event") self.event(m.seat, m.verb, m.arg);
+    else if (m.type === "reveal") {
+      const fields = { ...m };
+      for (const k of ["type", "game", "id", "protocol"]) delete fields[k];
+      self.reveal(fields);
+    } else return null;
+    return this.tracked();
+  }
+
+  /** The `tracked` answer's fields now. */
+  tracked() {
+    const self = /** @type {any} */ (this);
+    const due = [.../** @type {Set<string>} */ (self.due)].sort();
+    return { step: self.step, to_play: due.length ? null : self.toPlay(), due, over: !due.length && self.isOver() };
+  }
+}
