@@ -219,3 +219,14 @@ def test_mx6_order_sensitivity():
 )  # fmt: skip
 def test_mx6_end_rounding(d, resti):
     assert end_rounding(d, 60) == resti
+
+
+@pytest.mark.parametrize(
+    ("d", "r", "expected"),
+    [(60, 0, (0, 1)), (-60, 0, (0, -1)), (59, 2, (59, 2)), (-59, 0, (-59, 0)), (120, -1, (0, 1)),
+     (181, 0, (1, 3)), (-121, 1, (-1, -1))],
+)  # fmt: skip
+def test_the_ratchet_turns_each_full_unit_into_a_resto(d, r, expected):
+    """M-14.2 at its edges: a lead of exactly one unit (60) is one resto and no points left;
+    59 stays points; several units at once, either side."""
+    assert ratchet(d, r, 60) == expected
