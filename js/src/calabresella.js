@@ -377,12 +377,6 @@ export class CalabresellaTracker extends SeatTracker {
     return mask;
   }
 
-  /** The legal action ids of the seat (empty unless it is on turn). */
-  legalActions() {
-    const mask = this.legalMask();
-    return [...mask.keys()].filter((a) => mask[a]);
-  }
-
   /**
    * The protocol label of action `id` now (`play Ac`, `bid solo`, `pass`, `split 9`).
    * @param {number} id

@@ -274,6 +274,133 @@ function autoPayment(pile) {
  * @property {number[]} legal the legal action ids when the seat is on turn, else []
  */
 
+// ------------------------------------------------------------------ the end of a trick, the end of play
+// The rules that close a trick and settle the deal, over the explicit state that both this seat
+// tracker and the referee of the whole deal (js/table/minchiate_referee.js) keep under the same
+// names, so that each rule is written once.
+
+/**
+ * @typedef {object} PlayState what `closeTrick`, `mattoHandover` and `settlement` read and write
+ * @property {Record<string, any>} rules the resolved rule flags
+ * @property {number[]} trick the cards of the trick in play order
+ * @property {number} leader
+ * @property {number} led -1, a suit 0..3, or 4 (trumps)
+ * @property {number} top
+ * @property {number} pos the seat on turn
+ * @property {Set<number>[]} piles per team
+ * @property {number} suitsLed bit s: plain suit s was led in a completed trick
+ * @property {number} mattoOwner
+ * @property {boolean} mattoDebt
+ * @property {boolean} mattoLost
+ * @property {number} lastWinner
+ * @property {number[]} declEnd the declared points each team keeps for the end count (MA-16)
+ * @property {number} D
+ * @property {number} R
+ */
+
+/**
+ * M-11.4, M-11.5, M-12.1: close the full trick of `st` as trick number `n` (1..21): its winner
+ * leads next, the cards go to the winner's pile, the Matto to its owner's (with the debt of a
+ * card when the other team took the trick, or lost in the last trick under
+ * matto_last_trick_lost). The capture bonus is returned for the caller to score.
+ * @param {PlayState} st
+ * @param {number} n
+ * @returns {{winner: number, team: number, capture: number, cards: number[], leader: number}}
+ */
+function closeTrick(st, n) {
+  const { trick, leader, led } = st;
+  let best = 0;
+  for (let i = 1; i < 4; i++) if (winKey(led, trick[i]) > winKey(led, trick[best])) best = i;
+  const winner = (leader + best) & 3;
+  const team = winner & 1;
+  for (const c of trick) if (c !== MATTO) st.piles[team].add(c);
+  let capture = 0;
+  if (st.rules.capture_bonus) {
+    const i = (team ^ leader ^ 1) & 1;
+    capture = CAPTURE_VALUE[trick[i]] + CAPTURE_VALUE[trick[i + 2]];
+  }
+  if (trick.includes(MATTO)) {
+    const owner = st.mattoOwner;
+    const lost = n === 21 && st.rules.matto_last_trick_lost;
+    st.piles[owner & 1].add(MATTO);
+    st.mattoDebt = !lost && (owner & 1) !== team;
+    st.mattoLost = lost;
+  }
+  if (led < TRUMP) st.suitsLed |= 1 << led;
+  st.trick = [];
+  st.led = -1;
+  st.top = -1;
+  st.leader = st.pos = winner;
+  if (n === 21) st.lastWinner = winner;
+  return { winner, team, capture, cards: trick, leader };
+}
+
+/**
+ * M-13.1, MA-22: the card the Matto's team hands over at the end of play: -1 for nothing, the
+ * Matto itself when it is lost or its team has nothing else, else the automatic payment; null
+ * when its owner chooses the card (matto_payment=agent).
+ * @param {PlayState} st
+ * @returns {number|null}
+ */
+function mattoHandover(st) {
+  const pile = st.piles[st.mattoOwner & 1];
+  if (st.mattoLost) return MATTO;
+  if (!st.mattoDebt) return -1;
+  if (![...pile].some((c) => c !== MATTO)) return MATTO;
+  if (st.rules.matto_payment === "agent") return null;
+  return autoPayment(pile);
+}
+
+/**
+ * M-13.2: a team's end count T_X, broken down (mazzo's scoring.py end_count); `combos` are the
+ * combinations found in the pile (`{kind, members, points, bonus}`).
+ * @param {Set<number>} pile
+ * @param {boolean} wonLast
+ * @param {number} declared
+ * @param {Record<string, any>} r the rule flags
+ */
+function endCount(pile, wonLast, declared, r) {
+  const combos = r.end_recount_combos ? findCombos(pile, r.diecine, r.matto_bonus_at_end, r.matto_bonus_in_own_combo) : [];
+  const comboPoints = combos.reduce((t, c) => t + score(c), 0);
+  const cardPoints = points(pile);
+  const surplus = Math.max(0, pile.size - r.surplus_base);
+  const lastTrick = wonLast ? r.last_trick_bonus : 0;
+  return {
+    card_points: cardPoints, combos, combo_points: comboPoints, cards: pile.size,
+    surplus, last_trick: lastTrick, declared, total: cardPoints + comboPoints + surplus + lastTrick + declared,
+  };
+}
+
+/**
+ * M-13: the settlement after the hand-over of `card` (-1 for nothing; mazzo's settle.py
+ * settlement). Reads `st`, changes nothing: `piles` the teams' piles after the hand-over (new
+ * sets), `d`/`r` the differential and resti after the Matto's death bonus (`death` its points,
+ * 0 for none), `counts` the teams' end counts, `net` T_A - T_B, `dFinal` and `resti` the final
+ * differential and resti.
+ * @param {PlayState} st
+ * @param {number} card
+ */
+function settlement(st, card) {
+  const r = st.rules;
+  const owner = st.mattoOwner;
+  const pa = new Set(st.piles[0]);
+  const pb = new Set(st.piles[1]);
+  let d = st.D;
+  let rr = st.R;
+  const death = card === MATTO && r.matto_death_bonus ? VALUE[MATTO] : 0;
+  if (card >= 0) {
+    const [from, to] = (owner & 1) === 0 ? [pa, pb] : [pb, pa];
+    from.delete(card);
+    to.add(card);
+    if (death) [d, rr] = ratchet(owner & 1 ? d + death : d - death, rr, r.resti_unit);
+  }
+  const last = st.lastWinner & 1;
+  const counts = [endCount(pa, last === 0, st.declEnd[0], r), endCount(pb, last === 1, st.declEnd[1], r)];
+  const net = counts[0].total - counts[1].total;
+  const dFinal = d + net;
+  return { piles: [pa, pb], d, r: rr, death, counts, net, dFinal, resti: rr + endRounding(dFinal, r.resti_unit) };
+}
+
 // ----------------------------------------------------------------------------------- tracker
 const PRIVATE_KEYS = ["dealer_robbed", "dealer_taken", "faceup", "fola", "hand", "robbed", "stop"];
 const REVEAL_KEYS = ["declaring", "declared", "void", "fola"];
@@ -602,12 +729,6 @@ export class MinchiateTracker extends SeatTracker {
     return mask;
   }
 
-  /** The legal action ids of the seat (empty unless it is on turn). */
-  legalActions() {
-    const mask = this.legalMask();
-    return [...mask.keys()].filter((a) => mask[a]);
-  }
-
   /**
    * The protocol label of action `id` now (`discard T8`, `play Kd`, `pay T6`, `declare`).
    * @param {number} id
@@ -919,92 +1040,33 @@ export class MinchiateTracker extends SeatTracker {
     if (this.ctx) this.ctx.fola = true;
   }
 
-  /** M-11.4, M-11.5, M-12.1: the winner, the piles, the Matto and the capture. */
+  /** M-11.4, M-11.5, M-12.1: the winner, the piles, the Matto and the capture (`closeTrick`). */
   #finishTrick() {
     const n = this.nTricks + 1;
-    const trick = this.trick;
-    const leader = this.leader;
-    let best = 0;
-    for (let i = 1; i < 4; i++) if (winKey(this.led, trick[i]) > winKey(this.led, trick[best])) best = i;
-    const winner = (leader + best) & 3;
-    const team = winner & 1;
-    for (const c of trick) if (c !== MATTO) this.piles[team].add(c);
-    if (this.rules.capture_bonus) {
-      const i = (team ^ leader ^ 1) & 1;
-      const pts = CAPTURE_VALUE[trick[i]] + CAPTURE_VALUE[trick[i + 2]];
-      if (pts) this.#score(team, pts);
-    }
-    if (trick.includes(MATTO)) {
-      const owner = this.mattoOwner;
-      const lost = n === 21 && this.rules.matto_last_trick_lost;
-      this.piles[owner & 1].add(MATTO);
-      this.mattoDebt = !lost && (owner & 1) !== team;
-      this.mattoLost = lost;
-    }
-    if (this.led < TRUMP) this.suitsLed |= 1 << this.led;
+    const { team, capture } = closeTrick(this, n);
+    if (capture) this.#score(team, capture);
     this.nTricks = n;
-    this.trick = [];
-    this.led = -1;
-    this.top = -1;
-    this.leader = this.pos = winner;
-    if (n === 21) {
-      this.lastWinner = winner;
-      this.#endOfPlay();
-    }
+    if (n === 21) this.#endOfPlay();
   }
 
-  /** M-13.1, MA-22: what the Matto's team hands over; its owner chooses under matto_payment=agent. */
+  /** M-13.1, MA-22: what the Matto's team hands over (`mattoHandover`); its owner chooses under matto_payment=agent. */
   #endOfPlay() {
-    const owner = this.mattoOwner;
-    const pile = this.piles[owner & 1];
-    let card = -1;
-    if (this.mattoLost) card = MATTO;
-    else if (!this.mattoDebt) card = -1;
-    else if (![...pile].some((c) => c !== MATTO)) card = MATTO;
-    else if (this.rules.matto_payment === "agent") {
-      this.phase = MATTO_PAY;
-      this.pos = owner;
-      return;
-    } else card = autoPayment(pile);
-    this.#settle(card);
+    const card = mattoHandover(this);
+    if (card !== null) this.#settle(card);
+    else [this.phase, this.pos] = [MATTO_PAY, this.mattoOwner];
   }
 
   /**
-   * M-13: the settlement after the hand-over of `card` (-1 for nothing).
+   * M-13: the settlement after the hand-over of `card` (-1 for nothing; `settlement`).
    * @param {number} card
    */
   #settle(card) {
-    const r = this.rules;
-    const owner = this.mattoOwner;
-    const [pa, pb] = this.piles;
-    let d = this.D;
-    let rr = this.R;
-    if (card >= 0) {
-      const [from, to] = (owner & 1) === 0 ? [pa, pb] : [pb, pa];
-      from.delete(card);
-      to.add(card);
-      if (card === MATTO && r.matto_death_bonus) [d, rr] = ratchet(owner & 1 ? d + VALUE[MATTO] : d - VALUE[MATTO], rr, r.resti_unit);
-    }
-    const last = this.lastWinner & 1;
-    const net = this.#endTotal(pa, last === 0, this.declEnd[0]) - this.#endTotal(pb, last === 1, this.declEnd[1]);
-    this.D = d + net;
-    this.R = rr + endRounding(d + net, r.resti_unit);
+    const s = settlement(this, card);
+    this.piles = s.piles;
+    this.D = s.dFinal;
+    this.R = s.resti;
     this.phase = DONE;
     this.pos = -1;
-  }
-
-  /**
-   * M-13.2: a team's end count T_X.
-   * @param {Set<number>} pile
-   * @param {boolean} wonLast
-   * @param {number} declared
-   */
-  #endTotal(pile, wonLast, declared) {
-    const r = this.rules;
-    const combos = r.end_recount_combos
-      ? findCombos(pile, r.diecine, r.matto_bonus_at_end, r.matto_bonus_in_own_combo).reduce((t, c) => t + score(c), 0)
-      : 0;
-    return points(pile) + combos + Math.max(0, pile.size - r.surplus_base) + (wonLast ? r.last_trick_bonus : 0) + declared;
   }
 
   // ------------------------------------------------------------------ the declarations
@@ -1379,5 +1441,5 @@ export function encode(v) {
 // (js/table/minchiate_referee.js), so that the two cannot disagree.
 export {
   VALUE, SUIT, KING, MATTO, T29, CAPTURE_VALUE, discardable, isQualifying, playMask, ratchet,
-  endRounding, autoPayment, winKey, RELAX_CLASSES,
+  endRounding, autoPayment, winKey, RELAX_CLASSES, closeTrick, mattoHandover, endCount, settlement,
 };

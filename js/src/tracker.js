@@ -24,6 +24,12 @@ export class SeatTracker {
     return this.tracked();
   }
 
+  /** The legal action ids of the seat (empty unless it is on turn), from the game's `legalMask()`. */
+  legalActions() {
+    const mask = /** @type {Int8Array} */ (/** @type {any} */ (this).legalMask());
+    return [...mask.keys()].filter((a) => mask[a]);
+  }
+
   /** The `tracked` answer's fields now. */
   tracked() {
     const self = /** @type {any} */ (this);

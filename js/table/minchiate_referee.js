@@ -16,8 +16,8 @@ import { minchiate as M, createTracker, resolveFlags } from "../src/index.js";
 import { MoveError, seededRandom, shuffled } from "./calabresella_referee.js";
 
 const {
-  CARDS, COMBOS, PHASES, VALUE, MATTO, TRUMP_SUIT = 4, CAPTURE_VALUE, T29, actionLabel, findCombos,
-  discardable, isQualifying, playMask, ratchet, endRounding, autoPayment, winKey, RELAX_CLASSES, KING,
+  CARDS, COMBOS, PHASES, VALUE, MATTO, TRUMP_SUIT = 4, T29, actionLabel, findCombos,
+  discardable, isQualifying, playMask, ratchet, RELAX_CLASSES, KING, closeTrick, mattoHandover, settlement,
 } = /** @type {any} */ (M);
 const [DISCARD_CUTTER, DISCARD_DEALER, DECLARE_PHASE, PLAY, MATTO_PAY, DONE] = PHASES.map((/** @type {string} */ _, /** @type {number} */ i) => i);
 const DECLARE = 97;
@@ -454,110 +454,42 @@ export class MinchiateReferee {
     this.#finishTrick();
   }
 
-  /** M-11.4, M-11.5, M-12.1 (kernel.py close_trick) */
+  /** M-11.4, M-11.5, M-12.1 (kernel.py close_trick; src/minchiate.js `closeTrick`) */
   #finishTrick() {
     const n = this.tricks.length + 1;
-    const trick = this.trick;
-    const leader = this.leader;
-    let best = 0;
-    for (let i = 1; i < 4; i++) if (winKey(this.led, trick[i]) > winKey(this.led, trick[best])) best = i;
-    const winner = (leader + best) & 3;
-    const team = winner & 1;
-    for (const c of trick) if (c !== MATTO) this.piles[team].add(c);
-    if (this.rules.capture_bonus) {
-      const i = (team ^ leader ^ 1) & 1;
-      const pts = CAPTURE_VALUE[trick[i]] + CAPTURE_VALUE[trick[i + 2]];
-      if (pts) this.#scoreEvent(team, pts, "capture", winner, n);
-    }
-    if (trick.includes(MATTO)) {
-      const owner = this.mattoOwner;
-      const lost = n === 21 && this.rules.matto_last_trick_lost;
-      this.piles[owner & 1].add(MATTO);
-      this.mattoDebt = !lost && (owner & 1) !== team;
-      this.mattoLost = lost;
-    }
-    if (this.led < TRUMP_SUIT) this.suitsLed |= 1 << this.led;
-    this.tricks.push({ leader, cards: trick, winner });
-    this.trick = [];
-    this.led = -1;
-    this.top = -1;
-    this.leader = this.pos = winner;
-    if (n === 21) {
-      this.lastWinner = winner;
-      this.#endOfPlay();
-    }
+    const { winner, team, capture, cards, leader } = closeTrick(this, n);
+    if (capture) this.#scoreEvent(team, capture, "capture", winner, n);
+    this.tricks.push({ leader, cards, winner });
+    if (n === 21) this.#endOfPlay();
   }
 
-  /** M-13.1, MA-22 (kernel.py matto_handover) */
+  /** M-13.1, MA-22 (kernel.py matto_handover; src/minchiate.js `mattoHandover`) */
   #endOfPlay() {
-    const owner = this.mattoOwner;
-    const pile = this.piles[owner & 1];
-    let c = -1;
-    if (this.mattoLost) c = MATTO;
-    else if (!this.mattoDebt) c = -1;
-    else if (![...pile].some((x) => x !== MATTO)) c = MATTO;
-    else if (this.rules.matto_payment === "agent") {
-      this.phase = MATTO_PAY;
-      this.pos = owner;
-      return;
-    } else c = autoPayment(pile);
-    this.#settle(c);
+    const c = mattoHandover(this);
+    if (c !== null) this.#settle(c);
+    else [this.phase, this.pos] = [MATTO_PAY, this.mattoOwner];
   }
 
   /**
-   * M-13: the settlement after the hand-over of card `c` (-1 for nothing; settle.py settlement).
+   * M-13: the settlement after the hand-over of card `c` (-1 for nothing; settle.py settlement,
+   * src/minchiate.js `settlement`), with its events and the result's breakdown.
    * @param {number} c
    */
   #settle(c) {
-    const r = this.rules;
     const owner = this.mattoOwner;
-    const pa = new Set(this.piles[0]);
-    const pb = new Set(this.piles[1]);
-    let d = this.D;
-    let rr = this.R;
-    const death = c === MATTO && r.matto_death_bonus ? VALUE[MATTO] : 0;
-    if (c >= 0) {
-      const [from, to] = (owner & 1) === 0 ? [pa, pb] : [pb, pa];
-      from.delete(c);
-      to.add(c);
-      if (death) [d, rr] = ratchet(owner & 1 ? d + death : d - death, rr, r.resti_unit);
-    }
-    const last = this.lastWinner & 1;
-    const counts = [this.#endCount(pa, last === 0, this.declEnd[0]), this.#endCount(pb, last === 1, this.declEnd[1])];
-    const net = counts[0].total - counts[1].total;
-    const dFinal = d + net;
-    const resti = rr + endRounding(dFinal, r.resti_unit);
-    if (death) this.events.push({ team: (owner & 1) ^ 1, points: death, cause: "matto_death", seat: owner, trick: 21, d_after: d, r_after: rr });
-    this.events.push({ team: net >= 0 ? 0 : 1, points: Math.abs(net), cause: "final", seat: -1, trick: 21, d_after: dFinal, r_after: resti });
-    this.piles = [pa, pb];
+    const s = settlement(this, c);
+    if (s.death) this.events.push({ team: (owner & 1) ^ 1, points: s.death, cause: "matto_death", seat: owner, trick: 21, d_after: s.d, r_after: s.r });
+    this.events.push({ team: s.net >= 0 ? 0 : 1, points: Math.abs(s.net), cause: "final", seat: -1, trick: 21, d_after: s.dFinal, r_after: s.resti });
+    this.piles = s.piles;
     this.mattoPaid = c >= 0 && c !== MATTO ? c : -1;
     this.mattoLost = c === MATTO;
-    this.endCounts = counts;
-    this.rPlay = rr;
-    this.endResti = resti - rr;
-    this.dFinal = this.D = dFinal;
-    this.R = resti;
+    this.endCounts = s.counts.map((/** @type {any} */ t) => ({ ...t, combos: t.combos.map(comboResult) }));
+    this.rPlay = s.r;
+    this.endResti = s.resti - s.r;
+    this.dFinal = this.D = s.dFinal;
+    this.R = s.resti;
     this.phase = DONE;
     this.pos = -1;
-  }
-
-  /**
-   * M-13.2: a team's end count, broken down (scoring.py end_count).
-   * @param {Set<number>} pile
-   * @param {boolean} wonLast
-   * @param {number} declared
-   */
-  #endCount(pile, wonLast, declared) {
-    const r = this.rules;
-    const combos = r.end_recount_combos ? findCombos(pile, r.diecine, r.matto_bonus_at_end, r.matto_bonus_in_own_combo) : [];
-    const comboPoints = combos.reduce((t, /** @type {any} */ c) => t + score(c), 0);
-    const cardPoints = points(pile);
-    const surplus = Math.max(0, pile.size - r.surplus_base);
-    const lastTrick = wonLast ? r.last_trick_bonus : 0;
-    return {
-      card_points: cardPoints, combos: combos.map(comboResult), combo_points: comboPoints, cards: pile.size,
-      surplus, last_trick: lastTrick, declared, total: cardPoints + comboPoints + surplus + lastTrick + declared,
-    };
   }
 
   // ------------------------------------------------------------------ what the table shows
