@@ -42,6 +42,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mazzo.envs.registry import game_names
+
 ROOT = Path(__file__).resolve().parents[1]
 PYTEST = "-m pytest -x -q -p no:cacheprovider"
 
@@ -109,7 +111,7 @@ class Target:
         return f"{shlex.quote(sys.executable)} {PYTEST} {' '.join(self.tests)}{k}"
 
 
-TARGETS = [
+TARGETS: list[Target] = [
     Target("ppo_loss", "training/rl/ppo.py", ("tests/rl/test_ppo_math.py",), ("ppo_loss",)),
     Target("gae", "training/rl/collect.py", ("tests/rl/test_ppo_math.py",), ("gae",)),
     Target(
@@ -124,60 +126,36 @@ TARGETS = [
         ("tests/rl/test_dmc_and_label_math.py",),
         ("label_cross_entropy", "soft_targets", "_cross_entropy"),
     ),
-    Target(
-        "calabresella_heuristic",
-        "agents/calabresella/heuristic.py",
-        ("tests/calabresella/test_heuristic_golden.py", "tests/calabresella/test_agents.py"),
-        select="heuristic or threshold or cheapest or call",
-    ),
-    Target(
-        "minchiate_heuristic",
-        "agents/minchiate/heuristic.py",
-        ("tests/minchiate/test_agents.py", "tests/minchiate/test_heuristic_constants.py"),
-        select="not pimc and not solver and not rollout and not equivalent and not registry",
-    ),
-    Target(
-        "calabresella_scoring",
-        "envs/calabresella/scoring.py",
-        (
-            "tests/calabresella/test_golden.py",
-            "tests/calabresella/test_examples.py",
-            "tests/calabresella/test_payoff_bound.py",
-            "tests/calabresella/test_invariants.py",
-        ),
-    ),
-    Target(
-        "minchiate_scoring",
-        "envs/minchiate/scoring.py",
-        (
-            "tests/minchiate/test_golden.py",
-            "tests/minchiate/test_examples.py",
-            "tests/minchiate/test_payoff_bound.py",
-        ),
-    ),
-    Target(
-        "calabresella_kernel",
-        "envs/calabresella/kernel.py",
-        (
-            "tests/calabresella/test_golden.py",
-            "tests/calabresella/test_examples.py",
-            "tests/calabresella/test_follow_suit_spec.py",
-            "tests/calabresella/test_kernel.py",
-        ),
-        timeout=300.0,
-    ),
-    Target(
-        "minchiate_kernel",
-        "envs/minchiate/kernel.py",
-        (
-            "tests/minchiate/test_golden.py",
-            "tests/minchiate/test_examples.py",
-            "tests/minchiate/test_trick_play_spec.py",
-            "tests/minchiate/test_kernel.py",
-        ),
-        timeout=300.0,
-    ),
 ]
+
+
+def _tests(game: str, *patterns: str) -> tuple[str, ...]:
+    """The game's test files matching ``patterns`` (``tests/<game>/``), in that order."""
+    out: list[str] = []
+    for pattern in patterns:
+        out += sorted(str(q.relative_to(ROOT)) for q in (ROOT / "tests" / game).glob(pattern))
+    return tuple(dict.fromkeys(out))
+
+
+def _game_targets(game: str) -> list[Target]:
+    """Each game's heuristic, scoring and kernel with the tests that specify them (found by
+    name in ``tests/<game>/``: the heuristic's own and its agents' tests but the search's, the
+    golden deals, worked examples, bounds and invariants, the rules specs and kernel tests)."""
+    return [
+        Target(f"{game}_heuristic", f"agents/{game}/heuristic.py",
+               _tests(game, "test_heuristic*.py", "test_agents.py"),
+               select="not pimc and not solver and not rollout and not registry and not act_batch "
+               "and not equivalent"),
+        Target(f"{game}_scoring", f"envs/{game}/scoring.py",
+               _tests(game, "test_golden.py", "test_examples.py", "test_payoff_bound.py",
+                      "test_invariants.py")),
+        Target(f"{game}_kernel", f"envs/{game}/kernel.py",
+               _tests(game, "test_golden.py", "test_examples.py", "test_*_spec.py",
+                      "test_kernel.py"), timeout=300.0),
+    ]  # fmt: skip
+
+
+TARGETS += [t for game in game_names() for t in _game_targets(game)]
 BY_NAME = {t.name: t for t in TARGETS}
 
 
