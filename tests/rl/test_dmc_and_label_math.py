@@ -95,8 +95,8 @@ def test_one_dmc_step_moves_q_and_the_value_toward_the_return():
     net = _FixedQ(q, v)
     cfg = DMCConfig(game="calabresella", epochs=1, minibatch=1, max_grad_norm=100.0)
     dmc_update(net, torch.optim.SGD(net.parameters(), lr=0.1), roll, cfg, torch.Generator())
-    assert 2.0 <= float(net.q[0, 1]) < 5.0  # from 5.0 toward 2.0
-    assert 0.25 < float(net.v[0]) <= 2.0  # from 0.25 toward 2.0
+    assert 2.0 <= net.q[0, 1].item() < 5.0  # from 5.0 toward 2.0
+    assert 0.25 < net.v[0].item() <= 2.0  # from 0.25 toward 2.0
 
 
 class _FixedLogits(torch.nn.Module):
