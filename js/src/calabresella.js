@@ -248,7 +248,7 @@ export class CalabresellaTracker extends SeatTracker {
    * @param {string|number|null} arg
    */
   event(seat, verb, arg) {
-    this.#atomic(() => this.#event(seat, verb, arg));
+    this.atomic(() => this.#event(seat, verb, arg));
   }
 
   /**
@@ -257,10 +257,7 @@ export class CalabresellaTracker extends SeatTracker {
    * @param {string|number|null} arg
    */
   #event(seat, verb, arg) {
-    const what = `event [S${seat}, ${JSON.stringify(verb)}, ${JSON.stringify(arg)}]`;
-    this.#requireDealt(what);
-    if (this.due.size) throw new TrackerError("impossible", `${what}: the reveal of ${[...this.due].sort().join(", ")} is due first`);
-    if (this.phase === DONE) throw new TrackerError("impossible", `${what}: the deal is over`);
+    const what = this.eventStart(seat, verb, arg);
     if (seat !== this.seatOf[this.pos]) throw new TrackerError("impossible", `${what}: S${this.seatOf[this.pos]} is on turn, not S${seat}`);
     if (verb !== VERB[this.phase]) throw new TrackerError("impossible", `${what}: no ${JSON.stringify(verb)} is due now (${PHASES[this.phase]})`);
     const visible = this.#visible();
@@ -289,12 +286,12 @@ export class CalabresellaTracker extends SeatTracker {
    * @param {Record<string, any>} fields
    */
   reveal(fields) {
-    this.#atomic(() => this.#reveal(fields));
+    this.atomic(() => this.#reveal(fields));
   }
 
   /** @param {Record<string, any>} fields */
   #reveal(fields) {
-    this.#requireDealt("reveal");
+    this.requireDealt("reveal");
     const keys = Object.keys(fields);
     if (!keys.length) throw new TrackerError("bad_field", "a reveal needs at least one field");
     for (const k of keys) {
@@ -315,22 +312,6 @@ export class CalabresellaTracker extends SeatTracker {
         this.due.delete(k);
         this.#revealOne(k, fields[k]);
       }
-    }
-  }
-
-  /**
-   * Run `change`; when it throws, put every field back as it was (an input refused changes
-   * nothing, as the server's sessions).
-   * @param {() => void} change
-   */
-  #atomic(change) {
-    const saved = structuredClone({ ...this });
-    try {
-      change();
-    } catch (e) {
-      for (const key of Object.keys(this)) if (!(key in saved)) delete /** @type {any} */ (this)[key];
-      Object.assign(this, saved);
-      throw e;
     }
   }
 
@@ -400,7 +381,7 @@ export class CalabresellaTracker extends SeatTracker {
    * @returns {CalabresellaView}
    */
   view() {
-    this.#requireDealt("view");
+    this.requireDealt("view");
     const done = this.phase === DONE;
     const mine = this.mine;
     const pos = mine.length === 1 ? mine[0] : mine.length === 0 ? -1
@@ -813,10 +794,6 @@ export class CalabresellaTracker extends SeatTracker {
     return cards;
   }
 
-  /** @param {string} what */
-  #requireDealt(what) {
-    if (!this.dealt) throw new TrackerError("bad_field", `${what}: no deal yet; send deal`);
-  }
 }
 
 // ----------------------------------------------------------------------------------- encoder

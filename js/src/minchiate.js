@@ -499,7 +499,7 @@ export class MinchiateTracker extends SeatTracker {
    * @param {Record<string, any>} priv
    */
   deal(dealer, priv) {
-    this.#atomic(() => this.#deal(dealer, priv));
+    this.atomic(() => this.#deal(dealer, priv));
   }
 
   /**
@@ -606,7 +606,7 @@ export class MinchiateTracker extends SeatTracker {
    * @param {string|null} arg
    */
   event(seat, verb, arg) {
-    this.#atomic(() => this.#event(seat, verb, arg));
+    this.atomic(() => this.#event(seat, verb, arg));
   }
 
   /**
@@ -615,10 +615,7 @@ export class MinchiateTracker extends SeatTracker {
    * @param {string|null} arg
    */
   #event(seat, verb, arg) {
-    const what = `event [S${seat}, ${JSON.stringify(verb)}, ${JSON.stringify(arg)}]`;
-    this.#requireDealt(what);
-    if (this.due.size) throw new TrackerError("impossible", `${what}: the reveal of ${[...this.due].sort().join(", ")} is due first`);
-    if (this.phase === DONE) throw new TrackerError("impossible", `${what}: the deal is over`);
+    const what = this.eventStart(seat, verb, arg);
     if (seat !== this.pos) throw new TrackerError("impossible", `${what}: S${this.pos} is on turn, not S${seat}`);
     const want = this.phase === DECLARE_PHASE ? "declare" : VERB[this.phase];
     if (verb !== want) throw new TrackerError("impossible", `${what}: no ${JSON.stringify(verb)} is due now (${PHASES[this.phase]})`);
@@ -663,12 +660,12 @@ export class MinchiateTracker extends SeatTracker {
    * @param {Record<string, any>} fields
    */
   reveal(fields) {
-    this.#atomic(() => this.#reveal(fields));
+    this.atomic(() => this.#reveal(fields));
   }
 
   /** @param {Record<string, any>} fields */
   #reveal(fields) {
-    this.#requireDealt("reveal");
+    this.requireDealt("reveal");
     const keys = Object.keys(fields ?? {});
     if (!keys.length) throw new TrackerError("bad_field", "a reveal needs at least one field");
     /** @type {Map<string, any>} */
@@ -688,22 +685,6 @@ export class MinchiateTracker extends SeatTracker {
         this.#revealOne(k, parsed.get(k));
         parsed.delete(k);
       }
-    }
-  }
-
-  /**
-   * Run `change`; when it throws, put every field back as it was (an input refused changes
-   * nothing, as the server's sessions).
-   * @param {() => void} change
-   */
-  #atomic(change) {
-    const saved = structuredClone({ ...this });
-    try {
-      change();
-    } catch (e) {
-      for (const key of Object.keys(this)) if (!(key in saved)) delete /** @type {any} */ (this)[key];
-      Object.assign(this, saved);
-      throw e;
     }
   }
 
@@ -755,7 +736,7 @@ export class MinchiateTracker extends SeatTracker {
    * @returns {MinchiateView}
    */
   view() {
-    this.#requireDealt("view");
+    this.requireDealt("view");
     const done = this.phase === DONE;
     let folaKnown;
     if (this.folaExposed && !this.due.has("fola")) folaKnown = sorted(this.fola);
@@ -1286,10 +1267,6 @@ export class MinchiateTracker extends SeatTracker {
   /** @param {number} c whether `c` may be one of the cutter's discards (as the dealer sees it) */
   #mayBeDiscard(c) { return !this.#redeal() || discardable(c); }
 
-  /** @param {string} what */
-  #requireDealt(what) {
-    if (!this.dealt) throw new TrackerError("bad_field", `${what}: no deal yet; send deal`);
-  }
 }
 
 /** @param {number} c M-5.1: a counter or a trump above 20 */

@@ -3,7 +3,45 @@
 // of the server's `tracked` answer. A game's tracker extends `SeatTracker` and gives `deal`,
 // `event`, `reveal`, `toPlay`, `isOver` and its set `due` of the reveal keys owed to it.
 
+import { TrackerError } from "./errors.js";
+
 export class SeatTracker {
+  /**
+   * Run `change` all or nothing: a refused input (it throws) leaves the tracker as it was.
+   * @param {() => void} change
+   */
+  atomic(change) {
+    const saved = structuredClone({ ...this });
+    try {
+      change();
+    } catch (e) {
+      for (const key of Object.keys(this)) if (!(key in saved)) delete /** @type {any} */ (this)[key];
+      Object.assign(this, saved);
+      throw e;
+    }
+  }
+
+  /** @param {string} what */
+  requireDealt(what) {
+    if (!(/** @type {any} */ (this).dealt)) throw new TrackerError("bad_field", `${what}: no deal yet; send deal`);
+  }
+
+  /**
+   * The checks every event starts with, in the server's order: a deal, no reveal owed, the
+   * deal not over. Returns the event as the messages name it.
+   * @param {number} seat
+   * @param {string} verb
+   * @param {unknown} arg
+   */
+  eventStart(seat, verb, arg) {
+    const self = /** @type {any} */ (this);
+    const what = `event [S${seat}, ${JSON.stringify(verb)}, ${JSON.stringify(arg)}]`;
+    this.requireDealt(what);
+    if (self.due.size) throw new TrackerError("impossible", `${what}: the reveal of ${[...self.due].sort().join(", ")} is due first`);
+    if (self.isOver()) throw new TrackerError("impossible", `${what}: the deal is over`);
+    return what;
+  }
+
   /**
    * Feed one protocol message (an object, or a JSON line): `deal`, `event` or `reveal`. Other
    * types (`tracked`, `move`, ...) are ignored.

@@ -63,6 +63,17 @@ describe("the seat tracker's protocol", () => {
     return seat;
   };
 
+  it("refuses an event before the deal and after its end, and changes nothing", () => {
+    const fresh = createTracker("calabresella", { seat: 0 });
+    assert.throws(() => fresh.event(0, "bid", "pass"), (e) => e instanceof TrackerError && e.code === "bad_field" && /no deal yet/.test(e.message));
+    const seat = dealt();
+    for (const s of [0, 1, 2]) seat.feed({ type: "event", seat: s, verb: "bid", arg: "pass" });
+    const end = seat.tracked();
+    assert.equal(end.over, true);  // all passed: the deal is void
+    assert.throws(() => seat.event(0, "bid", "solo"), (e) => e instanceof TrackerError && e.code === "impossible" && /the deal is over/.test(e.message));
+    assert.deepEqual(seat.tracked(), end);
+  });
+
   it("protocol.md's example: Solo owes the soloist the monte", () => {
     const seat = dealt();
     assert.deepEqual(seat.legalActions(), [40, 41, 42, 43, 44, 45]);

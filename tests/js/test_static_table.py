@@ -26,7 +26,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from mazzo.envs.registry import get_game
-from tests.web.conftest import browser_paths
+from tests.web.conftest import headless_chromium
 from tests.web.page import (
     answer,
     click,
@@ -76,17 +76,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[s
 
 @pytest.fixture(scope="module")
 def driver() -> Iterator[Any]:
-    chromium, driver_path = browser_paths()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for arg in ("--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,800"):  # fmt: skip
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    drv: Any = webdriver.Chrome(service=Service(driver_path), options=options)
+    drv = headless_chromium(1280, 800)
     try:
         yield drv
     finally:

@@ -125,9 +125,9 @@ def set_viewport(driver: Any, width: int, height: int) -> None:
     )
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """A headless Chromium with a 1280x800 viewport that downloads into ``browser.downloads``."""
+def headless_chromium(width: int, height: int) -> Any:
+    """Debian's Chromium, headless, at ``width`` x ``height``, its console log kept (the
+    caller quits it)."""
     chromium, driver_path = browser_paths()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -135,11 +135,17 @@ def browser() -> Iterator[Any]:
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for arg in ("--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
-                f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}"):  # fmt: skip
+                f"--window-size={width},{height}"):  # fmt: skip
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """A headless Chromium with a 1280x800 viewport that downloads into ``browser.downloads``."""
     downloads = tempfile.TemporaryDirectory()
-    driver: Any = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver = headless_chromium(*VIEWPORT)
     try:
         set_viewport(driver, *VIEWPORT)
         driver.execute_cdp_cmd(
