@@ -106,3 +106,22 @@ def test_a_server_started_without_bots_offers_the_levels(levels):
     described = {b["name"]: b for b in bots.describe()["calabresella"]}
     assert described["level-1"]["spec"] == "bot:level=1"
     assert "level-1" not in bots.names("minchiate")
+
+
+@pytest.mark.parametrize("game", ["calabresella", "minchiate"])
+def test_the_shipped_ladders_are_rated_in_order_and_play(game):
+    """Each game ships a ladder (Calabresella four levels, Minchiate three): every level rated,
+    each above the one before and below the bot, each a network that plays a legal move."""
+    import numpy as np
+
+    g = get_game(game)
+    levels = shipped_module.shipped_levels(shipped_module.SHIPPED, game)
+    assert len(levels) >= 3
+    ratings = [levels[n].rating for n in sorted(levels)]
+    assert all(r is not None for r in ratings)
+    assert ratings == sorted(ratings) and len(set(ratings)) == len(ratings)
+    state = g.new_state(g.deal_random(np.random.default_rng(7), g.rules()), g.rules())
+    view = state.info_view(state.to_play)
+    for n in levels:
+        agent = make_agent(f"bot:level={n}", g)
+        assert agent.act(view, np.random.default_rng(0)) in state.legal_actions()

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_runner import ROOT
 from tests.extras.conftest import TORCH, Venv, run
 
 pytestmark = pytest.mark.extras
@@ -73,6 +74,33 @@ def _user_project(folder: Path) -> None:
         package = folder / name
         package.mkdir(parents=True, exist_ok=True)
         (package / "__init__.py").write_text(f"raise ImportError('the user's own {name}')\n")
+
+
+WHEEL_BUDGET = 30_000_000  # bytes (docs/architecture.md, "The budget")
+
+
+def test_the_wheel_holds_every_shipped_bot_within_its_budget(wheel: Path) -> None:
+    """Every file under ``checkpoints/`` that the wheel ships (the bots, their versions, the
+    bots by rules, the levels, the belief models) is in it, and the wheel stays under its
+    budget."""
+    import zipfile
+
+    shipped = {
+        f"mazzo/{p.relative_to(ROOT).as_posix()}"
+        for pattern in (
+            "*/model.pt",
+            "*/v1/model.pt",
+            "*/levels/*/model.pt",
+            "*/rules/*/model.pt",
+            "*/belief/*",
+        )
+        for p in (ROOT / "checkpoints").glob(pattern)
+    }
+    assert any("minchiate/levels/" in name for name in shipped)
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+    assert shipped <= names, sorted(shipped - names)
+    assert wheel.stat().st_size < WHEEL_BUDGET, f"{wheel.stat().st_size:,} bytes"
 
 
 def test_the_core_install_runs_the_environments(venv: Venv, tmp_path: Path) -> None:
