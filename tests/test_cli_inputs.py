@@ -55,7 +55,8 @@ def usage_error(out: subprocess.CompletedProcess[str], *needles: str) -> None:
 # ---------------------------------------------------------------- agent parameters
 PIMC_KNOWN = (
     "known: samples (int >= 1, default 24), ms (float >= 0, default 800), "
-    "exact (int 0..4, default 3), candidates (int >= 1, default 6)"
+    "exact (int 0..4, default 3), candidates (int >= 1, default 6), "
+    "points (float >= 0, default 0)"
 )
 
 
@@ -138,7 +139,7 @@ def test_the_schema_serves_path_and_named_agents(tmp_path, monkeypatch):
 def test_mazzo_agents_and_eval_help_list_every_parameter():
     listing = mazzo("agents")
     assert listing.returncode == 0, listing.stderr
-    assert "pimc[@1][:samples=24,ms=800,exact=3,candidates=6,others=own]" in listing.stdout
+    assert "pimc[@1][:samples=24,ms=800,exact=3,candidates=6,points=0,others=own]" in listing.stdout
     assert "candidates (int >= 1, default 6): cards considered" in listing.stdout
     assert "points (float >= 0, default 0.1)" in listing.stdout  # minchiate's pimc
     one = mazzo("agents", "--game", "minchiate")

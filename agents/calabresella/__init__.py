@@ -19,11 +19,21 @@ PIMC_PARAMS = (
     Param("ms", float, 800.0, "time budget per decision in milliseconds (0: no limit)", low=0),
     Param("exact", int, 3, "last tricks solved exactly by alpha-beta", low=0, high=4),
     Param("candidates", int, 6, "cards considered for discards and returns", low=1),
-)
+    Param(
+        "points", float, 0.0,
+        "weight of the card points in each playout's value, a tie-break (0: the settlement "
+        "alone, indifferent to a counter given away where the outcome does not hang on it)",
+        low=0,
+    ),
+)  # fmt: skip
 
 
-def _pimc(version: int, samples: int, ms: float, exact: int, candidates: int) -> AnyAgent:
-    return PIMC(samples=samples, ms=ms, exact_tricks=exact, max_candidates=candidates)
+def _pimc(
+    version: int, samples: int, ms: float, exact: int, candidates: int, points: float
+) -> AnyAgent:
+    return PIMC(
+        samples=samples, ms=ms, exact_tricks=exact, max_candidates=candidates, points=points
+    )
 
 
 BUILTIN = GameAgents(

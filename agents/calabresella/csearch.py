@@ -25,7 +25,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 from types import ModuleType
 
-from mazzo.agents.calabresella.rollout import leaf_index, rollout_action, solve
+from mazzo.agents.calabresella.rollout import (
+    final_value,
+    leaf_index,
+    points_bonus,
+    rollout_action,
+    seat_bonus,
+    solve,
+)
 from mazzo.agents.csearch import load_search
 from mazzo.envs.calabresella.actions import Phase
 from mazzo.envs.calabresella.kernel import (
@@ -77,12 +84,14 @@ def world_of(s: State) -> World:
 
 @lru_cache(maxsize=1024)
 def tables(
-    rules: Rules, contract: int, soloist: int, seat_of: tuple[int, int, int], seat: int
-) -> tuple[int, bytes, bytes]:
+    rules: Rules, contract: int, soloist: int, seat_of: tuple[int, int, int], seat: int,
+    points: float = 0.0,
+) -> tuple[int, bytes, bytes]:  # fmt: skip
     """(the positions of ``seat`` as a bitmask, the play table, the leaf table) for the core:
     entry ``leaf_index(thirds, tricks, last_side)`` of the play table is ``seat``'s return of
     the finished deal whose soloist side holds ``thirds`` (the set-aside cards included), of
-    the leaf table the solver's leaf value (``rollout.leaf_table``'s, by the same kernel call)."""
+    the leaf table the solver's leaf value (``rollout.leaf_table``'s, by the same kernel call),
+    each with the card-point tie-break of weight ``points`` (``rollout.points_bonus``)."""
     factor = rules.aperta_payout_factor if rules.aperta else 1
     play = [0.0] * TABLE_SIZE
     leaves = [0.0] * TABLE_SIZE
@@ -93,6 +102,9 @@ def tables(
                 st = settle(rules, contract, soloist, thirds, tricks, last)
                 play[i] = float(seat_returns(st, rules, seat_of)[seat])
                 leaves[i] = float(soloist_pairwise(rules, contract, thirds, tricks, last) * factor)
+                if points:
+                    play[i] += seat_bonus(points, thirds, soloist, seat_of, seat)
+                    leaves[i] += 2 * points_bonus(points, thirds)
     positions = sum(1 << p for p in range(3) if seat_of[p] == seat)
     return positions, array("d", play).tobytes(), array("d", leaves).tobytes()
 
@@ -121,26 +133,28 @@ def views_of(s: State) -> tuple[int, tuple[int, int, int], int, int, tuple[int, 
     )  # fmt: skip
 
 
-def honest_value(s: State, seat: int) -> float:
+def honest_value(s: State, seat: int, points: float = 0.0) -> float:
     """``seat``'s return once the heuristic (``HeuristicV1``) has played PLAY-phase ``s`` to
-    the end on every position's own view: PIMC's value of a bid. Raises RuntimeError where the
-    core is not loaded."""
+    the end on every position's own view (with the tie-break of weight ``points``): PIMC's
+    value of a bid. Raises RuntimeError where the core is not loaded."""
     if CORE is None:
         raise RuntimeError("the compiled Calabresella search core is not loaded")
-    _, play, _ = tables(s.rules, s.contract, s.soloist, s.seat_of, seat)
+    _, play, _ = tables(s.rules, s.contract, s.soloist, s.seat_of, seat, points)
     value: float = CORE.honest_value(world_of(s), views_of(s), play)
     return value
 
 
 def values(
-    s: State, seat: int, candidates: Sequence[int] | None, exact_tricks: int
-) -> tuple[float, ...]:
+    s: State, seat: int, candidates: Sequence[int] | None, exact_tricks: int,
+    points: float = 0.0,
+) -> tuple[float, ...]:  # fmt: skip
     """Per candidate play of PLAY-phase ``s`` (None: ``s`` as it is), ``seat``'s value of the
-    playout: greedy until ``exact_tricks`` tricks are left, then solved exactly. Raises
-    RuntimeError where the core is not loaded."""
+    playout: greedy until ``exact_tricks`` tricks are left, then solved exactly (with the
+    card-point tie-break of weight ``points``). Raises RuntimeError where the core is not
+    loaded."""
     if CORE is None:
         raise RuntimeError("the compiled Calabresella search core is not loaded")
-    positions, play, leaves = tables(s.rules, s.contract, s.soloist, s.seat_of, seat)
+    positions, play, leaves = tables(s.rules, s.contract, s.soloist, s.seat_of, seat, points)
     result: tuple[float, ...] = CORE.values(
         world_of(s), candidates, exact_tricks, positions, play, leaves
     )
@@ -170,17 +184,17 @@ def positions(rules: Rules, n: int, seed: int, done: int) -> list[State]:
     return out
 
 
-def reference_value(s: State, seat: int, exact: int) -> float:
+def reference_value(s: State, seat: int, exact: int, points: float = 0.0) -> float:
     """``seat``'s value of PIMC's playout of ``s`` in Python (``rollout.py``): greedy until
-    ``exact`` tricks are left, then ``solve``."""
+    ``exact`` tricks are left, then ``solve`` (the tie-break of weight ``points`` in both)."""
     s = s.clone()
     while not s.is_terminal():
         if s.phase is Phase.PLAY and TRICKS - len(s.tricks) <= exact:
-            return solve(s)[seat]
+            return solve(s, points)[seat]
         s.apply(rollout_action(s))
-    return float(s.returns()[seat])
+    return final_value(s, seat, points)
 
 
-def compiled_value(s: State, seat: int, exact: int) -> float:
+def compiled_value(s: State, seat: int, exact: int, points: float = 0.0) -> float:
     """``reference_value`` by the compiled core (``s`` in PLAY)."""
-    return values(s, seat, None, exact)[0]
+    return values(s, seat, None, exact, points)[0]

@@ -35,7 +35,7 @@ from mazzo.agents.belief import BeliefWorlds
 from mazzo.agents.calabresella import csearch
 from mazzo.agents.calabresella.heuristic import HeuristicV1, keep_score
 from mazzo.agents.calabresella.knowledge import BY_STRENGTH
-from mazzo.agents.calabresella.rollout import rollout_action, solve
+from mazzo.agents.calabresella.rollout import final_value, rollout_action, solve
 from mazzo.agents.calabresella.sampler import WorldSampler
 from mazzo.envs.calabresella.actions import Phase
 from mazzo.envs.calabresella.kernel import TRICKS
@@ -63,6 +63,9 @@ class PIMC:
         beliefs: draw the worlds of card play with a belief model (``mazzo.agents.belief``: a
             uniform pool resampled by the model's weights) instead of uniformly: the
             learned-inference search ``ipimc``.
+        points: weight of the card-point tie-break in every playout's value (``rollout``'s
+            module docstring): 0 values the settlement alone (indifferent to a counter given
+            away where the outcome does not hang on it); > 0 makes a gift cost its giver.
     """
 
     samples: int = 24
@@ -70,14 +73,21 @@ class PIMC:
     exact_tricks: int = 3
     max_candidates: int = 6
     beliefs: BeliefWorlds | None = None
+    points: float = 0.0
     name: str = "pimc"
 
     def __post_init__(self) -> None:
-        if self.samples < 1 or self.ms < 0 or not 0 <= self.exact_tricks <= 4:
+        if (
+            self.samples < 1 or self.ms < 0 or not 0 <= self.exact_tricks <= 4
+            or not self.points >= 0
+        ):  # fmt: skip
             raise ValueError(
-                f"pimc needs samples >= 1, ms >= 0 and 0 <= exact_tricks <= 4, got {self}"
+                "pimc needs samples >= 1, ms >= 0, 0 <= exact_tricks <= 4 and points >= 0, "
+                f"got {self}"
             )
         self.name = f"pimc:samples={self.samples},ms={self.ms:g},exact={self.exact_tricks}"
+        if self.points:
+            self.name += f",points={self.points:g}"
         if self.beliefs is not None:
             b = self.beliefs
             self.name = (
@@ -130,7 +140,9 @@ class PIMC:
         n = 0.0
         for world, count in self._worlds(view, sampler, rng):
             if compiled:  # every candidate in one call, the same values as ``_value``
-                values = np.asarray(csearch.values(world, seat, candidates, self.exact_tricks))
+                values = np.asarray(
+                    csearch.values(world, seat, candidates, self.exact_tricks, self.points)
+                )
             else:
                 values = np.zeros(len(candidates))
                 for i, action in enumerate(candidates):
@@ -162,17 +174,17 @@ class PIMC:
         heuristic = _HEURISTIC
         while not w.is_terminal():
             if w.phase is _PLAY and csearch.CORE is not None:
-                return csearch.honest_value(w, seat)  # the card play, by the compiled core
+                return csearch.honest_value(w, seat, self.points)  # the compiled core
             w.apply(heuristic.decide(w.info_view(w.to_play)))
-        return float(w.returns()[seat])
+        return final_value(w, seat, self.points)
 
     def _value(self, w: State, seat: int) -> float:
         """Play world ``w`` out: greedy until the last ``exact_tricks`` tricks, then exactly."""
         while not w.is_terminal():
             if w.phase is _PLAY:
                 if csearch.CORE is not None:
-                    return csearch.values(w, seat, None, self.exact_tricks)[0]
+                    return csearch.values(w, seat, None, self.exact_tricks, self.points)[0]
                 if TRICKS - len(w.tricks) <= self.exact_tricks:
-                    return solve(w)[seat]
+                    return solve(w, self.points)[seat]
             w.apply(rollout_action(w))
-        return float(w.returns()[seat])
+        return final_value(w, seat, self.points)

@@ -10,7 +10,16 @@ Every rule comes from the engine kernel (``mazzo.envs.calabresella.kernel``): le
 winner, the settlement. The solver's inner trick close (``_Search._close``) is the one inlined
 form, for speed; ``tests/calabresella/test_kernel.py`` proves it equal to ``kernel.close_trick``
 on random positions. Leaf values are the kernel's ``soloist_pairwise``, tabulated once per
-(rules, contract, set-aside thirds).
+(rules, contract, set-aside thirds, card-point weight).
+
+The *card-point tie-break* (``points_bonus``, PIMC's ``points``): a deal's settlement pays the
+contract's value whether the soloist's side took 18 thirds or 30, so a search valuing the
+settlement alone is indifferent between giving a counter away and keeping it wherever the
+outcome does not hang on it, and plays sure gifts a card player never would. With a weight
+``points`` > 0 every playout's value gains ``points * (t / 32 - 1/2)`` per pairwise unit, ``t``
+the soloist side's thirds at the end (set-aside included): the soloist's value moves by up to
+``points`` game points (none of the card points to all), each defender's by half that, as the
+pairwise payments split, so the values stay zero-sum and a gift costs its giver.
 
 Both serve the determinized search (``pimc``). Must not import torch or training/.
 """
@@ -42,7 +51,7 @@ from mazzo.envs.calabresella.rules import Rules
 from mazzo.envs.calabresella.state import State
 from mazzo.envs.cards.bits import bit_list
 
-__all__ = ["playout", "rollout_action", "solve"]
+__all__ = ["final_value", "playout", "points_bonus", "rollout_action", "seat_bonus", "solve"]
 
 _PLAY = Phase.PLAY  # bound once: an enum attribute costs a lookup per use
 _WEAKNESS = tuple(-s for s in STRENGTH).__getitem__  # sort key: the strongest card first
@@ -102,10 +111,12 @@ def playout(s: State) -> None:
 
 
 # ---------------------------------------------------------------------------------- endgame
-def solve(s: State) -> tuple[float, ...]:
+def solve(s: State, points: float = 0.0) -> tuple[float, ...]:
     """Exact returns per seat of ``s`` (in PLAY) with every side playing perfectly: the soloist
-    maximises his pairwise settlement, the defenders minimise it."""
-    search = _Search(s.soloist, leaf_table(s.rules, s.contract, pile_thirds(s.set_aside)))
+    maximises his pairwise settlement (with the card-point tie-break of weight ``points``), the
+    defenders minimise it."""
+    aside = pile_thirds(s.set_aside)
+    search = _Search(s.soloist, leaf_table(s.rules, s.contract, aside, points))
     value = search.run(
         list(s.hands), list(s.trick), s.leader, s.pos, pile_thirds(s.piles[0]), s.tricks_won[0],
         len(s.tricks),
@@ -123,20 +134,51 @@ def leaf_index(thirds: int, tricks: int, last_side: int) -> int:
     return (thirds * (TRICKS + 1) + tricks) * 2 + last_side
 
 
+def points_bonus(points: float, sol_thirds: int) -> float:
+    """The card-point tie-break per pairwise unit (see the module docstring) of a finished deal
+    whose soloist side holds ``sol_thirds``: the soloist's value gains twice this, each
+    defender loses it once."""
+    return points * (sol_thirds / TOTAL_THIRDS - 0.5)
+
+
+def seat_bonus(
+    points: float, sol_thirds: int, soloist: int, seat_of: tuple[int, ...], seat: int
+) -> float:
+    """``seat``'s share of the tie-break: the sum over the positions it holds (none for the
+    idle dealer of four players, both defenders' for the one defender of two)."""
+    if not points:
+        return 0.0
+    d = points_bonus(points, sol_thirds)
+    return sum(2 * d if p == soloist else -d for p in range(3) if seat_of[p] == seat)
+
+
+def final_value(s: State, seat: int, points: float = 0.0) -> float:
+    """``seat``'s value of the finished deal ``s``: its return plus its share of the tie-break
+    (none for a void deal)."""
+    value = float(s.returns()[seat])
+    st = s.settlement
+    if points and st is not None:
+        value += seat_bonus(points, st.thirds[0], st.soloist, s.seat_of, seat)
+    return value
+
+
 @lru_cache(maxsize=512)
-def leaf_table(rules: Rules, contract: int, aside: int) -> tuple[float, ...]:
+def leaf_table(rules: Rules, contract: int, aside: int, points: float = 0.0) -> tuple[float, ...]:
     """The solver's leaf values, ``table[leaf_index(thirds, tricks, last_side)]``: the kernel's
     ``soloist_pairwise`` (times the aperta payout factor) for every soloist pile of ``thirds``
-    before the set-aside cards (``aside`` thirds, which go to the last trick's side, C-6.5)."""
+    before the set-aside cards (``aside`` thirds, which go to the last trick's side, C-6.5),
+    plus twice the tie-break of weight ``points`` (``points_bonus``)."""
     factor = rules.aperta_payout_factor if rules.aperta else 1
-    return tuple(
-        float(soloist_pairwise(
-            rules, contract, thirds + (aside if last == SOLOIST else 0), tricks, last
-        ) * factor)
-        for thirds in range(TOTAL_THIRDS - aside + 1)
-        for tricks in range(TRICKS + 1)
-        for last in (SOLOIST, DEFENDERS)
-    )  # fmt: skip
+    out = []
+    for thirds in range(TOTAL_THIRDS - aside + 1):
+        for tricks in range(TRICKS + 1):
+            for last in (SOLOIST, DEFENDERS):
+                final = thirds + (aside if last == SOLOIST else 0)
+                value = float(soloist_pairwise(rules, contract, final, tricks, last) * factor)
+                if points:
+                    value += 2 * points_bonus(points, final)
+                out.append(value)
+    return tuple(out)
 
 
 class _Search:

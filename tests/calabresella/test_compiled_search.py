@@ -16,7 +16,7 @@ from mazzo.agents import sampling
 from mazzo.agents.calabresella import csearch, pimc
 from mazzo.agents.calabresella.heuristic import HeuristicV1
 from mazzo.agents.calabresella.pimc import PIMC
-from mazzo.agents.calabresella.rollout import rollout_action, solve
+from mazzo.agents.calabresella.rollout import final_value, rollout_action, solve
 from mazzo.envs.calabresella.actions import Phase
 from mazzo.envs.calabresella.game import TEST_VARIANTS
 from mazzo.envs.calabresella.kernel import TRICKS
@@ -31,13 +31,14 @@ from mazzo.envs.common.compiled import pure_python_requested
 needs_core = pytest.mark.skipif(csearch.CORE is None, reason="the compiled core is not loaded")
 
 
-def reference_value(s: State, seat: int, exact: int) -> float:
-    """PIMC's playout in Python: greedy until ``exact`` tricks are left, then solved."""
+def reference_value(s: State, seat: int, exact: int, points: float = 0.0) -> float:
+    """PIMC's playout in Python: greedy until ``exact`` tricks are left, then solved (the
+    card-point tie-break of weight ``points`` in both)."""
     while not s.is_terminal():
         if s.phase is Phase.PLAY and TRICKS - len(s.tricks) <= exact:
-            return solve(s)[seat]
+            return solve(s, points)[seat]
         s.apply(rollout_action(s))
-    return float(s.returns()[seat])
+    return final_value(s, seat, points)
 
 
 def play_positions(rules: Rules, n: int, seed: int) -> list[State]:
@@ -113,6 +114,31 @@ def test_playouts_and_solver_equal_the_reference(flags):
 
 
 @needs_core
+@pytest.mark.parametrize("flags", [{}, {"players": 2}, {"players": 4}, {"aperta": True}], ids=str)
+def test_the_card_point_tiebreak_is_the_same_in_either_core(flags):
+    """PIMC's ``points``: every candidate's playout value for every seat and endgame depth,
+    and the solver's, with a tie-break weight of 0.7, equal to the Python reference; the
+    weight moves values (a test that could pass with the weight ignored would not)."""
+    rules = Rules.from_flags(flags)
+    moved = 0
+    for k, s in enumerate(play_positions(rules, 40, seed=len(str(flags)) + 91)):
+        cands = s.legal_actions()
+        for seat in range(rules.players):
+            exact = k % 5
+            want = []
+            for a in cands:
+                w = s.clone()
+                w.apply(a)
+                want.append(reference_value(w, seat, exact, 0.7))
+            got = csearch.values(s, seat, cands, exact, 0.7)
+            assert got == tuple(want), (flags, seat, exact)
+            moved += got != csearch.values(s, seat, cands, exact)
+            if TRICKS - len(s.tricks) <= 4:
+                assert csearch.values(s, seat, None, TRICKS, 0.7) == (solve(s, 0.7)[seat],)
+    assert moved > 40
+
+
+@needs_core
 @pytest.mark.parametrize("flags", TEST_VARIANTS, ids=str)
 def test_honest_playouts_equal_the_heuristic(flags):
     """The bids' playouts: from 30 positions per variant (the heuristic and random moves mixed
@@ -146,11 +172,13 @@ def test_honest_playouts_equal_the_heuristic(flags):
 
 @needs_core
 @pytest.mark.parametrize("flags", [{}, {"players": 2}, {"players": 4}, {"aperta": True}], ids=str)
-def test_pimc_chooses_the_same_with_either_core(flags, monkeypatch):
+@pytest.mark.parametrize("points", [0.0, 0.5])
+def test_pimc_chooses_the_same_with_either_core(flags, points, monkeypatch):
     """Every decision of whole deals (bids: the heuristic's honest playouts, calls, discards and
-    plays) for a fixed seed: the same values per candidate, so the same actions."""
+    plays) for a fixed seed, with and without the card-point tie-break: the same values per
+    candidate, so the same actions."""
     rules = Rules.from_flags(flags)
-    agent = PIMC(samples=4, ms=0)
+    agent = PIMC(samples=4, ms=0, points=points)
     rng = random.Random(len(str(flags)))
     decisions = 0
     for _ in range(3):
