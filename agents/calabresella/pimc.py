@@ -63,9 +63,11 @@ class PIMC:
         beliefs: draw the worlds of card play with a belief model (``mazzo.agents.belief``: a
             uniform pool resampled by the model's weights) instead of uniformly: the
             learned-inference search ``ipimc``.
-        points: weight of the card-point tie-break in every playout's value (``rollout``'s
-            module docstring): 0 values the settlement alone (indifferent to a counter given
-            away where the outcome does not hang on it); > 0 makes a gift cost its giver.
+        points: weight of the card-point tie-break in the playouts' values of card play and
+            the exchanges (``rollout``'s module docstring): 0 values the settlement alone
+            (indifferent to a counter given away where the outcome does not hang on it); > 0
+            makes a gift cost its giver. Never in the bids' playouts: a contract is worth its
+            settlement, and a soloist's share of the points is no reason to bid.
     """
 
     samples: int = 24
@@ -174,9 +176,9 @@ class PIMC:
         heuristic = _HEURISTIC
         while not w.is_terminal():
             if w.phase is _PLAY and csearch.CORE is not None:
-                return csearch.honest_value(w, seat, self.points)  # the compiled core
+                return csearch.honest_value(w, seat)  # the card play, by the compiled core
             w.apply(heuristic.decide(w.info_view(w.to_play)))
-        return final_value(w, seat, self.points)
+        return float(w.returns()[seat])
 
     def _value(self, w: State, seat: int) -> float:
         """Play world ``w`` out: greedy until the last ``exact_tricks`` tricks, then exactly."""

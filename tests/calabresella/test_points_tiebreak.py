@@ -157,3 +157,30 @@ def test_the_weight_is_a_parameter_of_pimc_off_by_default():
     s = State.new(Deal(0, tuple(range(40))), Rules())
     view = s.info_view(s.to_play)
     assert agent.act(view, np.random.default_rng(0)) in s.legal_actions()
+
+
+def test_the_bids_are_valued_by_the_settlement_alone():
+    """A bid's honest playouts ignore the weight (a contract is worth its settlement), card
+    play's do not: the same worlds give the same bid values with and without it."""
+    rules = Rules()
+    rng = random.Random(5)
+    bids = plays_moved = 0
+    while bids < 10:
+        order = list(range(40))
+        rng.shuffle(order)
+        s = State.new(Deal(rng.randrange(3), tuple(order)), rules)
+        while not s.is_terminal():
+            view = s.info_view(s.to_play)
+            plain, weighted = PIMC(samples=4, ms=0), PIMC(samples=4, ms=0, points=0.5)
+            cands = plain.candidates(view)
+            if len(cands) > 1 and view.phase in (Phase.BID, Phase.PLAY):
+                seed = rng.randrange(1 << 30)
+                a = plain.evaluate(view, cands, np.random.default_rng(seed)).tolist()
+                b = weighted.evaluate(view, cands, np.random.default_rng(seed)).tolist()
+                if view.phase is Phase.BID:
+                    assert a == b
+                    bids += 1
+                else:
+                    plays_moved += a != b
+            s.apply(rollout_action(s))
+    assert plays_moved > 10
