@@ -1,11 +1,9 @@
 """How often an agent gives counters away (issue 27, point 12): over the committed deal files
 (``configs/deals/*.jsonl``), one agent in every seat plays each deal, and every card it plays is
-checked once its trick is over. A *lost counter* is a card worth something (the deck's
-``value``) played into a trick the other side won; it was *avoidable* when a legal card worth
-nothing was held; a *sure gift* is an avoidable lost counter played last to the trick (the
-trick's fate known, the trick not won by it). The sides are read from the returns (the seats
-with the same sign); a deal whose returns are all 0 is left out and counted. The excuse card
-``M`` (never captured: it goes back to its owner's side) is no counter here.
+checked once its trick is over (``mazzo.arena.gifts``, the one definition): a *lost counter*
+is a card worth something played into a trick the other side won; it was *avoidable* when a
+legal card worth nothing was held; a *sure gift* is an avoidable lost counter played last to
+the trick. A deal whose returns are all 0 (no sides to read) is left out and counted.
 
 Run: ``python benchmarks/study_gifts.py --agents heuristic bot --deals 500``. Nothing here names
 a game: every game with a committed deal file is studied through the registry.
@@ -23,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from mazzo.agents.registry import make_agent
+from mazzo.arena.gifts import card_values, play_deal
 from mazzo.envs.deal_sets import read_deal_set
 from mazzo.envs.registry import AnyGame
 
 ROOT = Path(__file__).resolve().parents[1]
-EXCUSE = "M"  # the card code of an excuse, which its owner's side keeps
 
 
 @dataclass
@@ -59,57 +57,37 @@ class Tally:
         )
 
 
-def _card_value(game: AnyGame) -> dict[str, int]:
-    deck = game.info.deck
-    return {label: 0 if label == EXCUSE else deck.value[i] for i, label in enumerate(deck.labels)}
-
-
 def study(game: AnyGame, rules: Any, deals: list[Any], spec: str, seed: int) -> Tally:
     """Play ``deals`` with agent ``spec`` in every seat; the tally of its counters."""
-    value = _card_value(game)
+    value = card_values(game)
     agents = [make_agent(spec, game) for _ in range(game.seats(rules))]
     tally = Tally()
     for k, deal in enumerate(deals):
         rng = np.random.default_rng([seed, k])
-        state = game.new_state(deal, rules)
-        plays: list[tuple[int, str, bool, bool, int]] = []  # seat, card, avoidable, last, trick
-        pending: list[tuple[int, str, bool, int]] = []
-        while not state.is_terminal():
-            seat = state.to_play
-            action = agents[seat].act(state.info_view(seat), rng)
-            verb, _, card = state.action_label(action).partition(" ")
-            done = len(state.tricks)
-            if verb == "play" and card in value:
-                others = [state.action_label(a).partition(" ")[2] for a in state.legal_actions()]
-                blank = any(value.get(c, 1) == 0 for c in others if c != card)
-                pending.append((seat, card, blank, len(state.trick)))
-            state.apply(action)
-            if len(state.tricks) > done:  # the trick is over: who won it
-                size = len(pending)
-                winner = state.tricks[-1][2]
-                plays += [(s, c, b, i == size - 1, winner) for s, c, b, i in pending]
-                pending = []
-        returns = state.returns()
-        if not any(returns):
+
+        def choose(state: Any, rng: np.random.Generator = rng) -> int:
+            return int(agents[state.to_play].act(state.info_view(state.to_play), rng))
+
+        found = play_deal(game, game.new_state(deal, rules), choose, value)
+        if not found.sided:
             tally.skipped += 1
             continue
         tally.deals += 1
-        for seat, card, blank, last, winner in plays:
+        for p in found.plays:
             tally.plays += 1
-            v = value[card]
-            if v <= 0:
+            if p.value <= 0:
                 continue
             tally.counters += 1
-            if (returns[seat] > 0) == (returns[winner] > 0):
+            if not found.lost(p):
                 continue  # its own side took it
             tally.lost += 1
-            tally.lost_value += v
-            if blank:
+            tally.lost_value += p.value
+            if p.blanks:
                 tally.avoidable += 1
-                if last:
+                if p.last:
                     tally.sure += 1
-                    tally.sure_value += v
-                    tally.by_card[card] = tally.by_card.get(card, 0) + 1
+                    tally.sure_value += p.value
+                    tally.by_card[p.card] = tally.by_card.get(p.card, 0) + 1
     return tally
 
 

@@ -1,8 +1,9 @@
 """``mazzo train CONFIG [--flag key=value ...] [--set key=value ...] [--run-dir DIR]
 [--resume RUN_DIR]``: run a trainer from a config file under ``configs/``.
 
-The file's ``algorithm`` key picks the trainer (``ppo``, ``dmc``, or ``exit``: the
-expert-iteration recipe, ``mazzo.training.rl.expert_iteration``); every other key is a field of
+The file's ``algorithm`` key picks the trainer (``ppo``, ``dmc``, ``exit``: the
+expert-iteration recipe, ``mazzo.training.rl.expert_iteration``, or ``repair``: the gift
+repair of a trained network, ``mazzo.training.rl.repair``); every other key is a field of
 that trainer's config dataclass. ``--flag`` sets the game's rule flags (``--flag players=4``),
 read by the game's one flag parser as everywhere else, on top of the config's ``flags``.
 ``--resume`` continues a run exactly from its latest checkpoint. ``--ray`` / ``--ray-address
@@ -36,7 +37,7 @@ from mazzo.training.rl.config import (
 
 __all__ = ["add", "cmd_train"]
 
-ALGORITHMS = ("ppo", "dmc", "exit")
+ALGORITHMS = ("ppo", "dmc", "exit", "repair")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -60,6 +61,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         dmc,
         expert_iteration,
         ppo,
+        repair,
     )  # torch is imported only by this command
     from mazzo.training.rl.progress import TrainProgress
 
@@ -67,6 +69,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         "ppo": (ppo.PPOConfig, ppo.train),
         "dmc": (dmc.DMCConfig, dmc.train),
         "exit": (expert_iteration.ExitConfig, expert_iteration.train),
+        "repair": (repair.RepairConfig, repair.train),
     }
     config_type, train = trainers[algo]
     if stored is None:

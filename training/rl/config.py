@@ -216,12 +216,13 @@ class RunConfig:
 
 def schedule_kept(old: Mapping[str, Any], new: Mapping[str, Any], decisions: int) -> bool:
     """Whether configs ``old`` and ``new`` (``config_dict``s) give every update up to
-    ``decisions`` the same learning rate: the same schedule, or both still at ``lr`` there."""
+    ``decisions`` the same learning rate: the same schedule, or both still at ``lr`` there. A
+    config without a schedule (the gift repair's) keeps ``lr`` throughout."""
 
     def start(c: Mapping[str, Any]) -> float:
-        return c["lr_decay_start"] if c["lr_decay_decisions"] else float("inf")
+        return c["lr_decay_start"] if c.get("lr_decay_decisions") else float("inf")
 
-    same = all(old[k] == new[k] for k in ("lr", *LR_SCHEDULE))
+    same = all(old.get(k) == new.get(k) for k in ("lr", *LR_SCHEDULE))
     return same or (old["lr"] == new["lr"] and min(start(old), start(new)) >= decisions)
 
 

@@ -1,0 +1,133 @@
+"""The gift repair (``algorithm = "repair"``, ``mazzo.training.rl.repair``): its targets (the
+network's own policy, one-hot on the best blank card at a sure gift, gift rows counted
+``gift_weight`` times), its effect (the shipped Calabresella bot's sure gifts fall by far more
+than chance allows), its exact resume, its refusals, and ``mazzo train`` running it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from mazzo.agents.neural import read_policy
+from mazzo.agents.registry import make_agent
+from mazzo.arena.gifts import card_values, play_deal
+from mazzo.envs.deal_sets import generate_deals
+from mazzo.envs.registry import get_game
+from mazzo.training.rl.repair import RepairConfig, _net_of, play_and_label, train
+from tests.cli_runner import ROOT, run_cli
+
+GAME = get_game("calabresella")
+RULES = GAME.rules()
+BOT = str(ROOT / "checkpoints" / "calabresella")
+
+
+def quiet(_line: str) -> None:
+    pass
+
+
+def test_the_targets_anchor_the_policy_and_move_each_gift_to_a_blank_card():
+    encoder = GAME.encoder(RULES)
+    net, _ = _net_of(BOT, GAME, RULES, encoder)
+    deals = list(generate_deals(GAME, RULES, 40, 5).deals)
+    played = play_and_label(net, GAME, RULES, encoder, deals, gift_weight=3)
+    data, gifts = played.data, played.gift_rows
+    assert played.gifts == len(gifts) > 10  # the bot throws about one a deal
+    decisions = len(data) - 2 * played.gifts  # each gift row twice more
+    with torch.no_grad():
+        probs = torch.softmax(
+            net.logits(torch.from_numpy(data.obs[:decisions].astype(np.float32)),
+                       torch.from_numpy(data.mask[:decisions])).double(), -1,
+        ).numpy()  # fmt: skip
+    moved = ~np.isclose(data.target[:decisions], probs, atol=1e-3).all(1)
+    assert moved.sum() == played.gifts  # every other row is the network's own policy
+    assert np.array_equal(data.target[:decisions][moved], gifts.target)
+    labels = GAME.info.deck.labels
+    values = card_values(GAME)
+    for row in range(len(gifts)):
+        (blank,) = np.flatnonzero(gifts.target[row])
+        assert gifts.target[row, blank] == 1.0 and gifts.mask[row, blank] == 1
+        assert values[labels[blank]] == 0  # the card ids are the action ids in card play
+    tail = data.target[decisions:]
+    assert len(tail) == 2 * len(gifts)
+    assert {tuple(r) for r in tail.tolist()} == {tuple(r) for r in gifts.target.tolist()}
+
+
+def test_the_repair_removes_most_sure_gifts_of_the_shipped_bot(tmp_path):
+    """Two rounds of 300 deals, then 300 deals the repair never played: the bot's own sure
+    gifts on those deals against the repaired network's (measured apart, same deals)."""
+    cfg = RepairConfig(game="calabresella", init_from=BOT, rounds=2, deals=300)
+    repaired = train(cfg, tmp_path / "run", log=quiet)
+    deals = list(generate_deals(GAME, RULES, 300, cfg.deal_seed + 99).deals)
+    before = _gifts(make_agent("bot", GAME), deals)
+    after = _gifts(make_agent(f"nn:{tmp_path / 'run'}", GAME), deals)
+    assert before > 250 and after < before / 3, (before, after)
+    rows = (tmp_path / "run" / "metrics.csv").read_text().splitlines()
+    assert rows[0].split(",")[:4] == ["round", "deals", "decisions", "gifts_per_deal"]
+    assert len(rows) == 4  # two rounds learned, one measured
+    assert repaired.training is False
+
+
+def _gifts(agent, deals) -> int:
+    rng = np.random.default_rng(0)
+    total = 0
+    for deal in deals:
+        found = play_deal(
+            GAME, GAME.new_state(deal, RULES),
+            lambda s: int(agent.act(s.info_view(s.to_play), rng)),
+        )  # fmt: skip
+        total += len(found.sure_gifts())
+    return total
+
+
+def test_a_resumed_repair_ends_with_the_weights_of_an_unbroken_one(tmp_path):
+    whole = RepairConfig(game="calabresella", init_from=BOT, rounds=2, deals=40)
+    train(whole, tmp_path / "whole", log=quiet)
+    first = RepairConfig(game="calabresella", init_from=BOT, rounds=1, deals=40)
+    train(first, tmp_path / "split", log=quiet)
+    lines: list[str] = []
+    train(whole, tmp_path / "split", resume=True, log=lines.append)
+    assert lines[0].startswith("repair: resumed") and "after round 1" in lines[0]
+    a, meta = read_policy(tmp_path / "whole")
+    b, _ = read_policy(tmp_path / "split")
+    assert meta["algorithm"] == "repair" and meta["update"] == 2
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_a_repair_refuses_what_it_cannot_do(tmp_path):
+    with pytest.raises(ValueError, match="init_from must name the network"):
+        RepairConfig(game="calabresella", init_from="")
+    with pytest.raises(ValueError, match="deals must be at least 1, got 0"):
+        RepairConfig(game="calabresella", init_from=BOT, deals=0)
+    four = RepairConfig(game="calabresella", init_from=BOT, flags={"players": 4}, deals=5)
+    with pytest.raises(ValueError, match=r"its flags is .*this repair's is .*\"players\": 4"):
+        train(four, tmp_path / "four", log=quiet)
+    cfg = RepairConfig(game="calabresella", init_from=BOT, rounds=1, deals=5)
+    with pytest.raises(ValueError, match="runs on this machine alone"):
+        train(cfg, tmp_path / "ray", ray="auto", log=quiet)
+    train(cfg, tmp_path / "once", log=quiet)
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(cfg, tmp_path / "once", log=quiet)
+    other = RepairConfig(game="calabresella", init_from=BOT, rounds=1, deals=6)
+    with pytest.raises(ValueError, match="not this repair's run"):
+        train(other, tmp_path / "once", resume=True, log=quiet)
+
+
+def test_mazzo_train_runs_the_repair_recipe_and_its_network_plays(tmp_path):
+    run = tmp_path / "rep"
+    out = run_cli(
+        "train", "calabresella_repair", "--set", "rounds=1", "--set", "deals=10",
+        "--run-dir", str(run),
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "repair: round 1 (measured)" in out.stdout
+    assert json.loads((run / "config.json").read_text())["init_from"] == "bot"
+    again = run_cli("train", "calabresella_repair", "--resume", str(run), "--set", "rounds=2")
+    assert again.returncode == 0, again.stderr
+    assert "rounds: 1 -> 2" in again.stderr and "repair: round 2 (measured)" in again.stdout
+    evaluated = run_cli("eval", f"nn:{run}", "random", "--n", "4")
+    assert evaluated.returncode == 0, evaluated.stderr
+    assert Path(run / "gifts-01.npz").is_file()
