@@ -13,10 +13,12 @@ network in ``init_from``:
 1. **play**: the network plays ``deals`` fresh deals (seed ``deal_seed + round``) in every
    seat as the bot plays (its most probable action); each decision's observation, mask and
    policy are kept, and each deal's sure gifts are found once it is over;
-2. **targets**: the network's own policy as it played (an anchor: what it does stays), except
-   at a sure gift, where all of the mass goes to the blank legal card it likes best; a gift
-   row counts ``gift_weight`` times, and the gift rows of every earlier round stay in (a gift
-   unlearned in one round is not relearned in the next from its own anchor);
+2. **targets**: the network's own choice as it played (an anchor, one-hot on its most
+   probable action: what it does stays; a soft anchor, its whole policy, let near-ties drift
+   and changed a seventh of its choices), except at a sure gift, where the target is the
+   blank legal card it likes best; a gift row counts ``gift_weight`` times, and the gift rows
+   of every earlier round stay in (a gift unlearned in one round is not relearned in the next
+   from its own anchor); the rows are shuffled (the held-out share is a fair sample);
 3. **learning**: ``epochs`` passes of cross-entropy to the targets (``distill.distill``; the
    value head is not trained).
 
@@ -166,6 +168,7 @@ def play_and_label(
     obs_rows: list[np.ndarray] = []
     mask_rows: list[np.ndarray] = []
     targets: list[np.ndarray] = []
+    probs: list[np.ndarray] = []
     gifts = sided = 0
     gift_index: list[int] = []
     for deal in deals:
@@ -176,17 +179,19 @@ def play_and_label(
             mask1[:] = 0
             encoder.encode_batch([state.info_view(state.to_play)], obs1, mask1)
             logits = net.logits(torch.from_numpy(obs1), torch.from_numpy(mask1))
+            action = int(logits.argmax(-1))
             obs_rows.append(obs1[0].astype(np.float16))
             mask_rows.append(mask1[0].copy())
-            targets.append(torch.softmax(logits.double(), -1)[0].numpy())
-            return int(logits.argmax(-1))
+            probs.append(torch.softmax(logits.double(), -1)[0].numpy())
+            targets.append(np.eye(encoder.num_actions)[action])
+            return action
 
         found = play_deal(game, game.new_state(deal, rules), choose, values)
         sided += found.sided
         for gift in found.sure_gifts():
             gifts += 1
             row = first + gift.step
-            blank = max(gift.blanks, key=lambda a: (targets[row][a], -a))
+            blank = max(gift.blanks, key=lambda a: (probs[row][a], -a))
             targets[row] = np.zeros(encoder.num_actions)
             targets[row][blank] = 1.0
             gift_index.append(row)
@@ -200,10 +205,12 @@ def play_and_label(
 def _decisions(
     obs: list[np.ndarray], mask: list[np.ndarray], targets: list[np.ndarray], rows: list[int]
 ) -> LabelledDecisions:
-    target = np.asarray([targets[i] for i in rows], np.float32).reshape(len(rows), -1)
+    """The decisions ``rows`` (none at all: empty arrays of the right widths)."""
+    n, n_obs, n_act = len(rows), len(obs[0]), len(targets[0])
+    target = np.asarray([targets[i] for i in rows], np.float32).reshape(n, n_act)
     return LabelledDecisions(
-        obs=np.asarray([obs[i] for i in rows], np.float16).reshape(len(rows), -1),
-        mask=np.asarray([mask[i] for i in rows], np.int8).reshape(len(rows), -1),
+        obs=np.asarray([obs[i] for i in rows], np.float16).reshape(n, n_obs),
+        mask=np.asarray([mask[i] for i in rows], np.int8).reshape(n, n_act),
         action=target.argmax(1).astype(np.int64), target=target,
         ret=np.zeros(len(rows), np.float32),
     )  # fmt: skip
@@ -214,6 +221,11 @@ FIELDS = ("obs", "mask", "action", "target", "ret")
 
 def _joined(parts: list[LabelledDecisions]) -> LabelledDecisions:
     return LabelledDecisions(*(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS))
+
+
+def _rows(data: LabelledDecisions, order: np.ndarray) -> LabelledDecisions:
+    """``data``'s rows in ``order`` (shuffled: ``distill`` holds out the last rows)."""
+    return LabelledDecisions(*(getattr(data, f)[order] for f in FIELDS))
 
 
 def _save_rows(path: Path, rows: LabelledDecisions) -> None:
@@ -273,6 +285,7 @@ def train(
         if len(earlier) < k:  # resumed: the earlier rounds' gift rows, as they were
             earlier = [_load_rows(run_dir / f"gifts-{j:02d}.npz") for j in range(k)]
         data = _joined([played.data, *[e for e in earlier for _ in range(cfg.gift_weight)]])
+        data = _rows(data, np.random.default_rng([cfg.seed, k]).permutation(len(data)))
         earlier.append(played.gift_rows)
         _save_rows(run_dir / f"gifts-{k:02d}.npz", played.gift_rows)
         gen = torch.Generator().manual_seed(cfg.seed * 1000 + k)
