@@ -9,16 +9,18 @@ from pathlib import Path
 import pytest
 
 from mazzo.agents.registry import make_agent
+from mazzo.envs.registry import get_game
 from mazzo.training.rl.config import load_config, read_toml
 from mazzo.training.rl.dmc import DMCConfig
 from mazzo.training.rl.expert_iteration import NET, ExitConfig
 from mazzo.training.rl.ppo import PPOConfig
+from mazzo.training.rl.repair import RepairConfig, source
 
 ROOT = Path(__file__).resolve().parents[2]
 RECIPES = sorted((ROOT / "configs").glob("*.toml"))
 HISTORY = sorted((ROOT / "configs" / "history").glob("*.toml"))
 CONFIGS = RECIPES + HISTORY
-TRAINERS = {"ppo": PPOConfig, "dmc": DMCConfig, "exit": ExitConfig}
+TRAINERS = {"ppo": PPOConfig, "dmc": DMCConfig, "exit": ExitConfig, "repair": RepairConfig}
 
 
 def test_there_are_configs():
@@ -31,6 +33,10 @@ def test_the_config_loads(path, monkeypatch):
     monkeypatch.chdir(ROOT)
     cls = TRAINERS[read_toml(path)["algorithm"]]
     cfg = load_config(cls, path, ignore=("algorithm",))
+    if isinstance(cfg, RepairConfig):  # its network: a shipped bot or a folder
+        game = get_game(cfg.game)
+        assert (source(cfg.init_from, game, game.rules(cfg.flags)) / "meta.json").exists()
+        return
     if cfg.init_from:
         assert (ROOT / cfg.init_from / "meta.json").exists()
     for labels in cfg.distill_labels:

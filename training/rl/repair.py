@@ -65,7 +65,7 @@ class RepairConfig:
     """A gift repair of the network in ``init_from``."""
 
     game: str
-    """the game (``calabresella`` or ``minchiate``)"""
+    """the game (a name of the registry: mazzo rules lists them)"""
     init_from: str
     """the network to repair: ``bot`` (the shipped bot for these rules), ``bot@N`` (a shipped
     version), or a run, checkpoint or bot folder"""
