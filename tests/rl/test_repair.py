@@ -150,3 +150,34 @@ def test_mazzo_train_runs_the_repair_recipe_and_its_network_plays(tmp_path):
     evaluated = run_cli("eval", f"nn:{run}", "random", "--n", "4")
     assert evaluated.returncode == 0, evaluated.stderr
     assert Path(run / "gifts-01.npz").is_file()
+
+
+class ValuesBlanks:
+    """A stand-in search: every blank card (worth 0) valued ``blank``, every other card 0."""
+
+    def __init__(self, blank: float) -> None:
+        self.blank = blank
+        self.values = card_values(GAME)
+
+    def search(self, view, rng):
+        labels = GAME.info.deck.labels
+        legal = [a for a in range(GAME.encoder(RULES).num_actions) if view.legal_mask >> a & 1]
+        return legal[0], {a: self.blank if self.values[labels[a]] == 0 else 0.0 for a in legal}
+
+
+@pytest.mark.parametrize("blank, moved", [(1.0, True), (0.0, True), (-1.0, False)])
+def test_a_confirming_search_moves_only_the_gifts_it_values_so(blank, moved):
+    encoder = GAME.encoder(RULES)
+    net, _ = _net_of(BOT, GAME, RULES, encoder)
+    deals = list(generate_deals(GAME, RULES, 20, 5).deals)
+    plain = play_and_label(net, GAME, RULES, encoder, deals, 1)
+    confirmed = play_and_label(net, GAME, RULES, encoder, deals, 1, ValuesBlanks(blank))
+    assert confirmed.gifts == plain.gifts > 5
+    assert confirmed.refused == (0 if moved else plain.gifts)
+    assert len(confirmed.gift_rows) == (plain.gifts if moved else 0)
+
+
+def test_the_confirming_search_is_an_agent_with_search_values(tmp_path):
+    cfg = RepairConfig(game="calabresella", init_from=BOT, rounds=1, deals=5, confirm="heuristic")
+    with pytest.raises(ValueError, match="confirm 'heuristic': not an agent with search values"):
+        train(cfg, tmp_path / "r", log=quiet)

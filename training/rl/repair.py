@@ -22,6 +22,11 @@ network in ``init_from``:
 3. **learning**: ``epochs`` passes of cross-entropy to the targets (``distill.distill``; the
    value head is not trained).
 
+With ``confirm`` (an agent with search values, ``pimc:ms=0,points=0.5``), a gift is moved
+only to a blank card the search values at least as the counter from the player's own view;
+where it values none so, the gift is kept as it was (some counters are lost either way, and
+the blank card is what the network plays for).
+
 A last play measures the repaired network (``deal_seed + rounds``). Each round's figures (the
 student's sure gifts a deal as it played, the agreement with the targets on held-out rows) go
 to ``metrics.csv``, the log and TensorBoard (``repair/``), and its network to a checkpoint: a
@@ -46,6 +51,7 @@ from torch.utils.tensorboard import SummaryWriter
 
 from mazzo.agents.nets import PolicyValueNet
 from mazzo.agents.neural import read_policy
+from mazzo.agents.registry import make_agent
 from mazzo.agents.shipped import SHIPPED, bot_for_rules, shipped_bots
 from mazzo.arena.gifts import card_values, play_deal
 from mazzo.envs.deal_sets import generate_deals
@@ -57,7 +63,10 @@ from mazzo.training.rl.distill import LabelledDecisions, distill
 
 __all__ = ["Played", "RepairConfig", "play_and_label", "source", "train"]
 
-METRICS = ("round", "deals", "decisions", "gifts_per_deal", "agreement", "cross_entropy", "wall_s")
+METRICS = (
+    "round", "deals", "decisions", "gifts_per_deal", "agreement", "cross_entropy", "wall_s",
+    "kept",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -85,6 +94,9 @@ class RepairConfig:
     minibatch: int = 1024
     gift_weight: int = 4
     """how many times a gift row counts"""
+    confirm: str = ""
+    """an agent with search values (``pimc:ms=0,points=0.5``): a gift is moved only to a blank
+    card it values at least as the counter ('' moves every gift)"""
     threads: int = 1
     """torch threads"""
 
@@ -107,6 +119,7 @@ class Played:
     gift_rows: LabelledDecisions
     deals: int  # deals whose sides could be read (the others count no gifts)
     gifts: int  # the network's sure gifts
+    refused: int = 0  # gifts kept: the confirming search valued no blank card as the counter
 
     @property
     def gifts_per_deal(self) -> float:
@@ -159,9 +172,11 @@ def _net_of(
 @torch.no_grad()
 def play_and_label(
     net: PolicyValueNet, game: AnyGame, rules: RulesLike, encoder: AnyEncoder,
-    deals: list[Any], gift_weight: int,
+    deals: list[Any], gift_weight: int, confirm: Any = None, seed: int = 0,
 ) -> Played:  # fmt: skip
-    """Step 1 and 2 of a round (see the module docstring) over ``deals``."""
+    """Step 1 and 2 of a round (see the module docstring) over ``deals``; with ``confirm`` (an
+    agent with ``search``), a gift is moved only to a blank card the search values at least
+    as the counter, and kept where it values none so (``Played.refused``)."""
     values = card_values(game)
     obs1 = np.zeros((1, encoder.obs_size), np.float32)
     mask1 = np.zeros((1, encoder.num_actions), np.int8)
@@ -169,15 +184,20 @@ def play_and_label(
     mask_rows: list[np.ndarray] = []
     targets: list[np.ndarray] = []
     probs: list[np.ndarray] = []
-    gifts = sided = 0
+    gifts = sided = refused = 0
     gift_index: list[int] = []
+    views: list[Any] = []
+    rng = np.random.default_rng(seed)
     for deal in deals:
         first = len(targets)
+        views.clear()
 
         def choose(state: Any) -> int:
             obs1[:] = 0
             mask1[:] = 0
-            encoder.encode_batch([state.info_view(state.to_play)], obs1, mask1)
+            view = state.info_view(state.to_play)
+            views.append(view if confirm is not None else None)
+            encoder.encode_batch([view], obs1, mask1)
             logits = net.logits(torch.from_numpy(obs1), torch.from_numpy(mask1))
             action = int(logits.argmax(-1))
             obs_rows.append(obs1[0].astype(np.float16))
@@ -191,14 +211,24 @@ def play_and_label(
         for gift in found.sure_gifts():
             gifts += 1
             row = first + gift.step
-            blank = max(gift.blanks, key=lambda a: (probs[row][a], -a))
+            blanks = list(gift.blanks)
+            if confirm is not None:
+                _, searched = confirm.search(views[gift.step], rng)
+                played = int(targets[row].argmax())
+                blanks = [
+                    b for b in blanks if searched.get(b, -np.inf) >= searched.get(played, np.inf)
+                ]
+                if not blanks:
+                    refused += 1
+                    continue
+            blank = max(blanks, key=lambda a: (probs[row][a], -a))
             targets[row] = np.zeros(encoder.num_actions)
             targets[row][blank] = 1.0
             gift_index.append(row)
     rows = list(range(len(targets))) + gift_index * (gift_weight - 1)
     return Played(
         _decisions(obs_rows, mask_rows, targets, rows),
-        _decisions(obs_rows, mask_rows, targets, gift_index), sided, gifts,
+        _decisions(obs_rows, mask_rows, targets, gift_index), sided, gifts, refused,
     )  # fmt: skip
 
 
@@ -253,6 +283,9 @@ def train(
     rules = game.rules(cfg.flags)
     encoder = game.encoder(rules)
     student, shape = _net_of(source(cfg.init_from, game, rules), game, rules, encoder)
+    confirmer = make_agent(cfg.confirm, game) if cfg.confirm else None
+    if confirmer is not None and not hasattr(confirmer, "search"):
+        raise ValueError(f"confirm {cfg.confirm!r}: not an agent with search values (pimc)")
     start = 0
     if resume:
         model, _trainer, meta = load_checkpoint(run_dir)
@@ -278,7 +311,10 @@ def train(
     for k in range(start, cfg.rounds + 1):
         t0 = time.perf_counter()
         deals = list(generate_deals(game, rules, cfg.deals, cfg.deal_seed + k).deals)
-        played = play_and_label(student.eval(), game, rules, encoder, deals, cfg.gift_weight)
+        played = play_and_label(
+            student.eval(), game, rules, encoder, deals, cfg.gift_weight, confirmer,
+            cfg.seed * 1000 + k,
+        )  # fmt: skip
         if k == cfg.rounds:  # the last play measures the repaired network
             _record(run_dir, writer, k, played, {}, time.perf_counter() - t0, log, "measured")
             break
@@ -311,7 +347,7 @@ def _record(
         "gifts_per_deal": round(played.gifts_per_deal, 4),
         "agreement": round(stats.get("agreement", float("nan")), 4),
         "cross_entropy": round(stats.get("cross_entropy", float("nan")), 4),
-        "wall_s": round(wall, 1),
+        "wall_s": round(wall, 1), "kept": played.refused,
     }  # fmt: skip
     with (run_dir / "metrics.csv").open("a", newline="") as f:
         csv.writer(f).writerow([row[m] for m in METRICS])
@@ -322,7 +358,9 @@ def _record(
     writer.flush()
     log(
         f"repair: round {k} ({what}): {played.gifts} sure gifts on {played.deals} deals "
-        f"({played.gifts_per_deal:.2f} a deal), {len(played.data):,} decisions"
+        f"({played.gifts_per_deal:.2f} a deal"
+        + (f", {played.refused} kept: the search prefers them" if played.refused else "")
+        + f"), {len(played.data):,} decisions"
         + (f", held-out agreement {stats['agreement']:.1%}" if stats else "")
         + f" [{wall:.0f}s]"
     )
