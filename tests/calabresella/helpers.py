@@ -1,5 +1,7 @@
 """Test helpers: build explicit Calabresella deals from the hands of the three positions, the
-way C-3.1 deals them, and drive a state with action labels."""
+way C-3.1 deals them, drive a state with action labels, and start random deals."""
+
+import random
 
 from mazzo.envs.calabresella.deck import ITALIAN_40
 from mazzo.envs.calabresella.rules import Rules
@@ -40,3 +42,10 @@ def hand(state: State, seat: int) -> str:
 
 def cards(codes: str) -> int:
     return ITALIAN_40.mask_of(codes)
+
+
+def random_state(rules: Rules, rng: random.Random) -> State:
+    """A fresh deal of a shuffled deck under ``rules``, the dealer drawn too."""
+    order = list(range(40))
+    rng.shuffle(order)
+    return State.new(Deal(rng.randrange(rules.players), tuple(order)), rules)

@@ -92,20 +92,7 @@ def test_playouts_and_solver_equal_the_reference(flags):
     and the greedy policy's every move to the end."""
     rules = Rules.from_flags(flags)
     for k, s in enumerate(play_positions(rules, 60, seed=len(str(flags)) + 17)):
-        cands = s.legal_actions()
-        for seat in range(rules.players):
-            exact = k % 5
-            want = []
-            for a in cands:
-                w = s.clone()
-                w.apply(a)
-                want.append(reference_value(w, seat, exact))
-            assert csearch.values(s, seat, cands, exact) == tuple(want), (flags, seat, exact)
-            assert csearch.values(s, seat, None, exact) == (
-                reference_value(s.clone(), seat, exact),
-            )
-            if TRICKS - len(s.tricks) <= 4:
-                assert csearch.values(s, seat, None, TRICKS) == (solve(s)[seat],)
+        _assert_values_equal_the_reference(s, rules, k % 5, 0.0)
         w = s.clone()
         while not w.is_terminal():
             a = rollout_action(w)
@@ -122,20 +109,31 @@ def test_the_card_point_tiebreak_is_the_same_in_either_core(flags):
     rules = Rules.from_flags(flags)
     moved = 0
     for k, s in enumerate(play_positions(rules, 40, seed=len(str(flags)) + 91)):
+        _assert_values_equal_the_reference(s, rules, k % 5, 0.7)
         cands = s.legal_actions()
         for seat in range(rules.players):
-            exact = k % 5
-            want = []
-            for a in cands:
-                w = s.clone()
-                w.apply(a)
-                want.append(reference_value(w, seat, exact, 0.7))
-            got = csearch.values(s, seat, cands, exact, 0.7)
-            assert got == tuple(want), (flags, seat, exact)
-            moved += got != csearch.values(s, seat, cands, exact)
-            if TRICKS - len(s.tricks) <= 4:
-                assert csearch.values(s, seat, None, TRICKS, 0.7) == (solve(s, 0.7)[seat],)
+            moved += csearch.values(s, seat, cands, k % 5, 0.7) != csearch.values(
+                s, seat, cands, k % 5
+            )
     assert moved > 40
+
+
+def _assert_values_equal_the_reference(s: State, rules: Rules, exact: int, points: float) -> None:
+    """Every candidate play's compiled value for every seat (and the position's own, and the
+    solver's near the end) equal to the Python reference's, with tie-break weight ``points``."""
+    cands = s.legal_actions()
+    for seat in range(rules.players):
+        want = []
+        for a in cands:
+            w = s.clone()
+            w.apply(a)
+            want.append(reference_value(w, seat, exact, points))
+        assert csearch.values(s, seat, cands, exact, points) == tuple(want), (seat, exact)
+        assert csearch.values(s, seat, None, exact, points) == (
+            reference_value(s.clone(), seat, exact, points),
+        )
+        if TRICKS - len(s.tricks) <= 4:
+            assert csearch.values(s, seat, None, TRICKS, points) == (solve(s, points)[seat],)
 
 
 @needs_core

@@ -27,6 +27,7 @@ from mazzo.envs.calabresella.rules import Rules
 from mazzo.envs.calabresella.state import State
 from mazzo.envs.cards.deal import Deal
 from mazzo.envs.registry import get_game
+from tests.calabresella.helpers import random_state
 
 GAME = get_game("calabresella")
 
@@ -36,9 +37,7 @@ def finished_deals(rules: Rules, n: int, seed: int) -> list[State]:
     rng = random.Random(seed)
     out: list[State] = []
     while len(out) < n:
-        order = list(range(40))
-        rng.shuffle(order)
-        s = State.new(Deal(rng.randrange(rules.players), tuple(order)), rules)
+        s = random_state(rules, rng)
         while not s.is_terminal():
             s.apply(rollout_action(s))
         if s.settlement is not None:
@@ -83,9 +82,7 @@ def test_the_solver_keeps_its_line_and_adds_the_points_where_the_outcome_is_sett
     rng = random.Random(3)
     checked = 0
     while checked < 20:
-        order = list(range(40))
-        rng.shuffle(order)
-        s = State.new(Deal(rng.randrange(3), tuple(order)), rules)
+        s = random_state(rules, rng)
         while not s.is_terminal() and not (s.phase is Phase.PLAY and len(s.tricks) == TRICKS - 1):
             s.apply(rollout_action(s))
         if s.is_terminal():
@@ -109,9 +106,7 @@ def test_a_gift_costs_its_giver_only_with_a_weight():
     rng = random.Random(11)
     above = below = plain_above = plain_below = ties = checked = 0
     while checked < 200:
-        order = list(range(40))
-        rng.shuffle(order)
-        s = State.new(Deal(rng.randrange(3), tuple(order)), rules)
+        s = random_state(rules, rng)
         target = rng.randrange(TRICKS - 4, TRICKS - 1)
         while not s.is_terminal() and not (
             s.phase is Phase.PLAY and len(s.tricks) == target and len(s.trick) == 2
@@ -166,9 +161,7 @@ def test_the_bids_are_valued_by_the_settlement_alone():
     rng = random.Random(5)
     bids = plays_moved = 0
     while bids < 10:
-        order = list(range(40))
-        rng.shuffle(order)
-        s = State.new(Deal(rng.randrange(3), tuple(order)), rules)
+        s = random_state(rules, rng)
         while not s.is_terminal():
             view = s.info_view(s.to_play)
             plain, weighted = PIMC(samples=4, ms=0), PIMC(samples=4, ms=0, points=0.5)
