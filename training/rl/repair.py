@@ -50,7 +50,7 @@ import torch
 from torch.utils.tensorboard import SummaryWriter
 
 from mazzo.agents.nets import PolicyValueNet
-from mazzo.agents.neural import read_policy
+from mazzo.agents.neural import load_policy
 from mazzo.agents.registry import make_agent
 from mazzo.agents.shipped import SHIPPED, bot_for_rules, shipped_bots
 from mazzo.arena.gifts import card_values, play_deal
@@ -152,7 +152,7 @@ def _net_of(
 ) -> tuple[PolicyValueNet, dict[str, Any]]:
     """The policy in ``path`` with its network shape, checked to be this game's, rules' and
     encoding's."""
-    model, meta = read_policy(path)
+    agent, meta = load_policy(path)  # the network, built and checked as every loader does
     want = {"game": game.name, "flags": rules.to_flags(), "encoding_version": encoder.version}
     for key, value in want.items():
         if meta.get(key) != value:
@@ -160,13 +160,9 @@ def _net_of(
                 f"init_from {path!r}: its {key} is {json.dumps(meta.get(key))}, this repair's is "
                 f"{json.dumps(value)}"
             )
-    shape = meta["network"]
-    net = PolicyValueNet(
-        shape["obs_size"], shape["num_actions"], tuple(shape["hidden"]),
-        shape.get("critic_extra", 0),
-    )  # fmt: skip
-    net.load_state_dict({k: v.float() for k, v in model.items()})
-    return net.eval(), dict(shape)
+    net = agent.net
+    assert isinstance(net, PolicyValueNet)
+    return net, dict(meta["network"])
 
 
 @torch.no_grad()
