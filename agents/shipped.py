@@ -9,6 +9,7 @@ Must not import torch or training/.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -22,6 +23,7 @@ __all__ = [
     "SHIPPED",
     "Level",
     "bot_for_rules",
+    "named_weights",
     "rules_bots",
     "shipped_bots",
     "shipped_levels",
@@ -65,6 +67,27 @@ def bot_for_rules(game: AnyGame | str, rules: RulesLike) -> Path | None:
         if resolved_flags(g.rules(meta.get("flags", {}))) == wanted:
             return folder
     return None
+
+
+def named_weights(name: str, game: AnyGame, rules: RulesLike) -> Path:
+    """The folder a trainer's ``init_from`` names: ``bot`` the shipped bot for ``rules`` (the
+    default rules' bot where none is shipped for them), ``bot@N`` the shipped version N,
+    anything else a path (a checkpoint or run directory).
+
+    Raises:
+        ValueError: a ``bot@N`` the game does not ship.
+    """
+    match = re.fullmatch(r"bot(?:@(\d+))?", name)
+    if match is None:
+        return Path(name)
+    versions = shipped_bots(SHIPPED, game.name)
+    if not versions:
+        raise ValueError(f"{name!r}: {game.name} ships no bot")
+    if match.group(1) is None:
+        return bot_for_rules(game, rules) or versions[max(versions)]
+    if int(match.group(1)) not in versions:
+        raise ValueError(f"{name!r}: {game.name} ships versions {sorted(versions)} of its bot")
+    return versions[int(match.group(1))]
 
 
 def shipped_bots(root: Path, game: str) -> dict[int, Path]:

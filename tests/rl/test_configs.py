@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from mazzo.agents.registry import make_agent
+from mazzo.agents.shipped import named_weights
 from mazzo.envs.registry import get_game
 from mazzo.training.rl.config import load_config, read_toml
 from mazzo.training.rl.dmc import DMCConfig
 from mazzo.training.rl.expert_iteration import NET, ExitConfig
 from mazzo.training.rl.ppo import PPOConfig
-from mazzo.training.rl.repair import RepairConfig, source
+from mazzo.training.rl.repair import RepairConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 RECIPES = sorted((ROOT / "configs").glob("*.toml"))
@@ -35,7 +36,7 @@ def test_the_config_loads(path, monkeypatch):
     cfg = load_config(cls, path, ignore=("algorithm",))
     if isinstance(cfg, RepairConfig):  # its network: a shipped bot or a folder
         game = get_game(cfg.game)
-        assert (source(cfg.init_from, game, game.rules(cfg.flags)) / "meta.json").exists()
+        assert (named_weights(cfg.init_from, game, game.rules(cfg.flags)) / "meta.json").exists()
         return
     if cfg.init_from:
         assert (ROOT / cfg.init_from / "meta.json").exists()

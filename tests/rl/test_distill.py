@@ -307,3 +307,38 @@ def test_a_run_with_distill_coef_resumes_exactly(labels, tmp_path):
     assert any(s.startswith("labels: 1 file(s), ") for s in said)  # read again on resume
     for k, v in a.state_dict().items():
         assert torch.equal(v, b.state_dict()[k]), k
+
+
+def test_init_from_another_rule_set_only_when_asked(tmp_path):
+    """A warm start for a variant: the default rules' network into a four-player run, refused
+    unless ``init_foreign_rules`` says so, and then named in the log."""
+    base = train(
+        PPOConfig(game="calabresella", total_decisions=256, **TINY), tmp_path / "base", log=quiet
+    )
+    four = {"game": "calabresella", "flags": {"players": 4}, "total_decisions": 256, **TINY}
+    with pytest.raises(ValueError, match=r'its flags is \{\}, this run\'s is \{"players": 4\} '
+                                         r"\(init_foreign_rules = true allows it\)"):  # fmt: skip
+        train(PPOConfig(init_from=str(tmp_path / "base"), **four), tmp_path / "a", log=quiet)
+    said: list[str] = []
+    net = train(
+        PPOConfig(init_from=str(tmp_path / "base"), init_foreign_rules=True, lr=1e-9, **four),
+        tmp_path / "b", log=said.append,
+    )  # fmt: skip
+    assert any("trained for the rules {}" in s for s in said if s.startswith("initialised from"))
+    for k, v in base.state_dict().items():
+        assert torch.allclose(v, net.state_dict()[k], atol=1e-4), k
+    _model, meta = read_policy(tmp_path / "b")
+    assert meta["flags"] == {"players": 4}  # the run's own rules, whatever it started from
+
+
+def test_init_from_names_a_shipped_bot(tmp_path):
+    shipped = {**TINY, "hidden": (256, 256)}
+    said: list[str] = []
+    train(PPOConfig(game="calabresella", total_decisions=256, init_from="bot", lr=1e-9, **shipped),
+          tmp_path / "a", log=said.append)  # fmt: skip
+    assert any(s.startswith("initialised from bot (") for s in said)
+    with pytest.raises(
+        ValueError, match=r"init_from 'bot@99': calabresella ships versions \[1\] of its bot"
+    ):
+        train(PPOConfig(game="calabresella", total_decisions=256, init_from="bot@99", **shipped),
+              tmp_path / "b", log=quiet)  # fmt: skip

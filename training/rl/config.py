@@ -115,8 +115,13 @@ class RunConfig:
     bc_epochs: int = 5
     bc_lr: float = 1e-3
     init_from: str = ""
-    """start from the policy of this checkpoint or run directory (its game, rules, encoding
-    and network shape must be this run's) instead of random weights; "" for none"""
+    """start from the policy of this checkpoint or run directory, or of a shipped bot
+    (``bot``: the one for the run's rules, else the default rules'; ``bot@N``), instead of
+    random weights (its game, rules, encoding and network shape must be this run's); "" for
+    none"""
+    init_foreign_rules: bool = False
+    """let ``init_from`` be a network trained for other rules of the game (same encoding and
+    shape): a warm start for a variant, named in the run's log and its bot's card"""
     label_deals: int = 0
     """deals on which the run itself writes search labels (``label_searcher`` in every seat)
     into ``labels.jsonl`` in the run directory before distilling them with ``distill_labels``

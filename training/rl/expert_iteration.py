@@ -60,7 +60,7 @@ from mazzo.envs.registry import get_game
 from mazzo.training.rl import ppo
 from mazzo.training.rl.config import config_dict, field_defaults, stored_run
 from mazzo.training.rl.evaluate import paired_margin
-from mazzo.training.rl.run import Log
+from mazzo.training.rl.run import Log, read_init
 from mazzo.training.rl.ship import ship
 
 __all__ = ["NET", "ExitConfig", "Gate", "RoundRecord", "card", "round_config", "train"]
@@ -228,24 +228,22 @@ def train(
     Returns the best network once every round is done, None when stopped before (a signal:
     the round's PPO run wrote its checkpoint)."""
     # ---- the run directory: opened (refusing one that holds a run) or resumed
+    game = get_game(cfg.game)
+    rules = game.rules(cfg.flags)
+    if cfg.init_from and not resume:  # refused before anything is written
+        read_init(cfg, game, rules, game.encoder(rules).version)
     _open(cfg, run_dir, resume)
     if resume:
         run_dir = _as_started(run_dir)
     writer = SummaryWriter(str(run_dir))
     records = list(_read_records(run_dir))
-    game = get_game(cfg.game)
-    rules = game.rules(cfg.flags)
     gate_deals = generate_deals(game, rules, cfg.gate_deals, cfg.gate_seed)
     total_wall = records[-1].total_wall_s if records else 0.0
     for k in range(len(records), cfg.rounds + 1):
         bests = _bests(records)
         best = _round_dir(run_dir, bests[-1]) if bests else None
         past = [_round_dir(run_dir, b) for b in bests[:-1][-cfg.past_bests :]] if bests else []
-        if k == 0 and cfg.init_from:
-            best = Path(cfg.init_from)
-        rcfg = round_config(cfg, k, best, past)
-        if k == 0 and cfg.init_from:
-            rcfg = dataclasses.replace(rcfg, init_from=cfg.init_from)
+        rcfg = round_config(cfg, k, best, past)  # round 0 starts from cfg.init_from, if any
         rdir = _round_dir(run_dir, k)
         clock = _Clock(rdir)
         log(f"exit: round {k} ({'bootstrap' if k == 0 else 'labels, learning, gate'}) in {rdir}")
@@ -302,11 +300,9 @@ def _as_started(run_dir: Path) -> Path:
     (``runs/x/round-00``), so a run resumed as ``/abs/runs/x`` derives the same configs."""
     for config in sorted(run_dir.glob("round-*/config.json")):
         init = json.loads(config.read_text()).get("init_from", "")
-        if init:
-            started = Path(init).parent
-            if started != run_dir and started.resolve() == run_dir.resolve():
-                return started
-            break
+        started = Path(init).parent
+        if init and started.resolve() == run_dir.resolve():  # (round 0's may be elsewhere)
+            return started
     return run_dir
 
 
@@ -433,6 +429,14 @@ class _Clock:
 # ---- the card
 
 
+def start_of(cfg: ExitConfig) -> str:
+    """Where a warm-started run began, as its card says it."""
+    said = f"warm-started from `{cfg.init_from}`"
+    if cfg.init_foreign_rules:
+        said += " (a network trained for other rules: its compute is not counted here)"
+    return said
+
+
 def card(cfg: ExitConfig, records: list[RoundRecord], run_dir: Path) -> str:
     """The bot's CARD.md: its rules, how it was made (provenance and compute) and its figures."""
     best = records[-1].best
@@ -442,8 +446,8 @@ def card(cfg: ExitConfig, records: list[RoundRecord], run_dir: Path) -> str:
         "",
         f"- **Rules:** {flags}.",
         f'- **Made by:** `mazzo train` with the expert-iteration recipe (`algorithm = "exit"`), '
-        f"seed {cfg.seed}, in `{run_dir}`; from no weights"
-        + (f" (from `{cfg.init_from}`)" if cfg.init_from else "")
+        f"seed {cfg.seed}, in `{run_dir}`; "
+        + (start_of(cfg) if cfg.init_from else "from no weights")
         + ", with no imitation and no heuristic opponent in training.",
         f"- **Search:** `{cfg.label_searcher}` against {list(cfg.label_opponents)} on "
         f"{cfg.label_deals:,} fresh deals a round; the network `{list(cfg.hidden)}`.",

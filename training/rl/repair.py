@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -52,7 +51,7 @@ from torch.utils.tensorboard import SummaryWriter
 from mazzo.agents.nets import PolicyValueNet
 from mazzo.agents.neural import load_policy
 from mazzo.agents.registry import make_agent
-from mazzo.agents.shipped import SHIPPED, bot_for_rules, shipped_bots
+from mazzo.agents.shipped import named_weights
 from mazzo.arena.gifts import card_values, play_deal
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.protocols import AnyEncoder, RulesLike
@@ -61,7 +60,7 @@ from mazzo.training.rl.checkpoint import load_checkpoint, save_checkpoint
 from mazzo.training.rl.config import config_dict
 from mazzo.training.rl.distill import LabelledDecisions, distill
 
-__all__ = ["Played", "RepairConfig", "play_and_label", "source", "train"]
+__all__ = ["Played", "RepairConfig", "play_and_label", "train"]
 
 METRICS = (
     "round", "deals", "decisions", "gifts_per_deal", "agreement", "cross_entropy", "wall_s",
@@ -124,27 +123,6 @@ class Played:
     @property
     def gifts_per_deal(self) -> float:
         return self.gifts / max(self.deals, 1)
-
-
-def source(init_from: str, game: AnyGame, rules: RulesLike) -> Path:
-    """The folder ``init_from`` names: ``bot`` the shipped bot for ``rules`` (the default
-    rules' bot where none is shipped for them: then refused for its rules), ``bot@N`` the
-    shipped version N, anything else a path.
-
-    Raises:
-        ValueError: a ``bot@N`` the game does not ship.
-    """
-    match = re.fullmatch(r"bot(?:@(\d+))?", init_from)
-    if match is None:
-        return Path(init_from)
-    versions = shipped_bots(SHIPPED, game.name)
-    if match.group(1) is None:
-        return bot_for_rules(game, rules) or versions[max(versions)]
-    if int(match.group(1)) not in versions:
-        raise ValueError(
-            f"init_from {init_from!r}: {game.name} ships versions {sorted(versions)} of its bot"
-        )
-    return versions[int(match.group(1))]
 
 
 def _net_of(
@@ -278,7 +256,7 @@ def train(
     game = get_game(cfg.game)
     rules = game.rules(cfg.flags)
     encoder = game.encoder(rules)
-    student, shape = _net_of(source(cfg.init_from, game, rules), game, rules, encoder)
+    student, shape = _net_of(named_weights(cfg.init_from, game, rules), game, rules, encoder)
     confirmer = make_agent(cfg.confirm, game) if cfg.confirm else None
     if confirmer is not None and not hasattr(confirmer, "search"):
         raise ValueError(f"confirm {cfg.confirm!r}: not an agent with search values (pimc)")

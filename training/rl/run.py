@@ -31,6 +31,7 @@ from torch.utils.tensorboard import SummaryWriter
 
 from mazzo.agents.nets import PolicyValueNet
 from mazzo.agents.neural import read_policy
+from mazzo.agents.shipped import named_weights
 from mazzo.arena.units import format_duration
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.protocols import RulesLike
@@ -71,6 +72,39 @@ every update; returning True stops the run as a signal would (the last checkpoin
 Benchmarks use it to snapshot the policy on a wall-clock schedule (``run.decisions``)."""
 
 METRICS = ("update", "decisions", "opponent", "margin", "low", "high", "deals")
+
+
+def read_init(
+    cfg: RunConfig, game: AnyGame, rules: RulesLike, encoding_version: int
+) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
+    """The policy ``cfg.init_from`` names (a folder, ``bot`` or ``bot@N``: ``named_weights``)
+    and its metadata, checked to be this run's game, encoding and hidden widths, and its rules
+    (unless ``cfg.init_foreign_rules``).
+
+    Raises:
+        ValueError: naming what differs, or a shipped version the game does not have.
+    """
+    path = cfg.init_from
+    try:
+        folder = named_weights(path, game, rules)
+    except ValueError as e:
+        raise ValueError(f"init_from {e}") from None
+    model, meta = read_policy(folder)
+    mine = {"game": game.name, "flags": rules.to_flags(), "encoding_version": encoding_version}
+    for key, value in mine.items():
+        if meta.get(key) != value and not (key == "flags" and cfg.init_foreign_rules):
+            hint = " (init_foreign_rules = true allows it)" if key == "flags" else ""
+            raise ValueError(
+                f"init_from {path!r}: its {key} is {json.dumps(meta.get(key))}, this run's "
+                f"is {json.dumps(value)}{hint}"
+            )
+    shape = meta.get("network", {})
+    if list(shape.get("hidden", ())) != list(cfg.hidden):
+        raise ValueError(
+            f"init_from {path!r}: its hidden widths are {shape.get('hidden')}, this run's "
+            f"are {list(cfg.hidden)}"
+        )
+    return model, meta
 
 
 class Run:
@@ -327,22 +361,8 @@ class Run:
             csv.writer(f).writerow(METRICS)
 
     def _init_from(self, path: str) -> None:
-        """Load the policy of checkpoint ``path`` into the fresh network, after checking that
-        it was trained for this run's game, rules, encoding and network shape."""
-        model, meta = read_policy(path)
-        mine = self.identity()
-        for key in ("game", "flags", "encoding_version"):
-            if meta.get(key) != mine[key]:
-                raise ValueError(
-                    f"init_from {path!r}: its {key} is {json.dumps(meta.get(key))}, this run's "
-                    f"is {json.dumps(mine[key])}"
-                )
-        shape = meta.get("network", {})
-        if list(shape.get("hidden", ())) != list(self.cfg.hidden):
-            raise ValueError(
-                f"init_from {path!r}: its hidden widths are {shape.get('hidden')}, this run's "
-                f"are {list(self.cfg.hidden)}"
-            )
+        """Load the policy of ``path`` (``read_init``) into the fresh network."""
+        model, meta = read_init(self.cfg, self.game, self.rules, self.encoder.version)
         own = self.net.state_dict()
         missing = [k for k in own if k not in model or model[k].shape != own[k].shape]
         if missing:  # a value torso of its own (critic_sees_hidden) starts fresh
@@ -350,8 +370,13 @@ class Run:
             if any(not k.startswith("value_torso") for k in missing):
                 raise ValueError(f"init_from {path!r}: its network lacks {', '.join(missing)}")
         self.net.load_state_dict(model)
+        rules = (
+            ""
+            if meta.get("flags") == self.rules.to_flags()
+            else (f", trained for the rules {json.dumps(meta.get('flags'))}")
+        )
         self.say(f"initialised from {path} ({meta.get('algorithm', '?')}, update "
-                 f"{meta.get('update', '?')})")  # fmt: skip
+                 f"{meta.get('update', '?')}{rules})")  # fmt: skip
 
     def identity(self) -> dict[str, Any]:
         """What a checkpoint must share with the run that resumes it (and the config)."""
