@@ -7,7 +7,10 @@ panel.
     python benchmarks/plot_curves.py runs/i22/min-vs-pimc=fine-tune runs/cal=scratch \
         --out docs/curves.png --title "Minchiate"
 
-Each ``RUN[=LABEL]`` is a ``mazzo train`` run directory. The time of an evaluation is the wall
+Each ``RUN[=LABEL]`` is a ``mazzo train`` run directory. An expert-iteration run (its
+``rounds.jsonl``) gives one point per round: the round's last evaluation at the run's wall time
+when the round ended (every stage counted: labels, passes, PPO, gate). Otherwise the time of an
+evaluation is the wall
 time of its ``eval/`` event since the run's first event, less every pause between two
 consecutive events longer than ``--gap`` minutes (a run stopped and resumed in a later session
 counts only its training). The figure goes to ``--out`` (PNG); the points are also printed as
@@ -19,11 +22,12 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Point", "read_curve", "training_minutes"]
+__all__ = ["Point", "read_curve", "read_rounds", "training_minutes"]
 
 
 @dataclass(frozen=True)
@@ -51,9 +55,25 @@ def training_minutes(times: list[tuple[int, float]], gap_minutes: float) -> dict
     return out
 
 
+def read_rounds(run: Path) -> list[Point]:
+    """The rounds of an expert-iteration run: each round's last evaluation against each
+    opponent, at the run's wall time and decisions when the round ended."""
+    points, decisions = [], 0
+    for line in (run / "rounds.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        decisions += int(record["decisions"])
+        minutes = float(record["total_wall_s"]) / 60
+        for opponent, (margin, low, high) in record["evals"].items():
+            points.append(Point(minutes, decisions, opponent, margin, low, high))
+    return points
+
+
 def read_curve(run: Path, gap_minutes: float = 10.0) -> list[Point]:
-    """The evaluations of ``run`` with their training minutes. Raises ValueError naming the run
-    when it has no ``metrics.csv`` or no TensorBoard events."""
+    """The evaluations of ``run`` with their training minutes (an expert-iteration run's:
+    ``read_rounds``). Raises ValueError naming the run when it has no ``metrics.csv`` or no
+    TensorBoard events."""
+    if (run / "rounds.jsonl").is_file():
+        return read_rounds(run)
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     metrics = run / "metrics.csv"

@@ -197,3 +197,21 @@ def test_plot_curves_places_evaluations_at_training_time_and_draws_them(tmp_path
     assert bad.returncode == 2 and "no metrics.csv" in bad.stderr and "Traceback" not in bad.stderr
     gap = run("plot_curves.py", str(run_dir), "--out", str(tmp_path / "e.png"), "--gap", "0")
     assert gap.returncode == 2 and "--gap must be > 0 minutes, got 0.0" in gap.stderr
+
+
+def test_plot_curves_reads_an_expert_iteration_run_round_by_round(tmp_path):
+    run_dir = tmp_path / "exit"
+    run_dir.mkdir()
+    rounds = [
+        {"round": 0, "evals": {"pimc:ms=0": [-1.5, -2.0, -1.0]}, "decisions": 2000, "total_wall_s": 600},
+        {"round": 1, "evals": {"pimc:ms=0": [-0.5, -0.9, -0.1]}, "decisions": 1000, "total_wall_s": 1500},
+    ]  # fmt: skip
+    (run_dir / "rounds.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rounds))
+    out = run("plot_curves.py", f"{run_dir}=recipe", "--out", str(tmp_path / "r.png"))
+    assert out.returncode == 0, out.stderr
+    rows = [r for r in out.stdout.splitlines() if r.startswith("| recipe |")]
+    assert rows == [
+        "| recipe | 10.0 | 2,000 | pimc:ms=0 | -1.500 [-2.000, -1.000] |",
+        "| recipe | 25.0 | 3,000 | pimc:ms=0 | -0.500 [-0.900, -0.100] |",
+    ]
+    assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

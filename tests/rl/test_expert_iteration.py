@@ -4,6 +4,7 @@ and card), resuming across a round boundary to the same result, and rule flags o
 command line."""
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from mazzo.agents.neural import read_policy
 from mazzo.agents.shipped import named_weights
 from mazzo.envs.registry import get_game
 from mazzo.training.rl.config import make_config
-from mazzo.training.rl.expert_iteration import ExitConfig, round_config
+from mazzo.training.rl.expert_iteration import ExitConfig, _Clock, round_config
 from tests.cli_runner import run_cli
 
 TINY = {
@@ -211,3 +212,18 @@ def test_a_variant_warm_started_from_the_default_rules_bot(tmp_path):
     card = (run / "bot" / "CARD.md").read_text()
     assert "warm-started from `bot` (a network trained for other rules" in card
     assert "from no weights" not in card
+
+
+def test_a_rounds_clock_is_kept_while_it_runs_and_adds_up_over_sessions(tmp_path):
+    """A round's wall time survives a process killed outright (written as it runs) and adds
+    up over the sessions that finish it."""
+    clock = _Clock(tmp_path / "round-01", every=0.02)
+    with clock:
+        time.sleep(0.2)
+        while_running = json.loads((tmp_path / "round-01" / "wall.json").read_text())["seconds"]
+        assert 0.02 <= while_running <= 0.2
+    first = clock.total()
+    assert first >= 0.2
+    with _Clock(tmp_path / "round-01", every=10.0) as again:
+        time.sleep(0.05)
+    assert again.total() >= first + 0.05

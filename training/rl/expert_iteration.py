@@ -44,6 +44,7 @@ import dataclasses
 import json
 import os
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -405,25 +406,47 @@ def _gate(rdir: Path, best: Path, deals: Any, cfg: ExitConfig, log: Log) -> Gate
 
 
 class _Clock:
-    """The wall time spent on a round, over every session (``round-KK/wall.json``)."""
+    """The wall time spent on a round, over every session (``round-KK/wall.json``), written
+    when the round's stage ends and every ``every`` seconds while it runs, so that a process
+    killed outright loses at most that much of it."""
 
-    def __init__(self, rdir: Path) -> None:
+    def __init__(self, rdir: Path, every: float = 60.0) -> None:
         self.path = rdir / "wall.json"
+        self.every = every
         self._t0 = 0.0
+        self._before = 0.0
+        self._stop = threading.Event()
+        self._writer: threading.Thread | None = None
 
     def total(self) -> float:
         if self.path.exists():
             return float(json.loads(self.path.read_text())["seconds"])
         return 0.0
 
+    def _write(self) -> None:
+        spent = self._before + time.monotonic() - self._t0
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"seconds": spent}) + "\n")
+        tmp.replace(self.path)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.every):
+            self._write()
+
     def __enter__(self) -> _Clock:
+        self._before = self.total()
         self._t0 = time.monotonic()
+        self._stop.clear()
+        self._writer = threading.Thread(target=self._tick, daemon=True)
+        self._writer.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        spent = self.total() + time.monotonic() - self._t0
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text(json.dumps({"seconds": spent}) + "\n")
+        self._stop.set()
+        if self._writer is not None:
+            self._writer.join()
+        self._write()
 
 
 # ---- the card
