@@ -54,7 +54,10 @@ def test_a_change_that_would_make_another_run_is_refused(tmp_path):
     refused = run_cli("train", CONFIG, "--resume", str(run), "--set", "lr=0.01")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert "a resumed run cannot change lr (0.0003 -> 0.01)" in refused.stderr
-    assert "may change checkpoint_minutes, eval_every, total_decisions" in refused.stderr
+    assert (
+        "may change checkpoint_minutes, eval_every, label_workers, total_decisions"
+        in refused.stderr
+    )
     assert (run / "latest").read_text() == before  # nothing was touched
 
 

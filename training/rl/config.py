@@ -38,9 +38,13 @@ __all__ = [
     "stored_run",
 ]
 
-RESUMABLE_CHANGES = frozenset({"total_decisions", "checkpoint_minutes", "eval_every", "rounds"})
-"""Config keys a resumed run may change: they do not enter the training computation, so the
-run stays exactly the run it would have been (every other key is refused on resume)."""
+RESUMABLE_CHANGES = frozenset({
+    "total_decisions", "checkpoint_minutes", "eval_every", "rounds", "label_workers",
+    "gate_workers",
+})  # fmt: skip
+"""Config keys a resumed run may change: they do not enter the training computation (the
+labels and the gate are the same on any number of workers), so the run stays exactly the run
+it would have been (every other key is refused on resume)."""
 
 LR_SCHEDULE = ("lr_decay_start", "lr_decay_decisions", "lr_end")
 """The learning-rate schedule's keys (``RunConfig.lr_at``). A resumed run may change them where

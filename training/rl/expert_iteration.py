@@ -59,7 +59,7 @@ from mazzo.arena.plan import Entrant
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 from mazzo.training.rl import ppo
-from mazzo.training.rl.config import config_dict, field_defaults, stored_run
+from mazzo.training.rl.config import RESUMABLE_CHANGES, config_dict, field_defaults, stored_run
 from mazzo.training.rl.evaluate import paired_margin
 from mazzo.training.rl.run import Log, read_init
 from mazzo.training.rl.ship import ship
@@ -320,13 +320,13 @@ def _open(cfg: ExitConfig, run_dir: Path, resume: bool) -> None:
         if not state.exists():
             raise ValueError(f"--resume {str(run_dir)!r}: not an expert-iteration run")
         stored = json.loads(state.read_text())["config"]
-        fixed = {k for k in config if k not in ("rounds", "checkpoint_minutes", "eval_every")}
+        free = sorted(RESUMABLE_CHANGES & set(config))
         stored = field_defaults(type(cfg)) | stored
-        differ = sorted(k for k in fixed if stored.get(k) != config[k])
+        differ = sorted(k for k in config if k not in free and stored.get(k) != config[k])
         if differ:
             raise ValueError(
                 f"--resume {str(run_dir)!r}: the run's {', '.join(differ)} differ from this "
-                "config's (a resumed run may change rounds, checkpoint_minutes and eval_every)"
+                f"config's (a resumed run may change {', '.join(free)})"
             )
     elif (run_dir / "latest").exists() or state.exists():
         raise ValueError(f"{run_dir} already holds a run; resume it or choose another dir")
