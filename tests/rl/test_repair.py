@@ -122,8 +122,15 @@ def test_a_repair_refuses_what_it_cannot_do(tmp_path):
     with pytest.raises(ValueError, match="deals must be at least 1, got 0"):
         RepairConfig(game="calabresella", init_from=BOT, deals=0)
     four = RepairConfig(game="calabresella", init_from=BOT, flags={"players": 4}, deals=5)
-    with pytest.raises(ValueError, match=r"its flags is .*this repair's is .*\"players\": 4"):
+    with pytest.raises(ValueError, match=r"its flags is .*this repair's is .*\"players\": 4") as e:
         train(four, tmp_path / "four", log=quiet)
+    assert "init_foreign_rules" not in str(e.value)  # the repair has no such key to offer
+    with pytest.raises(ValueError, match=r"init_from 'bot@99': calabresella ships versions"):
+        train(
+            RepairConfig(game="calabresella", init_from="bot@99", deals=5),
+            tmp_path / "v",
+            log=quiet,
+        )
     cfg = RepairConfig(game="calabresella", init_from=BOT, rounds=1, deals=5)
     with pytest.raises(ValueError, match="runs on this machine alone"):
         train(cfg, tmp_path / "ray", ray="auto", log=quiet)

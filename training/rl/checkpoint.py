@@ -23,9 +23,31 @@ import torch
 
 from mazzo.agents.neural import CHECKPOINT_FORMAT, checkpoint_dir, load_tensors, read_policy
 
-__all__ = ["FORMAT", "load_checkpoint", "save_checkpoint"]
+__all__ = ["FORMAT", "check_start", "load_checkpoint", "save_checkpoint"]
 
 FORMAT = CHECKPOINT_FORMAT
+
+
+def check_start(
+    name: str, meta: dict[str, Any], want: dict[str, Any], whose: str,
+    foreign_rules: bool | None = None,
+) -> None:  # fmt: skip
+    """Check that the network a trainer starts from (``name`` as the config gave it, its
+    ``meta.json``) was trained for ``want``'s game, flags and encoding version; its flags may
+    differ where ``foreign_rules`` (the trainer's ``init_foreign_rules``; None for a trainer
+    without that key) allows it.
+
+    Raises:
+        ValueError: naming the first key that differs, and ``whose`` value it should have.
+    """
+    for key, value in want.items():
+        if meta.get(key) != value and not (key == "flags" and foreign_rules):
+            offered = key == "flags" and foreign_rules is not None
+            hint = " (init_foreign_rules = true allows it)" if offered else ""
+            raise ValueError(
+                f"init_from {name!r}: its {key} is {json.dumps(meta.get(key))}, {whose} "
+                f"is {json.dumps(value)}{hint}"
+            )
 
 
 def save_checkpoint(

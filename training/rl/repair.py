@@ -56,7 +56,7 @@ from mazzo.arena.gifts import card_values, play_deal
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.protocols import AnyEncoder, RulesLike
 from mazzo.envs.registry import AnyGame, get_game
-from mazzo.training.rl.checkpoint import load_checkpoint, save_checkpoint
+from mazzo.training.rl.checkpoint import check_start, load_checkpoint, save_checkpoint
 from mazzo.training.rl.config import config_dict
 from mazzo.training.rl.distill import LabelledDecisions, distill
 
@@ -132,12 +132,7 @@ def _net_of(
     encoding's."""
     agent, meta = load_policy(path)  # the network, built and checked as every loader does
     want = {"game": game.name, "flags": rules.to_flags(), "encoding_version": encoder.version}
-    for key, value in want.items():
-        if meta.get(key) != value:
-            raise ValueError(
-                f"init_from {path!r}: its {key} is {json.dumps(meta.get(key))}, this repair's is "
-                f"{json.dumps(value)}"
-            )
+    check_start(str(path), meta, want, "this repair's")
     net = agent.net
     assert isinstance(net, PolicyValueNet)
     return net, dict(meta["network"])
@@ -256,7 +251,11 @@ def train(
     game = get_game(cfg.game)
     rules = game.rules(cfg.flags)
     encoder = game.encoder(rules)
-    student, shape = _net_of(named_weights(cfg.init_from, game, rules), game, rules, encoder)
+    try:
+        folder = named_weights(cfg.init_from, game, rules)
+    except ValueError as e:
+        raise ValueError(f"init_from {e}") from None
+    student, shape = _net_of(folder, game, rules, encoder)
     confirmer = make_agent(cfg.confirm, game) if cfg.confirm else None
     if confirmer is not None and not hasattr(confirmer, "search"):
         raise ValueError(f"confirm {cfg.confirm!r}: not an agent with search values (pimc)")

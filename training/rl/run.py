@@ -37,7 +37,7 @@ from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame, get_game
 from mazzo.training.rl.actors import Actors, ActorSpec
-from mazzo.training.rl.checkpoint import load_checkpoint, save_checkpoint
+from mazzo.training.rl.checkpoint import check_start, load_checkpoint, save_checkpoint
 from mazzo.training.rl.collect import Rollout
 from mazzo.training.rl.config import (
     LR_SCHEDULE,
@@ -91,13 +91,7 @@ def read_init(
         raise ValueError(f"init_from {e}") from None
     model, meta = read_policy(folder)
     mine = {"game": game.name, "flags": rules.to_flags(), "encoding_version": encoding_version}
-    for key, value in mine.items():
-        if meta.get(key) != value and not (key == "flags" and cfg.init_foreign_rules):
-            hint = " (init_foreign_rules = true allows it)" if key == "flags" else ""
-            raise ValueError(
-                f"init_from {path!r}: its {key} is {json.dumps(meta.get(key))}, this run's "
-                f"is {json.dumps(value)}{hint}"
-            )
+    check_start(path, meta, mine, "this run's", cfg.init_foreign_rules)
     shape = meta.get("network", {})
     if list(shape.get("hidden", ())) != list(cfg.hidden):
         raise ValueError(
