@@ -1,9 +1,11 @@
-"""How often an agent gives counters away (issue 27, point 12): over the committed deal files
-(``configs/deals/*.jsonl``), one agent in every seat plays each deal, and every card it plays is
-checked once its trick is over (``mazzo.arena.gifts``, the one definition): a *lost counter*
-is a card worth something played into a trick the other side won; it was *avoidable* when a
-legal card worth nothing was held; a *sure gift* is an avoidable lost counter played last to
-the trick. A deal whose returns are all 0 (no sides to read) is left out and counted.
+"""How often an agent gives counters away, and its other blunders (issues 27 and 41): over the
+committed deal files (``configs/deals/*.jsonl``), one agent in every seat plays each deal, and
+every card it plays is checked once its trick is over (``mazzo.arena.gifts``, the one
+definition of each): a *lost counter* is a card worth something played into a trick the other
+side won; it was *avoidable* when a legal card worth nothing was held; a *sure gift* is an
+avoidable lost counter played last to the trick. The other blunders a card player notices are
+counted beside them: a partner's trick overtaken, a master lost and an excuse (the Matto)
+wasted. A deal whose returns are all 0 (no sides to read) is left out and counted.
 
 Run: ``python benchmarks/study_gifts.py --agents heuristic bot --deals 500``. Nothing here names
 a game: every game with a committed deal file is studied through the registry.
@@ -21,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from mazzo.agents.registry import make_agent
-from mazzo.arena.gifts import card_values, play_deal
+from mazzo.arena.gifts import BLUNDERS, card_values, play_deal
 from mazzo.envs.deal_sets import read_deal_set
 from mazzo.envs.registry import AnyGame
 
@@ -42,6 +44,7 @@ class Tally:
     lost_value: int = 0
     sure_value: int = 0
     by_card: dict[str, int] = field(default_factory=dict)  # sure gifts by card
+    blunders: dict[str, int] = field(default_factory=lambda: dict.fromkeys(BLUNDERS, 0))
 
     def line(self, name: str) -> str:
         per = max(1, self.deals)
@@ -53,7 +56,8 @@ class Tally:
             f"{self.counters} counters; lost counters {self.lost} ({self.lost / per:.2f} a deal, "
             f"value {self.lost_value}), avoidable {self.avoidable} ({self.avoidable / per:.2f} "
             f"a deal), sure gifts {self.sure} ({self.sure / per:.2f} a deal, value "
-            f"{self.sure_value}); sure gifts by card: {top or '-'}"
+            f"{self.sure_value}); sure gifts by card: {top or '-'}; other blunders a deal: "
+            + ", ".join(f"{k} {n / per:.2f}" for k, n in self.blunders.items() if k != BLUNDERS[0])
         )
 
 
@@ -73,6 +77,8 @@ def study(game: AnyGame, rules: Any, deals: list[Any], spec: str, seed: int) -> 
             tally.skipped += 1
             continue
         tally.deals += 1
+        for kind, plays in found.blunders().items():
+            tally.blunders[kind] += len(plays)
         for p in found.plays:
             tally.plays += 1
             if p.value <= 0:

@@ -1,6 +1,7 @@
 """The benchmark scripts still run (tiny settings; the figures themselves are not tested)."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -215,3 +216,15 @@ def test_plot_curves_reads_an_expert_iteration_run_round_by_round(tmp_path):
         "| recipe | 25.0 | 3,000 | pimc:ms=0 | -0.500 [-0.900, -0.100] |",
     ]
     assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_study_gifts_counts_every_blunder_for_each_agent_and_game():
+    out = run("study_gifts.py", "--agents", "heuristic", "random", "--deals", "20")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 2 * len(game_names())  # an agent a line, for every committed deal file
+    for line in lines:
+        assert "sure gifts" in line and "partner overtaken" in line and "master lost" in line
+        assert "excuse wasted" in line
+        deals, left_out = re.search(r"(\d+) deals \((\d+) left out\)", line).groups()
+        assert int(deals) + int(left_out) == 20
