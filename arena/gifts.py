@@ -54,8 +54,9 @@ class CardPlay:
         master: no stronger card of its suit was in another hand.
         lesser: the other legal actions whose card was no master, as action ids.
         options: how many legal actions there were.
-        others_win: played last: for each other legal card, the seat that would have taken the
-            trick with it and the card's value, in action order (empty when not last).
+        others_win: played last: for each other legal card, its action id, the seat that would
+            have taken the trick with it and the card's value, in action order (empty when not
+            last).
     """
 
     step: int
@@ -69,7 +70,7 @@ class CardPlay:
     master: bool = False
     lesser: tuple[int, ...] = ()
     options: int = 1
-    others_win: tuple[tuple[int, int], ...] = ()
+    others_win: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,8 +104,15 @@ class DealPlays:
         left it to."""
         if not (self.sided and p.last and p.winner == p.seat):
             return False
-        return any(
-            w != p.seat and self.same_side(w, p.seat) and v >= p.value for w, v in p.others_win
+        return bool(self.keeping(p))
+
+    def keeping(self, p: CardPlay) -> tuple[int, ...]:
+        """Played last: the other legal actions that leave the trick with a partner and are
+        worth as much as ``p``'s card."""
+        return tuple(
+            a
+            for a, w, v in p.others_win
+            if w != p.seat and self.sided and self.same_side(w, p.seat) and v >= p.value
         )
 
     def master_lost(self, p: CardPlay) -> bool:
@@ -136,6 +144,21 @@ class DealPlays:
             "excuse wasted": self.excuse_wasted,
         }
         return {kind: [p for p in self.plays if judge[kind](p)] for kind in BLUNDERS}
+
+    def remedies(self, kind: str, p: CardPlay) -> tuple[int, ...]:
+        """The legal actions that would not have made ``p`` a blunder of ``kind``: the blank
+        cards (sure gift), the cards that leave the trick with the partner worth as much
+        (partner overtaken), the cards that are no master (master lost), any other card
+        (excuse wasted)."""
+        if kind == "sure gift":
+            return p.blanks
+        if kind == "partner overtaken":
+            return self.keeping(p)
+        if kind == "master lost":
+            return p.lesser
+        if kind == "excuse wasted":
+            return tuple(a for a, _, _ in p.others_win)
+        raise ValueError(f"unknown blunder {kind!r} (expected one of {', '.join(BLUNDERS)})")
 
 
 BLUNDERS = ("sure gift", "partner overtaken", "master lost", "excuse wasted")
@@ -174,10 +197,10 @@ def play_deal(
             probe = state.clone()
             probe.apply(action)
             last = len(probe.tricks) > done
-            others_win: tuple[tuple[int, int], ...] = ()
+            others_win: tuple[tuple[int, int, int], ...] = ()
             if last:
                 others_win = tuple(
-                    (_winner_with(state, a), value.get(c, 0)) for a, c in legal if a != action
+                    (a, _winner_with(state, a), value.get(c, 0)) for a, c in legal if a != action
                 )
             facts = {
                 "master": _master(deck, card, out & ~own),

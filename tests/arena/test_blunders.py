@@ -27,23 +27,28 @@ def _play(**kw: Any) -> CardPlay:
 
 def test_a_partner_overtaken_needs_a_card_worth_as_much_that_left_it_with_the_partner():
     deal = DealPlays((), SIDES)
-    took = _play(seat=0, winner=0, others_win=((2, 0), (0, 0)))
+    took = _play(seat=0, winner=0, others_win=((7, 2, 0), (8, 0, 0)))
     assert deal.partner_overtaken(took)
     # a counter laid on the partner's trick: every card that leaves it to him is worth less
-    assert not deal.partner_overtaken(_play(value=5, others_win=((2, 0),)))
-    assert deal.partner_overtaken(_play(value=5, others_win=((2, 5),)))
+    assert not deal.partner_overtaken(_play(value=5, others_win=((7, 2, 0),)))
+    assert deal.partner_overtaken(_play(value=5, others_win=((7, 2, 5),)))
     # no card would have left it with the partner; the other side; not last; not the taker
-    assert not deal.partner_overtaken(_play(others_win=((0, 0), (1, 0))))
-    assert not deal.partner_overtaken(_play(others_win=((3, 0),)))
+    assert not deal.partner_overtaken(_play(others_win=((7, 0, 0), (8, 1, 0))))
+    assert not deal.partner_overtaken(_play(others_win=((7, 3, 0),)))
     assert not deal.partner_overtaken(_play(last=False, others_win=()))
-    assert not deal.partner_overtaken(_play(winner=2, others_win=((2, 0),)))
+    assert not deal.partner_overtaken(_play(winner=2, others_win=((7, 2, 0),)))
     assert not DealPlays((), (0.0,) * 4).partner_overtaken(took)  # no sides to read
+    assert deal.remedies("partner overtaken", took) == (7,)
+    assert deal.remedies(
+        "partner overtaken", _play(value=5, others_win=((7, 2, 0), (8, 2, 5)))
+    ) == (8,)
 
 
 def test_a_master_lost_is_a_master_laid_on_the_other_sides_winning_card_with_a_lesser_held():
     deal = DealPlays((), SIDES)
     lost = _play(seat=0, winner=1, last=False, master=True, beaten=True, lesser=(7,))
     assert deal.master_lost(lost)
+    assert deal.remedies("master lost", lost) == (7,)
     for change in ({"master": False}, {"beaten": False}, {"lesser": ()}, {"winner": 2}):
         kw = {"seat": 0, "winner": 1, "master": True, "beaten": True, "lesser": (7,)} | change
         assert not deal.master_lost(_play(**kw)), change
@@ -51,7 +56,12 @@ def test_a_master_lost_is_a_master_laid_on_the_other_sides_winning_card_with_a_l
 
 def test_an_excuse_wasted_is_the_excuse_on_its_own_sides_trick_with_another_card_held():
     deal = DealPlays((), SIDES)
-    assert deal.excuse_wasted(_play(card=EXCUSE, seat=0, winner=2, options=3))
+    wasted = _play(card=EXCUSE, seat=0, winner=2, options=3, others_win=((4, 2, 0), (9, 0, 5)))
+    assert deal.excuse_wasted(wasted)
+    assert deal.remedies("excuse wasted", wasted) == (4, 9)
+    assert deal.remedies("sure gift", _play(blanks=(3, 5))) == (3, 5)
+    with pytest.raises(ValueError, match=r"unknown blunder 'gift'.*sure gift, partner overtaken"):
+        deal.remedies("gift", wasted)
     assert not deal.excuse_wasted(_play(card=EXCUSE, seat=0, winner=1, options=3))
     assert not deal.excuse_wasted(_play(card=EXCUSE, seat=0, winner=2, options=1))
     assert not deal.excuse_wasted(_play(card=EXCUSE, seat=0, winner=2, options=3, last=False))
@@ -62,7 +72,7 @@ def test_blunders_lists_every_kind_in_play_order():
     plays = (
         _play(step=1, card=EXCUSE, seat=0, winner=2, options=2),
         _play(step=2, seat=0, winner=1, value=3, blanks=(4,)),
-        _play(step=3, seat=0, winner=0, others_win=((2, 0),)),
+        _play(step=3, seat=0, winner=0, others_win=((7, 2, 0),)),
     )
     found = DealPlays(plays, SIDES).blunders()
     assert tuple(found) == BLUNDERS

@@ -1,6 +1,7 @@
 """Gift repair (``algorithm = "repair"``): a trained network taught to stop throwing sure gifts
 (``mazzo.arena.gifts``: a counter played last to a trick the other side takes, a card worth
-nothing in hand), everything else it does kept.
+nothing in hand), or any other blunder that module defines (``blunders``: a partner's trick
+overtaken, a master lost, an excuse wasted), everything else it does kept.
 
 Why a stage of its own: a sure gift costs its giver only where the settlement hangs on that
 counter, so self-play's returns and a search valuing the settlement leave most of them
@@ -15,8 +16,10 @@ network in ``init_from``:
    policy are kept, and each deal's sure gifts are found once it is over;
 2. **targets**: the network's own choice as it played (an anchor, one-hot on its most
    probable action: what it does stays; a soft anchor, its whole policy, let near-ties drift
-   and changed a seventh of its choices), except at a sure gift, where the target is the
-   blank legal card it likes best; a gift row counts ``gift_weight`` times, and the gift rows
+   and changed a seventh of its choices), except at a blunder of the kinds in ``blunders``,
+   where the target is the remedy it likes best (``DealPlays.remedies``: a blank card for a
+   sure gift, a card that leaves the trick with the partner, a card that is no master, any
+   card but the excuse); a gift row counts ``gift_weight`` times, and the gift rows
    of every earlier round stay in (a gift unlearned in one round is not relearned in the next
    from its own anchor); the rows are shuffled (the held-out share is a fair sample);
 3. **learning**: ``epochs`` passes of cross-entropy to the targets (``distill.distill``; the
@@ -52,12 +55,12 @@ from mazzo.agents.nets import PolicyValueNet
 from mazzo.agents.neural import load_policy
 from mazzo.agents.registry import make_agent
 from mazzo.agents.shipped import named_weights
-from mazzo.arena.gifts import card_values, play_deal
+from mazzo.arena.gifts import BLUNDERS, card_values, play_deal
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.protocols import AnyEncoder, RulesLike
 from mazzo.envs.registry import AnyGame, get_game
 from mazzo.training.rl.checkpoint import check_start, load_checkpoint, save_checkpoint
-from mazzo.training.rl.config import config_dict
+from mazzo.training.rl.config import config_dict, field_defaults
 from mazzo.training.rl.distill import LabelledDecisions, distill
 
 __all__ = ["Played", "RepairConfig", "play_and_label", "train"]
@@ -66,6 +69,12 @@ METRICS = (
     "round", "deals", "decisions", "gifts_per_deal", "agreement", "cross_entropy", "wall_s",
     "kept",
 )  # fmt: skip
+
+
+PLURAL = {
+    "sure gift": "sure gifts", "partner overtaken": "partners overtaken",
+    "master lost": "masters lost", "excuse wasted": "excuses wasted",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,9 @@ class RepairConfig:
     confirm: str = ""
     """an agent with search values (``pimc:ms=0,points=0.5``): a gift is moved only to a blank
     card it values at least as the counter ('' moves every gift)"""
+    blunders: tuple[str, ...] = ("sure gift",)
+    """the kinds of blunder repaired (``mazzo.arena.gifts.BLUNDERS``: sure gift, partner
+    overtaken, master lost, excuse wasted); the gift figures count them all"""
     threads: int = 1
     """torch threads"""
 
@@ -107,6 +119,11 @@ class RepairConfig:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if not self.lr > 0:
             raise ValueError(f"lr must be > 0, got {self.lr}")
+        unknown = [k for k in self.blunders if k not in BLUNDERS]
+        if unknown or not self.blunders:
+            raise ValueError(
+                f"blunders {list(self.blunders)!r}: give one or more of {', '.join(BLUNDERS)}"
+            )
 
 
 @dataclass
@@ -142,10 +159,13 @@ def _net_of(
 def play_and_label(
     net: PolicyValueNet, game: AnyGame, rules: RulesLike, encoder: AnyEncoder,
     deals: list[Any], gift_weight: int, confirm: Any = None, seed: int = 0,
+    blunders: tuple[str, ...] | list[str] = ("sure gift",),
 ) -> Played:  # fmt: skip
-    """Step 1 and 2 of a round (see the module docstring) over ``deals``; with ``confirm`` (an
-    agent with ``search``), a gift is moved only to a blank card the search values at least
-    as the counter, and kept where it values none so (``Played.refused``)."""
+    """Step 1 and 2 of a round (see the module docstring) over ``deals``, every blunder of the
+    kinds ``blunders`` moved to a remedy (one kind a card: the first in ``BLUNDERS``' order);
+    with ``confirm`` (an agent with ``search``), a blunder is moved only to a remedy the search
+    values at least as the card played, and kept where it values none so
+    (``Played.refused``)."""
     values = card_values(game)
     obs1 = np.zeros((1, encoder.obs_size), np.float32)
     mask1 = np.zeros((1, encoder.num_actions), np.int8)
@@ -177,12 +197,16 @@ def play_and_label(
 
         found = play_deal(game, game.new_state(deal, rules), choose, values)
         sided += found.sided
-        for gift in found.sure_gifts():
+        marked: dict[int, list[int]] = {}  # step -> the remedies of its first blunder
+        for kind, plays in found.blunders().items():
+            for play in plays:
+                if kind in blunders and play.step not in marked:
+                    marked[play.step] = list(found.remedies(kind, play))
+        for step, blanks in sorted(marked.items()):
             gifts += 1
-            row = first + gift.step
-            blanks = list(gift.blanks)
+            row = first + step
             if confirm is not None:
-                _, searched = confirm.search(views[gift.step], rng)
+                _, searched = confirm.search(views[step], rng)
                 played = int(targets[row].argmax())
                 blanks = [
                     b for b in blanks if searched.get(b, -np.inf) >= searched.get(played, np.inf)
@@ -263,7 +287,8 @@ def train(
     if resume:
         model, _trainer, meta = load_checkpoint(run_dir)
         own = {k: v for k, v in config_dict(cfg).items() if k != "rounds"}
-        theirs = {k: v for k, v in dict(meta.get("config", {})).items() if k != "rounds"}
+        stored = field_defaults(RepairConfig) | dict(meta.get("config", {}))
+        theirs = {k: v for k, v in stored.items() if k != "rounds"}
         if meta.get("algorithm") != "repair" or theirs != own:
             raise ValueError(
                 f"--resume {str(run_dir)!r}: not this repair's run (a resumed repair may change "
@@ -281,15 +306,18 @@ def train(
             csv.writer(f).writerow(METRICS)
     writer = SummaryWriter(str(run_dir))
     earlier: list[LabelledDecisions] = []  # the gift rows of the rounds before
+    kinds = " / ".join(PLURAL[k] for k in cfg.blunders)  # as the log names them
     for k in range(start, cfg.rounds + 1):
         t0 = time.perf_counter()
         deals = list(generate_deals(game, rules, cfg.deals, cfg.deal_seed + k).deals)
         played = play_and_label(
             student.eval(), game, rules, encoder, deals, cfg.gift_weight, confirmer,
-            cfg.seed * 1000 + k,
+            cfg.seed * 1000 + k, cfg.blunders,
         )  # fmt: skip
         if k == cfg.rounds:  # the last play measures the repaired network
-            _record(run_dir, writer, k, played, {}, time.perf_counter() - t0, log, "measured")
+            _record(
+                run_dir, writer, k, played, {}, time.perf_counter() - t0, log, "measured", kinds
+            )
             break
         if len(earlier) < k:  # resumed: the earlier rounds' gift rows, as they were
             earlier = [_load_rows(run_dir / f"gifts-{j:02d}.npz") for j in range(k)]
@@ -300,7 +328,7 @@ def train(
         gen = torch.Generator().manual_seed(cfg.seed * 1000 + k)
         opt = torch.optim.Adam(student.parameters(), lr=cfg.lr)
         stats = distill(student.train(), opt, data, cfg.epochs, cfg.minibatch, gen, 0.0)
-        _record(run_dir, writer, k, played, stats, time.perf_counter() - t0, log, "learned")
+        _record(run_dir, writer, k, played, stats, time.perf_counter() - t0, log, "learned", kinds)
         meta = {
             "algorithm": "repair", "game": game.name, "flags": rules.to_flags(),
             "encoding_version": encoder.version, "config": config_dict(cfg), "update": k + 1,
@@ -313,7 +341,7 @@ def train(
 
 def _record(
     run_dir: Path, writer: SummaryWriter, k: int, played: Played, stats: dict[str, float],
-    wall: float, log: Callable[[str], None], what: str,
+    wall: float, log: Callable[[str], None], what: str, kinds: str,
 ) -> None:  # fmt: skip
     row = {
         "round": k, "deals": played.deals, "decisions": len(played.data),
@@ -330,7 +358,7 @@ def _record(
         writer.add_scalar("repair/cross_entropy", stats["cross_entropy"], k)
     writer.flush()
     log(
-        f"repair: round {k} ({what}): {played.gifts} sure gifts on {played.deals} deals "
+        f"repair: round {k} ({what}): {played.gifts} {kinds} on {played.deals} deals "
         f"({played.gifts_per_deal:.2f} a deal"
         + (f", {played.refused} kept: the search prefers them" if played.refused else "")
         + f"), {len(played.data):,} decisions"
