@@ -27,7 +27,7 @@ FOUR = GAME.rules({"players": 4})
 def shipped(tmp_path_factory):
     root = tmp_path_factory.mktemp("checkpoints")
     shutil.copytree(ROOT / "checkpoints" / "calabresella", root / "calabresella",
-                    ignore=shutil.ignore_patterns("selfplay", "belief"))  # fmt: skip
+                    ignore=shutil.ignore_patterns("selfplay", "belief", "rules"))  # fmt: skip
     run = tmp_path_factory.mktemp("run") / "four"
     cfg = PPOConfig(game="calabresella", flags={"players": 4}, total_decisions=512, n_envs=8,
                     rollout_decisions=256, minibatch=128, hidden=(16,), eval_every=0, threads=1)  # fmt: skip
@@ -84,3 +84,14 @@ def test_the_bots_reply_says_which_bots_open_other_rules(four_players_bot):
     assert described["h"]["foreign_rules"] is False and described["h"]["other_rules"] == []
     lenient = Bots([("bot", "bot")], foreign_rules=True)
     assert lenient.describe()["calabresella"][0]["foreign_rules"] is True
+
+
+def test_the_shipped_four_player_bot_is_bot_at_a_four_player_table():
+    """The recipe's bot for ``players=4`` (``checkpoints/calabresella/rules/players=4``): ``bot``
+    at such a table loads it, trained for those rules, with its card."""
+    folder = bot_for_rules(GAME, FOUR)
+    assert folder == ROOT / "checkpoints" / "calabresella" / "rules" / "players=4"
+    assert "players=4" in (folder / "CARD.md").read_text()
+    agent = make_agent("bot", GAME, FOUR)
+    assert resolved_flags(trained_rules(agent)) == resolved_flags(FOUR)
+    assert check_rules_fit(agent, "bot", GAME, FOUR) is None

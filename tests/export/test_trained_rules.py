@@ -130,11 +130,14 @@ def test_the_server_reports_each_bots_rules_and_refuses_an_open():
     by_name = {b["name"]: b for b in listed["bots"]["calabresella"]}
     assert by_name["random"]["rules"] is None
     assert by_name["bot"]["rules"]["players"] == 3 and by_name["bot"]["rules"]["aperta"] is False
-    open_ = {"type": "open", "mode": "table", "game": "calabresella", "flags": {"players": 4},
-             "seats": ["client", "bot", "random", "random"], "seed": 1}  # fmt: skip
+    open_ = {"type": "open", "mode": "table", "game": "calabresella", "flags": {"aperta": True},
+             "seats": ["client", "bot", "random"], "seed": 1}  # fmt: skip
     error = server.handle(conn, json.dumps(open_))[0]
     assert error["type"] == "error" and error["code"] == "foreign_rules"
-    assert "players 3 (trained) vs 4 (here)" in error["message"]
+    assert "aperta false (trained) vs true (here)" in error["message"]
+    four = {"type": "open", "mode": "table", "game": "calabresella", "flags": {"players": 4},
+            "seats": ["client", "bot", "random", "random"], "seed": 1}  # fmt: skip
+    assert server.handle(conn, json.dumps(four))[0]["type"] == "opened"  # its own bot is shipped
     seat = {"type": "open", "mode": "seat", "game": "calabresella", "flags": {"aperta": True},
             "seat": 1, "bot": "bot"}  # fmt: skip
     assert server.handle(conn, json.dumps(seat))[0]["code"] == "foreign_rules"
