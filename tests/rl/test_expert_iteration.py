@@ -15,7 +15,7 @@ from mazzo.agents.shipped import named_weights
 from mazzo.envs.registry import get_game
 from mazzo.training.rl.config import make_config
 from mazzo.training.rl.expert_iteration import ExitConfig, _Clock, round_config
-from tests.cli_runner import run_cli
+from tests.cli_runner import ROOT, run_cli
 
 TINY = {
     "game": "calabresella",
@@ -195,27 +195,38 @@ def test_rule_flags_on_the_command_line_train_for_those_rules(tmp_path):
 
 
 def test_a_variant_warm_started_from_the_default_rules_bot(tmp_path):
-    """``init_from = "bot"`` with ``init_foreign_rules``: a four-player run starts from the
-    shipped default-rules bot, and its card says so; without the key, the refusal says how."""
+    """``init_from = "bot"`` with ``init_foreign_rules``: a run for rules no bot is shipped for
+    (``auction = until_two_passes``) starts from the shipped default-rules bot, and its card
+    says so; without the key, the refusal says how. Where a bot is shipped for the run's rules
+    (four players), ``bot`` is that one and needs no key."""
     values = {**TINY, "rounds": 0, "bootstrap_decisions": 1024, "hidden": [256, 256],
               "init_from": "bot", "lr": 1e-9}  # fmt: skip
     refused = run_cli("train", str(_write(tmp_path / "a.toml", values)), "--run-dir",
-                      str(tmp_path / "a"), "--flag", "players=4", cwd=tmp_path)  # fmt: skip
+                      str(tmp_path / "a"), "--flag", VARIANT, cwd=tmp_path)  # fmt: skip
     assert refused.returncode == 2 and "init_foreign_rules = true allows it" in refused.stderr
     assert "Traceback" not in refused.stderr and not (tmp_path / "a").exists()  # nothing written
     config = _write(tmp_path / "b.toml", {**values, "init_foreign_rules": True})
     run = tmp_path / "b"
-    out = run_cli("train", str(config), "--run-dir", str(run), "--flag", "players=4", cwd=tmp_path)
+    out = run_cli("train", str(config), "--run-dir", str(run), "--flag", VARIANT, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     model, meta = read_policy(run / "bot")
     shipped, _ = read_policy(
         named_weights("bot", get_game("calabresella"), get_game("calabresella").rules())
     )
-    assert meta["flags"] == {"players": 4}
+    assert meta["flags"] == {"auction": "until_two_passes"}
     assert all(torch.allclose(model[k], shipped[k], atol=1e-4) for k in shipped)  # lr 1e-9
     card = (run / "bot" / "CARD.md").read_text()
     assert "warm-started from `bot` (a network trained for other rules" in card
     assert "from no weights" not in card
+    four = run_cli("train", str(_write(tmp_path / "c.toml", values)), "--run-dir",
+                   str(tmp_path / "c"), "--flag", "players=4", cwd=tmp_path)  # fmt: skip
+    assert four.returncode == 0, four.stderr
+    model, meta = read_policy(tmp_path / "c" / "bot")
+    four_bot, _ = read_policy(ROOT / "checkpoints" / "calabresella" / "rules" / "players=4")
+    assert all(torch.allclose(model[k], four_bot[k], atol=1e-4) for k in four_bot)
+
+
+VARIANT = "auction=until_two_passes"  # a rule set no bot is shipped for
 
 
 def test_a_rounds_clock_is_kept_while_it_runs_and_adds_up_over_sessions(tmp_path):

@@ -50,7 +50,9 @@ class ActorSpec:
     critic_extra: int = 0
 
     def build(self) -> tuple[Collector, PolicyValueNet, OpponentPool]:
-        pool = OpponentPool(self.game, self.pool_agents, self.self_play, self.max_snapshots)
+        pool = OpponentPool(
+            self.game, self.pool_agents, self.self_play, self.max_snapshots, self.rules
+        )
         collector = Collector(
             self.game, self.rules, self.n_envs, self.seed, pool, self.reward_scale, self.gamma,
             self.lam,

@@ -18,6 +18,8 @@ import torch
 
 from mazzo.agents.base import AnyAgent
 from mazzo.agents.registry import make_agent
+from mazzo.agents.trained_rules import check_rules_fit
+from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import AnyGame
 
 __all__ = ["LEARNER", "Member", "OpponentPool"]
@@ -43,13 +45,20 @@ class OpponentPool:
         agents: specs of the fixed members (``heuristic``...).
         self_play: probability that a deal is latest against latest.
         max_snapshots: how many past snapshots are kept.
+        rules: the table's rules: ``bot`` is the bot shipped for them, and a trained member
+            made for other rules is refused (``ForeignRules``) unless its spec says
+            ``foreign_rules=true``, as at every table.
     """
 
     def __init__(
-        self, game: AnyGame, agents: tuple[str, ...], self_play: float, max_snapshots: int
-    ) -> None:
+        self, game: AnyGame, agents: tuple[str, ...], self_play: float, max_snapshots: int,
+        rules: RulesLike | None = None,
+    ) -> None:  # fmt: skip
         self.game, self.self_play, self.max_snapshots = game, self_play, max_snapshots
-        self.fixed = [Member(s, spec=s, agent=make_agent(s, game)) for s in agents]
+        self.fixed = [Member(s, spec=s, agent=make_agent(s, game, rules)) for s in agents]
+        if rules is not None:
+            for member in self.fixed:
+                check_rules_fit(member.agent, str(member.spec), game, rules)
         self.snapshots: list[Member] = []
 
     @property

@@ -143,7 +143,9 @@ class Run:
         enc = self.encoder
         self.net = PolicyValueNet(enc.obs_size, enc.num_actions, cfg.hidden, self.critic_extra)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
-        self.pool = OpponentPool(self.game, cfg.pool_agents, cfg.self_play, cfg.max_snapshots)
+        self.pool = OpponentPool(
+            self.game, cfg.pool_agents, cfg.self_play, cfg.max_snapshots, self.rules
+        )
         self.actors: Actors | RayActors
         if ray is None:
             self.actors = Actors(self._actor_specs(seed), local=cfg.n_actors == 0)
