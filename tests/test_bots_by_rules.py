@@ -6,6 +6,7 @@ one (``mazzo.agents.shipped.SHIPPED`` pointed at a folder of the test's)."""
 
 import shutil
 
+import numpy as np
 import pytest
 
 import mazzo.agents.shipped as shipped_module
@@ -13,6 +14,7 @@ from mazzo.agents.registry import make_agent
 from mazzo.agents.shipped import bot_for_rules, rules_bots
 from mazzo.agents.trained_rules import ForeignRules, check_rules_fit, trained_rules
 from mazzo.envs.cards.flags import resolved_flags
+from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 from mazzo.serve.bots import Bots
 from mazzo.training.rl.ppo import PPOConfig, train
@@ -95,3 +97,20 @@ def test_the_shipped_four_player_bot_is_bot_at_a_four_player_table():
     agent = make_agent("bot", GAME, FOUR)
     assert resolved_flags(trained_rules(agent)) == resolved_flags(FOUR)
     assert check_rules_fit(agent, "bot", GAME, FOUR) is None
+
+
+def test_the_shipped_minchiate_variant_bot_is_bot_at_such_a_table():
+    """The recipe's bot for ``declare_timing = with_first_card`` (half precision): ``bot`` at
+    such a table loads it and plays; at the default table ``bot`` is the default bot."""
+    minchiate = get_game("minchiate")
+    variant = minchiate.rules({"declare_timing": "with_first_card"})
+    folder = bot_for_rules(minchiate, variant)
+    assert folder == ROOT / "checkpoints" / "minchiate" / "rules" / "declare_timing=with_first_card"
+    agent = make_agent("bot", minchiate, variant)
+    assert resolved_flags(trained_rules(agent)) == resolved_flags(variant)
+    (deal,) = generate_deals(minchiate, variant, 1, 3).deals
+    state, rng = minchiate.new_state(deal, variant), np.random.default_rng(0)
+    while not state.is_terminal():  # a whole deal, every seat the half-precision network
+        action = agent.act(state.info_view(state.to_play), rng)
+        assert action in state.legal_actions()
+        state.apply(action)

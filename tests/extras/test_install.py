@@ -76,7 +76,7 @@ def _user_project(folder: Path) -> None:
         (package / "__init__.py").write_text(f"raise ImportError('the user's own {name}')\n")
 
 
-WHEEL_BUDGET = 30_000_000  # bytes (docs/architecture.md, "The budget")
+WHEEL_BUDGET = 36_000_000  # bytes (docs/architecture.md, "The budget")
 
 
 def test_the_wheel_holds_every_shipped_bot_within_its_budget(wheel: Path) -> None:
