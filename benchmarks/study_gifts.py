@@ -8,7 +8,9 @@ counted beside them: a partner's trick overtaken, a master lost and an excuse (t
 wasted. A deal whose returns are all 0 (no sides to read) is left out and counted.
 
 Run: ``python benchmarks/study_gifts.py --agents heuristic bot --deals 500``. Nothing here names
-a game: every game with a committed deal file is studied through the registry.
+a game: every game with a committed deal file is studied through the registry. Fresh deals of
+any rules instead: ``--game calabresella --flag players=4 --fresh 300 --deal-seed 7171`` (``bot``
+is then the bot shipped for those rules, as at every table).
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from typing import Any
 import numpy as np
 
 from mazzo.agents.registry import make_agent
+from mazzo.agents.trained_rules import check_rules_fit
 from mazzo.arena.gifts import BLUNDERS, card_values, play_deal
-from mazzo.envs.deal_sets import read_deal_set
-from mazzo.envs.registry import AnyGame
+from mazzo.envs.deal_sets import generate_deals, read_deal_set
+from mazzo.envs.registry import AnyGame, game_names, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,7 +67,8 @@ class Tally:
 def study(game: AnyGame, rules: Any, deals: list[Any], spec: str, seed: int) -> Tally:
     """Play ``deals`` with agent ``spec`` in every seat; the tally of its counters."""
     value = card_values(game)
-    agents = [make_agent(spec, game) for _ in range(game.seats(rules))]
+    agents = [make_agent(spec, game, rules) for _ in range(game.seats(rules))]
+    check_rules_fit(agents[0], spec, game, rules)  # a network of other rules is refused
     tally = Tally()
     for k, deal in enumerate(deals):
         rng = np.random.default_rng([seed, k])
@@ -104,16 +108,41 @@ def main() -> None:
     ap.add_argument(
         "--files", nargs="*", default=sorted(glob.glob(str(ROOT / "configs/deals/*.jsonl")))
     )
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=0, help="the agents' seed (default 0)")
+    ap.add_argument("--game", choices=game_names(), help="with --fresh: the game")
+    ap.add_argument("--flag", action="append", default=[], metavar="KEY=VALUE",
+                    help="with --fresh: a rule flag (repeatable)")  # fmt: skip
+    ap.add_argument("--fresh", type=int, metavar="N",
+                    help="N fresh deals of --game and --flag instead of the files")  # fmt: skip
+    ap.add_argument("--deal-seed", type=int, default=0, help="with --fresh: the deals' seed")
     args = ap.parse_args()
-    for path in args.files:
-        ds = read_deal_set(Path(path))
-        deals = list(ds.deals)[: args.deals]
+    if args.fresh is None and (args.game or args.flag):
+        ap.error("--game and --flag go with --fresh N (the files carry their own rules)")
+    runs: list[tuple[str, AnyGame, Any, list[Any]]] = []
+    if args.fresh is not None:
+        if args.fresh < 1 or not args.game:
+            ap.error("--fresh N needs N >= 1 and --game")
+        game = get_game(args.game)
+        try:
+            rules = game.parse_flags(args.flag)
+        except ValueError as e:
+            ap.error(str(e))
+        deals = list(generate_deals(game, rules, args.fresh, args.deal_seed).deals)
+        flags = ",".join(args.flag) or "default rules"
+        runs.append((f"{game.name} ({flags}), seed {args.deal_seed}", game, rules, deals))
+    else:
+        for path in args.files:
+            ds = read_deal_set(Path(path))
+            runs.append((Path(path).name, ds.game, ds.rules, list(ds.deals)[: args.deals]))
+    for name, game, rules, deals in runs:
         for spec in args.agents:
             t0 = time.perf_counter()
-            tally = study(ds.game, ds.rules, deals, spec, args.seed)
+            try:
+                tally = study(game, rules, deals, spec, args.seed)
+            except ValueError as e:
+                ap.error(str(e))
             took = time.perf_counter() - t0
-            print(f"{Path(path).name} {tally.line(spec)} [{took:.0f} s]", flush=True)
+            print(f"{name} {tally.line(spec)} [{took:.0f} s]", flush=True)
 
 
 if __name__ == "__main__":

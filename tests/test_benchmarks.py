@@ -228,3 +228,18 @@ def test_study_gifts_counts_every_blunder_for_each_agent_and_game():
         assert "excuse wasted" in line
         deals, left_out = re.search(r"(\d+) deals \((\d+) left out\)", line).groups()
         assert int(deals) + int(left_out) == 20
+
+
+def test_study_gifts_studies_fresh_deals_of_any_rules_and_refuses_a_foreign_network():
+    out = run("study_gifts.py", "--game", "calabresella", "--flag", "players=4", "--fresh", "4",
+              "--deal-seed", "3", "--agents", "bot", "random")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 2 and all(
+        ln.startswith("calabresella (players=4), seed 3 ") for ln in lines
+    )
+    foreign = run("study_gifts.py", "--game", "calabresella", "--flag", "players=4", "--fresh",
+                  "2", "--agents", f"nn:{ROOT / 'checkpoints' / 'calabresella'}")  # fmt: skip
+    assert foreign.returncode == 2 and "players 3 (trained) vs 4 (here)" in foreign.stderr
+    alone = run("study_gifts.py", "--flag", "players=4")
+    assert alone.returncode == 2 and "--game and --flag go with --fresh N" in alone.stderr
