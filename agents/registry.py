@@ -190,9 +190,9 @@ def make_agent(
 ) -> AnyAgent:
     """Build the agent named by ``spec`` for ``game`` (the game or its registry name), its
     parameters checked first. With ``rules`` (the table's), ``bot`` (no version asked for) is
-    the bot shipped for those rules where one is (``rules_bots``); elsewhere the rules change
-    nothing here (a trained agent is checked against them where it plays:
-    ``mazzo.agents.trained_rules``).
+    the bot shipped for those rules where one is (``rules_bots``), and so is a search's
+    ``net=bot``; elsewhere the rules change nothing here (a trained agent is checked against
+    them where it plays: ``mazzo.agents.trained_rules``).
 
     Raises:
         ValueError: unknown game, agent, version or parameter; a value not of its declared type
@@ -220,13 +220,21 @@ def make_agent(
         given[info.positional] = parsed.positional
         typed[info.positional] = parsed.positional
     values = parse_params(info.where, info.params, given, typed)
+    table_bot = None
+    if rules is not None and values.get("net") == "bot":  # a search's network: the table's bot
+        folder = bot_for_rules(game, rules)
+        if folder is not None:
+            table_bot = values["net"] = f"nn:path={folder}"
     version = parsed.version if parsed.version is not None else max(info.versions)
     if version not in info.versions:
         raise ValueError(
             f"{info.where} has no version {version} (in {str(parsed)!r}); versions: "
             f"{', '.join(map(str, info.versions))}"
         )
-    return info.factory(version=version, **values)
+    agent = info.factory(version=version, **values)
+    if table_bot is not None:  # named as asked for: the folder is the rules' business
+        agent.name = agent.name.replace(f"net={table_bot}", "net=bot")
+    return agent
 
 
 def _game_name(game: AnyGame | str) -> str:

@@ -101,6 +101,9 @@ def parse_spec(spec: str) -> AgentSpec:
 
     Only the shape is checked here (the values are checked by ``make_agent``).
 
+    The first item is positional (``nn:PATH``) when it is no ``key=value`` with a plain name
+    for key: ``nn:checkpoints/calabresella/rules/players=4`` names a folder.
+
     Raises:
         ValueError: an empty spec or name, a version that is not a number, an item without
             ``=`` after the first, a key given twice.
@@ -118,8 +121,8 @@ def parse_spec(spec: str) -> AgentSpec:
     positional: str | None = None
     for i, item in enumerate(tail.split(",") if tail else []):
         key, sep, value = item.partition("=")
-        if not sep and i == 0 and item.strip():
-            positional = item.strip()
+        if i == 0 and item.strip() and (not sep or not key.strip().isidentifier()):
+            positional = item.strip()  # a bare first item: a path may hold "=" (players=4)
             continue
         if not sep or not key.strip():
             raise ValueError(f"bad item {item!r} in agent spec {spec!r} (expected key=value)")

@@ -114,3 +114,23 @@ def test_the_shipped_minchiate_variant_bot_is_bot_at_such_a_table():
         action = agent.act(state.info_view(state.to_play), rng)
         assert action in state.legal_actions()
         state.apply(action)
+
+
+def test_a_bot_folder_of_other_rules_is_a_path_and_a_searchs_net_bot_is_the_tables_bot():
+    """``nn:checkpoints/calabresella/rules/players=4`` names that folder (a first item with a
+    path for key is no key=value); ``ipimc:net=bot`` at a four-player table searches with the
+    four-player bot inside, keeps its name, and fits the table; elsewhere ``net=bot`` is the
+    default bot."""
+    from mazzo.agents.specs import parse_spec
+
+    spec = parse_spec("nn:checkpoints/calabresella/rules/players=4,foreign_rules=true")
+    assert spec.positional == "checkpoints/calabresella/rules/players=4"
+    assert spec.params == {"foreign_rules": "true"}
+    assert parse_spec("pimc:samples=4").params == {"samples": "4"}
+    folder = ROOT / "checkpoints" / "calabresella" / "rules" / "players=4"
+    assert resolved_flags(trained_rules(make_agent(f"nn:{folder}", GAME))) == resolved_flags(FOUR)
+    search = make_agent("ipimc:net=bot", GAME, FOUR)
+    assert resolved_flags(trained_rules(search)) == resolved_flags(FOUR)
+    assert search.name.endswith("net=bot") and check_rules_fit(search, "ipimc", GAME, FOUR) is None
+    default = make_agent("ipimc:net=bot", GAME)
+    assert resolved_flags(trained_rules(default)) == resolved_flags(GAME.rules())
