@@ -64,11 +64,16 @@ class Tally:
         )
 
 
-def study(game: AnyGame, rules: Any, deals: list[Any], spec: str, seed: int) -> Tally:
-    """Play ``deals`` with agent ``spec`` in every seat; the tally of its counters."""
+def study(
+    game: AnyGame, rules: Any, deals: list[Any], spec: str, seed: int, foreign: bool = False
+) -> Tally:
+    """Play ``deals`` with agent ``spec`` in every seat; the tally of its counters. A network
+    trained for other rules is refused unless ``foreign`` (or its spec's foreign_rules)."""
     value = card_values(game)
     agents = [make_agent(spec, game, rules) for _ in range(game.seats(rules))]
-    check_rules_fit(agents[0], spec, game, rules)  # a network of other rules is refused
+    note = check_rules_fit(agents[0], spec, game, rules, allow=foreign)
+    if note:
+        print(note, flush=True)
     tally = Tally()
     for k, deal in enumerate(deals):
         rng = np.random.default_rng([seed, k])
@@ -115,6 +120,8 @@ def main() -> None:
     ap.add_argument("--fresh", type=int, metavar="N",
                     help="N fresh deals of --game and --flag instead of the files")  # fmt: skip
     ap.add_argument("--deal-seed", type=int, default=0, help="with --fresh: the deals' seed")
+    ap.add_argument("--foreign-rules", action="store_true",
+                    help="let trained bots play rules other than their own")  # fmt: skip
     args = ap.parse_args()
     if args.fresh is None and (args.game or args.flag):
         ap.error("--game and --flag go with --fresh N (the files carry their own rules)")
@@ -138,7 +145,7 @@ def main() -> None:
         for spec in args.agents:
             t0 = time.perf_counter()
             try:
-                tally = study(game, rules, deals, spec, args.seed)
+                tally = study(game, rules, deals, spec, args.seed, args.foreign_rules)
             except ValueError as e:
                 ap.error(str(e))
             took = time.perf_counter() - t0

@@ -241,5 +241,8 @@ def test_study_gifts_studies_fresh_deals_of_any_rules_and_refuses_a_foreign_netw
     foreign = run("study_gifts.py", "--game", "calabresella", "--flag", "players=4", "--fresh",
                   "2", "--agents", f"nn:{ROOT / 'checkpoints' / 'calabresella'}")  # fmt: skip
     assert foreign.returncode == 2 and "players 3 (trained) vs 4 (here)" in foreign.stderr
+    allowed = run("study_gifts.py", "--game", "calabresella", "--flag", "players=4", "--fresh",
+                  "2", "--foreign-rules", "--agents", f"nn:{ROOT / 'checkpoints' / 'calabresella'}")  # fmt: skip
+    assert allowed.returncode == 0 and "plays rules it was not trained for" in allowed.stdout
     alone = run("study_gifts.py", "--flag", "players=4")
     assert alone.returncode == 2 and "--game and --flag go with --fresh N" in alone.stderr
