@@ -99,6 +99,28 @@ def test_the_shipped_four_player_bot_is_bot_at_a_four_player_table():
     assert check_rules_fit(agent, "bot", GAME, FOUR) is None
 
 
+def test_the_shipped_a_due_bot_is_bot_at_a_two_player_table():
+    """The recipe's bot for ``players=2`` (a due): ``bot`` at such a table loads it, trained
+    for those rules, and plays whole deals, the defender's two seats included; the refusal at
+    a table with no bot names it among the rule sets that have one."""
+    two = GAME.rules({"players": 2})
+    folder = bot_for_rules(GAME, two)
+    assert folder == ROOT / "checkpoints" / "calabresella" / "rules" / "players=2"
+    assert "players=2" in (folder / "CARD.md").read_text()
+    agent = make_agent("bot", GAME, two)
+    assert resolved_flags(trained_rules(agent)) == resolved_flags(two)
+    assert check_rules_fit(agent, "bot", GAME, two) is None
+    for deal in generate_deals(GAME, two, 3, 11).deals:
+        state, rng = GAME.new_state(deal, two), np.random.default_rng(0)
+        while not state.is_terminal():
+            action = agent.act(state.info_view(state.to_play), rng)
+            assert action in state.legal_actions()
+            state.apply(action)
+    aperta = GAME.rules({"aperta": True})
+    with pytest.raises(ForeignRules, match="players=2"):
+        check_rules_fit(make_agent("bot", GAME, aperta), "bot", GAME, aperta)
+
+
 def test_the_shipped_minchiate_variant_bot_is_bot_at_such_a_table():
     """The recipe's bot for ``declare_timing = with_first_card`` (half precision): ``bot`` at
     such a table loads it and plays; at the default table ``bot`` is the default bot."""
