@@ -88,37 +88,32 @@ def test_the_bots_reply_says_which_bots_open_other_rules(four_players_bot):
     assert lenient.describe()["calabresella"][0]["foreign_rules"] is True
 
 
-def test_the_shipped_four_player_bot_is_bot_at_a_four_player_table():
-    """The recipe's bot for ``players=4`` (``checkpoints/calabresella/rules/players=4``): ``bot``
-    at such a table loads it, trained for those rules, with its card."""
-    folder = bot_for_rules(GAME, FOUR)
-    assert folder == ROOT / "checkpoints" / "calabresella" / "rules" / "players=4"
-    assert "players=4" in (folder / "CARD.md").read_text()
-    agent = make_agent("bot", GAME, FOUR)
-    assert resolved_flags(trained_rules(agent)) == resolved_flags(FOUR)
-    assert check_rules_fit(agent, "bot", GAME, FOUR) is None
-
-
-def test_the_shipped_a_due_bot_is_bot_at_a_two_player_table():
-    """The recipe's bot for ``players=2`` (a due): ``bot`` at such a table loads it, trained
-    for those rules, and plays whole deals, the defender's two seats included; the refusal at
-    a table with no bot names it among the rule sets that have one."""
-    two = GAME.rules({"players": 2})
-    folder = bot_for_rules(GAME, two)
-    assert folder == ROOT / "checkpoints" / "calabresella" / "rules" / "players=2"
-    assert "players=2" in (folder / "CARD.md").read_text()
-    agent = make_agent("bot", GAME, two)
-    assert resolved_flags(trained_rules(agent)) == resolved_flags(two)
-    assert check_rules_fit(agent, "bot", GAME, two) is None
-    for deal in generate_deals(GAME, two, 3, 11).deals:
-        state, rng = GAME.new_state(deal, two), np.random.default_rng(0)
+@pytest.mark.parametrize("players", [4, 2])
+def test_the_shipped_calabresella_variant_bots_are_bot_at_their_tables(players):
+    """The recipe's bots for ``players=4`` and ``players=2`` (a due;
+    ``checkpoints/calabresella/rules/players=N``): ``bot`` at such a table loads it, trained
+    for those rules, with its card, and plays whole deals (a due: the defender's two seats
+    included)."""
+    rules = GAME.rules({"players": players})
+    folder = bot_for_rules(GAME, rules)
+    assert folder == ROOT / "checkpoints" / "calabresella" / "rules" / f"players={players}"
+    assert f"players={players}" in (folder / "CARD.md").read_text()
+    agent = make_agent("bot", GAME, rules)
+    assert resolved_flags(trained_rules(agent)) == resolved_flags(rules)
+    assert check_rules_fit(agent, "bot", GAME, rules) is None
+    for deal in generate_deals(GAME, rules, 3, 11).deals:
+        state, rng = GAME.new_state(deal, rules), np.random.default_rng(0)
         while not state.is_terminal():
             action = agent.act(state.info_view(state.to_play), rng)
             assert action in state.legal_actions()
             state.apply(action)
+
+
+def test_a_table_without_a_bot_is_refused_naming_every_shipped_rule_set():
     aperta = GAME.rules({"aperta": True})
-    with pytest.raises(ForeignRules, match="players=2"):
+    with pytest.raises(ForeignRules, match="players=2") as e:
         check_rules_fit(make_agent("bot", GAME, aperta), "bot", GAME, aperta)
+    assert "players=4" in str(e.value)
 
 
 def test_the_shipped_minchiate_variant_bot_is_bot_at_such_a_table():
