@@ -88,6 +88,16 @@ def test_the_bots_reply_says_which_bots_open_other_rules(four_players_bot):
     assert lenient.describe()["calabresella"][0]["foreign_rules"] is True
 
 
+def plays_whole_deals(agent, game, rules, deals, seed):
+    """``agent`` in every seat plays ``deals`` generated deals to the end, each action legal."""
+    for deal in generate_deals(game, rules, deals, seed).deals:
+        state, rng = game.new_state(deal, rules), np.random.default_rng(0)
+        while not state.is_terminal():
+            action = agent.act(state.info_view(state.to_play), rng)
+            assert action in state.legal_actions()
+            state.apply(action)
+
+
 @pytest.mark.parametrize("players", [4, 2])
 def test_the_shipped_calabresella_variant_bots_are_bot_at_their_tables(players):
     """The recipe's bots for ``players=4`` and ``players=2`` (a due;
@@ -101,15 +111,12 @@ def test_the_shipped_calabresella_variant_bots_are_bot_at_their_tables(players):
     agent = make_agent("bot", GAME, rules)
     assert resolved_flags(trained_rules(agent)) == resolved_flags(rules)
     assert check_rules_fit(agent, "bot", GAME, rules) is None
-    for deal in generate_deals(GAME, rules, 3, 11).deals:
-        state, rng = GAME.new_state(deal, rules), np.random.default_rng(0)
-        while not state.is_terminal():
-            action = agent.act(state.info_view(state.to_play), rng)
-            assert action in state.legal_actions()
-            state.apply(action)
+    plays_whole_deals(agent, GAME, rules, deals=3, seed=11)
 
 
 def test_a_table_without_a_bot_is_refused_naming_every_shipped_rule_set():
+    """At a table whose rules no bot was trained for (``aperta``), ``bot`` is refused and the
+    refusal names the rule sets that have one, the a due and four players both."""
     aperta = GAME.rules({"aperta": True})
     with pytest.raises(ForeignRules, match="players=2") as e:
         check_rules_fit(make_agent("bot", GAME, aperta), "bot", GAME, aperta)
@@ -125,12 +132,7 @@ def test_the_shipped_minchiate_variant_bot_is_bot_at_such_a_table():
     assert folder == ROOT / "checkpoints" / "minchiate" / "rules" / "declare_timing=with_first_card"
     agent = make_agent("bot", minchiate, variant)
     assert resolved_flags(trained_rules(agent)) == resolved_flags(variant)
-    (deal,) = generate_deals(minchiate, variant, 1, 3).deals
-    state, rng = minchiate.new_state(deal, variant), np.random.default_rng(0)
-    while not state.is_terminal():  # a whole deal, every seat the half-precision network
-        action = agent.act(state.info_view(state.to_play), rng)
-        assert action in state.legal_actions()
-        state.apply(action)
+    plays_whole_deals(agent, minchiate, variant, deals=1, seed=3)  # every seat half precision
 
 
 def test_a_bot_folder_of_other_rules_is_a_path_and_a_searchs_net_bot_is_the_tables_bot():
