@@ -23,10 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+import numpy as np
+
 from mazzo.agents.base import AnyAgent
 from mazzo.agents.belief import BeliefWorlds, load_belief
 from mazzo.agents.outside_play import OutsidePlay
 from mazzo.agents.params import Param
+from mazzo.agents.playouts import PlayoutSearch, parse_phases
 from mazzo.agents.policy_prior import PolicyPrior, Searcher
 from mazzo.agents.shipped import SHIPPED
 from mazzo.agents.specs import AgentInfo, Factory
@@ -87,6 +90,14 @@ def others_param(default: str) -> Param:
 
 OTHERS_PARAM = others_param(OWN)  # pimc's: plain PIMC stays the baseline
 IPIMC_OTHERS_PARAM = others_param("bot")  # ipimc's: every learned part (measured stronger)
+PLAYOUTS_PARAM = Param(
+    "playouts", str, "",
+    "decisions outside card play searched by playing sampled worlds out with the network (net) "
+    "in every seat instead of taken by it, phases joined by '+' (bid+call); empty: none",
+)  # fmt: skip
+PLAYOUT_WORLDS_PARAM = Param(
+    "playout_worlds", int, 8, "worlds per decision of playouts (every candidate in each)", low=1
+)
 PRIOR_PARAM = Param(
     "prior", float, 0.0,
     "weight of the network's (net) log-probability added to each searched card's value (0: "
@@ -196,7 +207,7 @@ def ipimc_agent(game: str) -> AgentInfo | None:
 
     def ipimc(
         version: int, belief: Path, pool: int, alpha: float, against: str, ess: float,
-        prior: float, others: str, net: str, **values: Any,
+        prior: float, others: str, net: str, playouts: str, playout_worlds: int, **values: Any,
     ) -> AnyAgent:  # fmt: skip
         path = shipped_belief(game) if str(belief) == SHIPPED_NAME else belief
         try:
@@ -206,10 +217,19 @@ def ipimc_agent(game: str) -> AgentInfo | None:
         worlds = BeliefWorlds(model, pool=pool, alpha=alpha, ess=ess, against=against)
         searcher = pimc(version, **values)
         searcher = dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
-        return _with_network(game, searcher, others, net, prior, "ipimc")
+        agent = _with_network(game, searcher, others, net, prior, "ipimc")
+        return with_playouts(game, agent, searcher, playouts, playout_worlds)
 
     params = with_defaults(
-        (*declared.pimc_params, *BELIEF_PARAMS, PRIOR_PARAM, IPIMC_OTHERS_PARAM, NET_PARAM),
+        (
+            *declared.pimc_params,
+            *BELIEF_PARAMS,
+            PRIOR_PARAM,
+            IPIMC_OTHERS_PARAM,
+            NET_PARAM,
+            PLAYOUTS_PARAM,
+            PLAYOUT_WORLDS_PARAM,
+        ),
         declared.ipimc_defaults,
     )
     return AgentInfo(
@@ -217,6 +237,39 @@ def ipimc_agent(game: str) -> AgentInfo | None:
         help="pimc with learned parts: belief-resampled worlds and the bot's policy as a prior "
         "in card play, the bot elsewhere",
     )  # fmt: skip
+
+
+def with_playouts(
+    game: str, agent: AnyAgent, searcher: AnyAgent, playouts: str, worlds: int
+) -> AnyAgent:
+    """``agent`` (the search with the network outside card play) with the phases ``playouts``
+    names searched by the network's playouts in worlds ``searcher`` draws
+    (``mazzo.agents.playouts``); ``agent`` itself when ``playouts`` is empty.
+
+    Raises:
+        ValueError: a phase that is no decision outside card play of ``game``, playouts
+            without the network outside card play (``others=own``), or a search that draws
+            no worlds.
+    """
+    if not playouts:
+        return agent
+    from mazzo.envs.registry import get_game
+
+    g = get_game(game)
+    rules = g.parse_flags([])
+    view = (s := g.new_state(g.deal_random(np.random.default_rng(0), rules), rules)).info_view(
+        s.to_play
+    )
+    phases = parse_phases(playouts, [p.name.lower() for p in type(view.phase)])
+    sample_world = getattr(searcher, "sample_world", None)
+    if not isinstance(agent, OutsidePlay) or sample_world is None:
+        raise ValueError(
+            f"{game} agent 'ipimc': 'playouts={playouts}' needs others=bot (the network plays "
+            "the worlds out) and a search that draws worlds"
+        )
+    return dataclasses.replace(
+        agent, playouts=PlayoutSearch(phases, worlds, sample_world, agent.other)
+    )
 
 
 def _with_network(

@@ -6,7 +6,9 @@ Owns ``OutsidePlay``: it routes each view by its phase (``PLAY``: the card playe
 else: the other agent), carries the other agent's ``trained_rules`` (so the arena, ``mazzo
 play`` and ``mazzo serve`` refuse rules the network was not trained for, as for the network
 alone) and keeps the searcher's ``search`` (a decision outside card play is reported as not
-searched: its values are empty).
+searched: its values are empty), except the phases its ``playouts`` serves
+(``mazzo.agents.playouts``: ``playouts=bid+call``), searched by playing sampled worlds out with
+the network.
 
 Must not import torch or training/ (the network arrives built).
 """
@@ -19,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from mazzo.agents.base import AnyAgent
+from mazzo.agents.playouts import PlayoutSearch
 
 __all__ = ["OutsidePlay", "is_card_play"]
 
@@ -36,15 +39,21 @@ class OutsidePlay:
         player: the card player (a search agent).
         other: the agent of the decisions outside card play.
         other_label: how ``other`` is named in this agent's name (``bot``).
+        playouts: the decisions outside card play searched by the network's playouts instead
+            of taken by ``other`` (None: none).
     """
 
     player: AnyAgent
     other: AnyAgent
     other_label: str
+    playouts: PlayoutSearch | None = None
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
         self.name = f"{self.player.name},others={self.other_label}"
+        if self.playouts is not None:
+            phases = "+".join(sorted(self.playouts.phases))
+            self.name += f",playouts={phases},worlds={self.playouts.worlds}"
 
     @property
     def trained_rules(self) -> Any:
@@ -53,12 +62,17 @@ class OutsidePlay:
 
     def act(self, view: Any, rng: np.random.Generator) -> int:
         """The card player's action in card play, the other agent's elsewhere."""
-        agent = self.player if is_card_play(view) else self.other
-        return agent.act(view, rng)
+        if is_card_play(view):
+            return self.player.act(view, rng)
+        if self.playouts is not None and self.playouts.serves(view):
+            return self.playouts.search(view, rng)[0]
+        return self.other.act(view, rng)
 
     def search(self, view: Any, rng: np.random.Generator) -> tuple[int, dict[int, float]]:
         """The searcher's decision with its values in card play; elsewhere the other agent's
-        action, not searched (no values)."""
+        action, not searched (no values), except where ``playouts`` serves."""
         if is_card_play(view):
             return self.player.search(view, rng)  # type: ignore[attr-defined, no-any-return]
+        if self.playouts is not None and self.playouts.serves(view):
+            return self.playouts.search(view, rng)
         return self.other.act(view, rng), {}

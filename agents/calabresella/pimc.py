@@ -113,6 +113,11 @@ class PIMC:
         chosen = candidates[int(np.argmax(values))]
         return chosen, {c: float(v) for c, v in zip(candidates, values, strict=True)}
 
+    def sample_world(self, view: InfoView, rng: np.random.Generator) -> State:
+        """One world drawn uniformly among those consistent with ``view`` (the worlds of the
+        ``playouts`` option, ``mazzo.agents.playouts``)."""
+        return WorldSampler(view).sample(rng)
+
     def candidates(self, view: InfoView) -> list[int]:
         """The actions worth searching."""
         legal = bit_list(view.legal_mask)

@@ -58,6 +58,7 @@ from mazzo.agents.minchiate.rollout import playout
 from mazzo.agents.minchiate.sampler import WorldSampler
 from mazzo.envs.cards.bits import bit_list
 from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.state import State
 from mazzo.envs.minchiate.view import InfoView
 from mazzo.envs.minchiate.worlds import Assignment, determinize
 
@@ -150,6 +151,11 @@ class PIMC:
         values = self.evaluate(view, candidates, rng)
         chosen = candidates[int(np.argmax(values))]
         return chosen, {c: float(v) for c, v in zip(candidates, values, strict=True)}
+
+    def sample_world(self, view: InfoView, rng: np.random.Generator) -> State:
+        """One world drawn uniformly among those consistent with ``view`` (the worlds of the
+        ``playouts`` option, ``mazzo.agents.playouts``)."""
+        return determinize(view, WorldSampler(view).sample_assignment(rng))
 
     def candidates(self, view: InfoView) -> list[int]:
         """The plays worth searching."""

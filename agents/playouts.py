@@ -1,0 +1,106 @@
+"""Values of decisions outside card play found by playing sampled worlds out with a network in
+every seat: the ``playouts`` option of ``pimc`` and ``ipimc`` (``playouts=bid+call``).
+
+A search that plays the cards well still has to bid, call and exchange, and a network that
+never tried a contract cannot learn what it is worth. Here each candidate of such a decision is
+tried in the same ``worlds`` sampled worlds (common random numbers), and every world is played
+to its end by the network on each seat's own view (most probable action, no peeking): the
+candidate's value is its mean return for the seat. The network's play is the playout policy,
+so the values say what the decision is worth *to this network*, the target expert iteration
+distils (``mazzo.training.rl.expert_iteration``): no heuristic and no perfect-information
+playout, whose strategy fusion makes every contract look easier than it is.
+
+Owns ``playout_values`` (the values) and ``PlayoutSearch`` (which phases it serves, the
+decision and its values). The games of all candidates and worlds advance in lockstep, one
+batched forward pass per step.
+
+Must not import torch or training/ (the network arrives built), nor name a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["PlayoutSearch", "parse_phases", "playout_values"]
+
+WorldSampler = Callable[[Any, np.random.Generator], Any]
+"""``sample_world(view, rng)``: a full state consistent with ``view`` (the game's search's)."""
+
+
+def playout_values(
+    view: Any, candidates: Sequence[int], worlds: Sequence[Any], network: Any
+) -> list[float]:
+    """The mean return for ``view``'s seat of each candidate: applied in every world of
+    ``worlds`` (full states consistent with ``view``, not modified) and played to the end by
+    ``network`` (an agent with ``act_each``) on every seat's view."""
+    seat = view.seat
+    games: list[tuple[int, Any]] = []
+    for world in worlds:
+        for i, action in enumerate(candidates):
+            state = world.clone()
+            state.apply(action)
+            games.append((i, state))
+    active = [s for _, s in games if not s.is_terminal()]
+    rngs = [np.random.default_rng(0)] * len(games)  # unused: the network plays greedily
+    while active:
+        views = [s.info_view(s.to_play) for s in active]
+        for state, action in zip(active, network.act_each(views, rngs[: len(views)]), strict=True):
+            state.apply(action)
+        active = [s for s in active if not s.is_terminal()]
+    totals = np.zeros(len(candidates))
+    for i, state in games:
+        totals[i] += float(state.returns()[seat])
+    return [float(v) for v in totals / len(worlds)]
+
+
+def parse_phases(text: str, known: Sequence[str]) -> frozenset[str]:
+    """The phases ``text`` names (``bid+call``; empty: none), lower-case.
+
+    Raises:
+        ValueError: a name that is no phase of the game (the known ones listed) or card play.
+    """
+    names = [p for p in text.lower().split("+") if p]
+    allowed = sorted(set(known) - {"play", "done"})
+    bad = [p for p in names if p not in allowed]
+    if bad:
+        raise ValueError(
+            f"playouts={text!r}: {', '.join(map(repr, bad))} is no decision outside card play; "
+            f"give phases joined by '+' among {', '.join(allowed)}"
+        )
+    return frozenset(names)
+
+
+@dataclass(frozen=True)
+class PlayoutSearch:
+    """The decisions of ``phases`` taken by playouts of ``network`` in ``worlds`` worlds drawn
+    by ``sample_world``.
+
+    Attributes:
+        phases: lower-case phase names served (``bid``, ``call``, ...).
+        worlds: worlds per decision, shared by every candidate.
+        sample_world: the game's world sampler (``sample_world(view, rng)``).
+        network: the playout policy (an agent with ``act_each``).
+    """
+
+    phases: frozenset[str]
+    worlds: int
+    sample_world: WorldSampler
+    network: Any
+
+    def serves(self, view: Any) -> bool:
+        """Whether ``view``'s decision is one of ``phases`` with a choice to make."""
+        return (
+            view.phase.name.lower() in self.phases and view.legal_mask & (view.legal_mask - 1) != 0
+        )
+
+    def search(self, view: Any, rng: np.random.Generator) -> tuple[int, dict[int, float]]:
+        """The legal action of the best playout value (the first of the best), with every
+        legal action's value."""
+        legal = [a for a in range(view.legal_mask.bit_length()) if view.legal_mask >> a & 1]
+        worlds = [self.sample_world(view, rng) for _ in range(self.worlds)]
+        values = playout_values(view, legal, worlds, self.network)
+        return legal[int(np.argmax(values))], dict(zip(legal, values, strict=True))
