@@ -98,6 +98,12 @@ PLAYOUTS_PARAM = Param(
 PLAYOUT_WORLDS_PARAM = Param(
     "playout_worlds", int, 8, "worlds per decision of playouts (every candidate in each)", low=1
 )
+PLAYOUT_RIVALS_PARAM = Param(
+    "playout_rivals", str, "net",
+    "card play of the other seats in the playouts: net (the network) or search (the search's "
+    "perfect-information playout policy, a defence that sees every card: cautious values)",
+    choices=("net", "search"),
+)  # fmt: skip
 PRIOR_PARAM = Param(
     "prior", float, 0.0,
     "weight of the network's (net) log-probability added to each searched card's value (0: "
@@ -207,7 +213,8 @@ def ipimc_agent(game: str) -> AgentInfo | None:
 
     def ipimc(
         version: int, belief: Path, pool: int, alpha: float, against: str, ess: float,
-        prior: float, others: str, net: str, playouts: str, playout_worlds: int, **values: Any,
+        prior: float, others: str, net: str, playouts: str, playout_worlds: int,
+        playout_rivals: str, **values: Any,
     ) -> AnyAgent:  # fmt: skip
         path = shipped_belief(game) if str(belief) == SHIPPED_NAME else belief
         try:
@@ -218,7 +225,7 @@ def ipimc_agent(game: str) -> AgentInfo | None:
         searcher = pimc(version, **values)
         searcher = dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
         agent = _with_network(game, searcher, others, net, prior, "ipimc")
-        return with_playouts(game, agent, searcher, playouts, playout_worlds)
+        return with_playouts(game, agent, searcher, playouts, playout_worlds, playout_rivals)
 
     params = with_defaults(
         (
@@ -229,6 +236,7 @@ def ipimc_agent(game: str) -> AgentInfo | None:
             NET_PARAM,
             PLAYOUTS_PARAM,
             PLAYOUT_WORLDS_PARAM,
+            PLAYOUT_RIVALS_PARAM,
         ),
         declared.ipimc_defaults,
     )
@@ -240,11 +248,17 @@ def ipimc_agent(game: str) -> AgentInfo | None:
 
 
 def with_playouts(
-    game: str, agent: AnyAgent, searcher: AnyAgent, playouts: str, worlds: int
+    game: str,
+    agent: AnyAgent,
+    searcher: AnyAgent,
+    playouts: str,
+    worlds: int,
+    rivals: str = "net",
 ) -> AnyAgent:
     """``agent`` (the search with the network outside card play) with the phases ``playouts``
     names searched by the network's playouts in worlds ``searcher`` draws
-    (``mazzo.agents.playouts``); ``agent`` itself when ``playouts`` is empty.
+    (``mazzo.agents.playouts``), the other seats' card play the search's perfect-information
+    policy with ``rivals="search"``; ``agent`` itself when ``playouts`` is empty.
 
     Raises:
         ValueError: a phase that is no decision outside card play of ``game``, playouts
@@ -267,8 +281,14 @@ def with_playouts(
             f"{game} agent 'ipimc': 'playouts={playouts}' needs others=bot (the network plays "
             "the worlds out) and a search that draws worlds"
         )
+    rival = getattr(searcher, "playout_action", None) if rivals == "search" else None
+    if rivals == "search" and rival is None:
+        raise ValueError(
+            f"{game} agent 'ipimc': 'playout_rivals=search' needs a search with a "
+            "perfect-information playout policy"
+        )
     return dataclasses.replace(
-        agent, playouts=PlayoutSearch(phases, worlds, sample_world, agent.other)
+        agent, playouts=PlayoutSearch(phases, worlds, sample_world, agent.other, rival)
     )
 
 

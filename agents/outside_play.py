@@ -54,6 +54,8 @@ class OutsidePlay:
         if self.playouts is not None:
             phases = "+".join(sorted(self.playouts.phases))
             self.name += f",playouts={phases},worlds={self.playouts.worlds}"
+            if self.playouts.rival is not None:
+                self.name += ",rivals=search"
 
     @property
     def trained_rules(self) -> Any:

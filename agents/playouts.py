@@ -8,7 +8,11 @@ to its end by the network on each seat's own view (most probable action, no peek
 candidate's value is its mean return for the seat. The network's play is the playout policy,
 so the values say what the decision is worth *to this network*, the target expert iteration
 distils (``mazzo.training.rl.expert_iteration``): no heuristic and no perfect-information
-playout, whose strategy fusion makes every contract look easier than it is.
+playout, whose strategy fusion makes every contract look easier than it is. A network early in
+training defends badly, so against its own defence every contract looks better than it is:
+``rival`` (``playout_rivals=search``) gives the other seats' card play to the search's
+perfect-information playout policy instead, a defence that sees every card, so the values
+lean towards caution.
 
 Owns ``playout_values`` (the values) and ``PlayoutSearch`` (which phases it serves, the
 decision and its values). The games of all candidates and worlds advance in lockstep, one
@@ -29,14 +33,23 @@ __all__ = ["PlayoutSearch", "parse_phases", "playout_values"]
 
 WorldSampler = Callable[[Any, np.random.Generator], Any]
 """``sample_world(view, rng)``: a full state consistent with ``view`` (the game's search's)."""
+RivalPolicy = Callable[[Any], int]
+"""``rival(state)``: an action for the seat on turn in ``state`` that may look at every card
+(the game's search's perfect-information playout policy, ``rollout_action``)."""
 
 
 def playout_values(
-    view: Any, candidates: Sequence[int], worlds: Sequence[Any], network: Any
+    view: Any,
+    candidates: Sequence[int],
+    worlds: Sequence[Any],
+    network: Any,
+    rival: RivalPolicy | None = None,
 ) -> list[float]:
     """The mean return for ``view``'s seat of each candidate: applied in every world of
     ``worlds`` (full states consistent with ``view``, not modified) and played to the end by
-    ``network`` (an agent with ``act_each``) on every seat's view."""
+    ``network`` (an agent with ``act_each``) on every seat's view; with ``rival``, every other
+    seat's card play is ``rival``'s, which sees every card (a defence harder than any real one:
+    the values lean towards caution)."""
     seat = view.seat
     games: list[tuple[int, Any]] = []
     for world in worlds:
@@ -47,9 +60,19 @@ def playout_values(
     active = [s for _, s in games if not s.is_terminal()]
     rngs = [np.random.default_rng(0)] * len(games)  # unused: the network plays greedily
     while active:
-        views = [s.info_view(s.to_play) for s in active]
-        for state, action in zip(active, network.act_each(views, rngs[: len(views)]), strict=True):
-            state.apply(action)
+        if rival is not None:
+            for state in active:
+                if state.to_play != seat and state.phase.name == "PLAY":
+                    state.apply(rival(state))
+            mine = [s for s in active if s.to_play == seat or s.phase.name != "PLAY"]
+        else:
+            mine = active
+        mine = [s for s in mine if not s.is_terminal()]
+        if mine:
+            views = [s.info_view(s.to_play) for s in mine]
+            actions = network.act_each(views, rngs[: len(views)])
+            for state, action in zip(mine, actions, strict=True):
+                state.apply(action)
         active = [s for s in active if not s.is_terminal()]
     totals = np.zeros(len(candidates))
     for i, state in games:
@@ -84,12 +107,14 @@ class PlayoutSearch:
         worlds: worlds per decision, shared by every candidate.
         sample_world: the game's world sampler (``sample_world(view, rng)``).
         network: the playout policy (an agent with ``act_each``).
+        rival: the card play of the other seats, seeing every card (None: the network's).
     """
 
     phases: frozenset[str]
     worlds: int
     sample_world: WorldSampler
     network: Any
+    rival: RivalPolicy | None = None
 
     def serves(self, view: Any) -> bool:
         """Whether ``view``'s decision is one of ``phases`` with a choice to make."""
@@ -102,5 +127,5 @@ class PlayoutSearch:
         legal action's value."""
         legal = [a for a in range(view.legal_mask.bit_length()) if view.legal_mask >> a & 1]
         worlds = [self.sample_world(view, rng) for _ in range(self.worlds)]
-        values = playout_values(view, legal, worlds, self.network)
+        values = playout_values(view, legal, worlds, self.network, self.rival)
         return legal[int(np.argmax(values))], dict(zip(legal, values, strict=True))

@@ -3,7 +3,9 @@
 network, the same as playing every world through one decision at a time; the decision is the
 first best; in whole deals of both games only the phases named are searched (the rest as
 before: the searcher's values in card play, the network's action elsewhere); the same seed gives
-the same values; bad phase names and playouts without the network are refused by name."""
+the same values; with ``playout_rivals=search`` the other seats' card play is the search's
+perfect-information policy (and the values change); bad phase names, bad rivals and playouts
+without the network are refused by name."""
 
 from __future__ import annotations
 
@@ -99,3 +101,36 @@ def test_bad_phases_and_playouts_without_the_network_are_refused_by_name():
         make_agent("ipimc:playouts=bid,others=own", "calabresella")
     with pytest.raises(ValueError, match="playout_worlds"):
         make_agent("ipimc:playouts=bid,playout_worlds=0", "calabresella")
+
+
+def test_rivals_that_see_every_card_play_the_other_seats_cards_and_only_those():
+    agent = make_agent(
+        "ipimc:samples=2,ms=0,playouts=bid,playout_worlds=2,playout_rivals=search", "calabresella"
+    )
+    assert isinstance(agent, OutsidePlay) and agent.playouts is not None
+    assert agent.name.endswith("playouts=bid,worlds=2,rivals=search")
+    view = _first_served("calabresella", agent, seed=4)
+    worlds = [agent.playouts.sample_world(view, np.random.default_rng(i)) for i in range(2)]
+    legal = [a for a in range(view.legal_mask.bit_length()) if view.legal_mask >> a & 1]
+    rival = agent.playouts.rival
+    assert rival is not None
+    expected = []
+    for action in legal:
+        total = 0.0
+        for world in worlds:
+            state = world.clone()
+            state.apply(action)
+            while not state.is_terminal():
+                if state.to_play != view.seat and state.phase.name == "PLAY":
+                    state.apply(rival(state))
+                else:
+                    state.apply(agent.other.act(state.info_view(state.to_play), None))
+            total += float(state.returns()[view.seat])
+        expected.append(total / len(worlds))
+    values = playout_values(view, legal, worlds, agent.other, rival)
+    assert values == pytest.approx(expected)
+    assert values != pytest.approx(playout_values(view, legal, worlds, agent.other))
+    with pytest.raises(
+        ValueError, match=r"playout_rivals=oracle.*not an allowed choice.*one of net\|search"
+    ):
+        make_agent("ipimc:playouts=bid,playout_rivals=oracle", "calabresella")

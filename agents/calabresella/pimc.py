@@ -118,6 +118,11 @@ class PIMC:
         ``playouts`` option, ``mazzo.agents.playouts``)."""
         return WorldSampler(view).sample(rng)
 
+    def playout_action(self, state: State) -> int:
+        """The perfect-information playout policy's action in ``state`` (``rollout_action``):
+        the rival card play of the ``playouts`` option's ``playout_rivals=search``."""
+        return rollout_action(state)
+
     def candidates(self, view: InfoView) -> list[int]:
         """The actions worth searching."""
         legal = bit_list(view.legal_mask)

@@ -54,7 +54,7 @@ from mazzo.agents.minchiate.knowledge import (
     VALUE,
     gone_cards,
 )
-from mazzo.agents.minchiate.rollout import playout
+from mazzo.agents.minchiate.rollout import playout, rollout_action
 from mazzo.agents.minchiate.sampler import WorldSampler
 from mazzo.envs.cards.bits import bit_list
 from mazzo.envs.minchiate.actions import Phase
@@ -156,6 +156,11 @@ class PIMC:
         """One world drawn uniformly among those consistent with ``view`` (the worlds of the
         ``playouts`` option, ``mazzo.agents.playouts``)."""
         return determinize(view, WorldSampler(view).sample_assignment(rng))
+
+    def playout_action(self, state: State) -> int:
+        """The perfect-information playout policy's action in ``state`` (``rollout_action``):
+        the rival card play of the ``playouts`` option's ``playout_rivals=search``."""
+        return rollout_action(state)
 
     def candidates(self, view: InfoView) -> list[int]:
         """The plays worth searching."""
