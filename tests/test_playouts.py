@@ -35,6 +35,26 @@ def _first_served(game: str, agent: OutsidePlay, seed: int) -> object:
     raise AssertionError("no decision of the phases served in 20 deals")
 
 
+def _one_at_a_time(view, legal, worlds, network, rival=None) -> list[float]:
+    """Each action's mean return for ``view``'s seat over ``worlds``, every world played out
+    one decision at a time: ``rival`` in the other seats' card play where given, else
+    ``network``."""
+    expected = []
+    for action in legal:
+        total = 0.0
+        for world in worlds:
+            state = world.clone()
+            state.apply(action)
+            while not state.is_terminal():
+                if rival is not None and state.to_play != view.seat and state.phase.name == "PLAY":
+                    state.apply(rival(state))
+                else:
+                    state.apply(network.act(state.info_view(state.to_play), None))
+            total += float(state.returns()[view.seat])
+        expected.append(total / len(worlds))
+    return expected
+
+
 @pytest.mark.parametrize("game", game_names())
 def test_the_values_are_the_mean_returns_of_the_worlds_played_one_at_a_time(game):
     agent = make_agent(f"ipimc:samples=2,ms=0,playouts={SERVED[game]},playout_worlds=3", game)
@@ -44,17 +64,7 @@ def test_the_values_are_the_mean_returns_of_the_worlds_played_one_at_a_time(game
     worlds = [agent.playouts.sample_world(view, rng) for _ in range(3)]
     legal = [a for a in range(view.legal_mask.bit_length()) if view.legal_mask >> a & 1]
     values = playout_values(view, legal, worlds, agent.other)
-    expected = []
-    for action in legal:
-        total = 0.0
-        for world in worlds:
-            state = world.clone()
-            state.apply(action)
-            while not state.is_terminal():
-                state.apply(agent.other.act(state.info_view(state.to_play), rng))
-            total += float(state.returns()[view.seat])
-        expected.append(total / len(worlds))
-    assert values == pytest.approx(expected)
+    assert values == pytest.approx(_one_at_a_time(view, legal, worlds, agent.other))
     assert len(set(values)) > 1 or game == "minchiate"  # a contract is worth something
     action, searched = agent.search(view, np.random.default_rng(8))
     assert sorted(searched) == legal
@@ -114,21 +124,8 @@ def test_rivals_that_see_every_card_play_the_other_seats_cards_and_only_those():
     legal = [a for a in range(view.legal_mask.bit_length()) if view.legal_mask >> a & 1]
     rival = agent.playouts.rival
     assert rival is not None
-    expected = []
-    for action in legal:
-        total = 0.0
-        for world in worlds:
-            state = world.clone()
-            state.apply(action)
-            while not state.is_terminal():
-                if state.to_play != view.seat and state.phase.name == "PLAY":
-                    state.apply(rival(state))
-                else:
-                    state.apply(agent.other.act(state.info_view(state.to_play), None))
-            total += float(state.returns()[view.seat])
-        expected.append(total / len(worlds))
     values = playout_values(view, legal, worlds, agent.other, rival)
-    assert values == pytest.approx(expected)
+    assert values == pytest.approx(_one_at_a_time(view, legal, worlds, agent.other, rival))
     assert values != pytest.approx(playout_values(view, legal, worlds, agent.other))
     with pytest.raises(
         ValueError, match=r"playout_rivals=oracle.*not an allowed choice.*one of net\|search"
