@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-import numpy as np
-
 from mazzo.agents.base import AnyAgent
 from mazzo.agents.belief import BeliefWorlds, load_belief
 from mazzo.agents.outside_play import OutsidePlay
@@ -270,11 +268,7 @@ def with_playouts(
     from mazzo.envs.registry import get_game
 
     g = get_game(game)
-    rules = g.parse_flags([])
-    view = (s := g.new_state(g.deal_random(np.random.default_rng(0), rules), rules)).info_view(
-        s.to_play
-    )
-    phases = parse_phases(playouts, [p.name.lower() for p in type(view.phase)])
+    phases = parse_phases(playouts, list(g.phase_names(g.rules()).values()))
     sample_world = getattr(searcher, "sample_world", None)
     if not isinstance(agent, OutsidePlay) or sample_world is None:
         raise ValueError(

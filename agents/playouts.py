@@ -1,5 +1,5 @@
 """Values of decisions outside card play found by playing sampled worlds out with a network in
-every seat: the ``playouts`` option of ``pimc`` and ``ipimc`` (``playouts=bid+call``).
+every seat: the ``playouts`` option of ``ipimc`` (``playouts=bid+call``).
 
 A search that plays the cards well still has to bid, call and exchange, and a network that
 never tried a contract cannot learn what it is worth. Here each candidate of such a decision is
@@ -29,6 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from mazzo.agents.base import act_each
+from mazzo.envs.cards.bits import bit_list
+
 __all__ = ["PlayoutSearch", "parse_phases", "playout_values"]
 
 WorldSampler = Callable[[Any, np.random.Generator], Any]
@@ -47,9 +50,9 @@ def playout_values(
 ) -> list[float]:
     """The mean return for ``view``'s seat of each candidate: applied in every world of
     ``worlds`` (full states consistent with ``view``, not modified) and played to the end by
-    ``network`` (an agent with ``act_each``) on every seat's view; with ``rival``, every other
-    seat's card play is ``rival``'s, which sees every card (a defence harder than any real one:
-    the values lean towards caution)."""
+    ``network`` (any agent; one ``act_each`` call a step where it has one) on every seat's
+    view; with ``rival``, every other seat's card play is ``rival``'s, which sees every card
+    (a defence harder than any real one: the values lean towards caution)."""
     seat = view.seat
     games: list[tuple[int, Any]] = []
     for world in worlds:
@@ -58,20 +61,18 @@ def playout_values(
             state.apply(action)
             games.append((i, state))
     active = [s for _, s in games if not s.is_terminal()]
-    rngs = [np.random.default_rng(0)] * len(games)  # unused: the network plays greedily
+    rng = np.random.default_rng(0)  # drawn from only by a sampling network (one stream)
     while active:
-        if rival is not None:
-            for state in active:
-                if state.to_play != seat and state.phase.name == "PLAY":
-                    state.apply(rival(state))
-            mine = [s for s in active if s.to_play == seat or s.phase.name != "PLAY"]
-        else:
-            mine = active
-        mine = [s for s in mine if not s.is_terminal()]
-        if mine:
-            views = [s.info_view(s.to_play) for s in mine]
-            actions = network.act_each(views, rngs[: len(views)])
-            for state, action in zip(mine, actions, strict=True):
+        network_turn = []
+        for state in active:
+            if rival is not None and state.to_play != seat and state.phase.name == "PLAY":
+                state.apply(rival(state))
+            else:
+                network_turn.append(state)
+        if network_turn:
+            views = [s.info_view(s.to_play) for s in network_turn]
+            actions = act_each(network, views, [rng] * len(views))
+            for state, action in zip(network_turn, actions, strict=True):
                 state.apply(action)
         active = [s for s in active if not s.is_terminal()]
     totals = np.zeros(len(candidates))
@@ -125,7 +126,7 @@ class PlayoutSearch:
     def search(self, view: Any, rng: np.random.Generator) -> tuple[int, dict[int, float]]:
         """The legal action of the best playout value (the first of the best), with every
         legal action's value."""
-        legal = [a for a in range(view.legal_mask.bit_length()) if view.legal_mask >> a & 1]
+        legal = bit_list(view.legal_mask)
         worlds = [self.sample_world(view, rng) for _ in range(self.worlds)]
         values = playout_values(view, legal, worlds, self.network, self.rival)
         return legal[int(np.argmax(values))], dict(zip(legal, values, strict=True))

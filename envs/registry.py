@@ -248,6 +248,13 @@ class Game(Generic[R, S, V]):
             raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         return Deal(dealer, tuple(rng.permutation(self.info.deck.size).tolist()))  # Python ints
 
+    def phase_names(self, rules: R) -> dict[int, str]:
+        """Phase index -> lower-case name (``bid``, ``play``, ...): the members of the ``Phase``
+        enum of a fresh deal's view, every phase the game has, whichever the deal reaches."""
+        state = self.new_state(self.deal_random(np.random.default_rng(0), rules), rules)
+        phase = state.info_view(state.to_play).phase
+        return {int(p): p.name.lower() for p in type(phase)}
+
     def read_deal(self, record: Record, rules: R | None = None) -> tuple[R, Deal]:
         """The rules and the deal of a D.3 record, to be dealt afresh (its actions ignored).
 

@@ -440,10 +440,8 @@ class Run:
 
 
 def phase_names(game: AnyGame, rules: RulesLike) -> dict[int, str]:
-    """Phase index -> lower-case name, from a fresh deal's view (``Phase`` enums)."""
-    state = game.new_state(game.deal_random(np.random.default_rng(0), rules), rules)
-    phase = state.info_view(state.to_play).phase
-    return {int(p): p.name.lower() for p in type(phase)}
+    """Phase index -> lower-case name (``Game.phase_names``)."""
+    return game.phase_names(rules)
 
 
 def phase_entropy(net: PolicyValueNet, roll: Rollout) -> dict[int, float]:
