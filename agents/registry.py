@@ -22,14 +22,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from mazzo.agents import builtin, shipped
 from mazzo.agents.base import AnyAgent, RandomAgent
+from mazzo.agents.gift_guard import GIFT_CHOICES, GiftGuard
 from mazzo.agents.params import Param, describe_params, parse_params
 from mazzo.agents.shipped import bot_for_rules, rules_bots, shipped_bots
 from mazzo.agents.specs import AgentInfo, AgentSpec, Factory, parse_spec
 from mazzo.envs.protocols import RulesLike
-from mazzo.envs.registry import AnyGame, Game, game_names
+from mazzo.envs.registry import AnyGame, Game, game_names, get_game
 
 __all__ = [
     "AGENTS",
@@ -74,7 +76,7 @@ def bot_agent(game: str) -> AgentInfo | None:
         return None
     folder = (root / game).relative_to(root.parent)
     levels = shipped.shipped_levels(root, game)
-    params: tuple[Param, ...] = NN_PARAMS[1:]
+    params: tuple[Param, ...] = (*NN_PARAMS[1:-1], gifts_param(BOT_GIFTS))
     if levels:
         params = (Param(
             "level", int, 0, f"a strength level, 1 (a beginner) to {max(levels)} (0: the bot "
@@ -206,8 +208,9 @@ def make_agent(
         and str(parsed.params.get("level", "0")) == "0"
     ):
         folder = bot_for_rules(game, rules)
-        if folder is not None:  # the bot of these rules, as the network it is
-            parsed = AgentSpec("nn", None, parsed.params, str(folder), str(parsed))
+        if folder is not None:  # the bot of these rules, as the network it is (played as bots are)
+            params = {"gifts": BOT_GIFTS, **parsed.params}
+            parsed = AgentSpec("nn", None, params, str(folder), str(parsed))
     info = agent_info(parsed.name, game)
     given = dict(parsed.params)
     typed = {k: f"{k}={v}" for k, v in parsed.params.items()}
@@ -254,6 +257,11 @@ def _other_rules_note(game: str) -> str:
     return f"; at a table of other rules, the bot trained for them: {', '.join(others)}"
 
 
+def _guarded(agent: Any, game: str, gifts: str) -> AnyAgent:
+    """``agent`` itself (``gifts=keep``), or behind the sure-gift guard (``gifts=avoid``)."""
+    return GiftGuard(agent, get_game(game)) if gifts == "avoid" else agent
+
+
 def _random_factory(version: int) -> AnyAgent:
     return RandomAgent()
 
@@ -262,16 +270,34 @@ FOREIGN_RULES = Param(
     "foreign_rules", bool, False,
     help="play under rules other than those it was trained for (refused otherwise)",
 )  # fmt: skip
+
+
+def gifts_param(default: str) -> Param:
+    """A trained agent's ``gifts``: ``avoid`` replaces each sure gift by the likeliest blank card
+    (``mazzo.agents.gift_guard``), ``keep`` plays the network as trained."""
+    return Param(
+        "gifts", str, default, choices=GIFT_CHOICES,
+        help="avoid: never a sure gift (a counter thrown last onto the other side's trick while "
+        "a blank card is held; the likeliest blank instead); keep: the network as trained",
+    )  # fmt: skip
+
+
 NN_PARAMS = (
     Param("path", Path, required=True, help="a mazzo train run directory or checkpoint folder"),
     Param("sample", bool, False, help="sample from the policy instead of its best action"),
     FOREIGN_RULES,
+    gifts_param("keep"),
 )
+BOT_GIFTS = "avoid"  # the shipped bots play guarded: docs/agents.md, "Sure gifts"
 
 
 def _nn_factory(game: str) -> Factory:
     def make(
-        version: int, path: Path, sample: bool = False, foreign_rules: bool = False
+        version: int,
+        path: Path,
+        sample: bool = False,
+        foreign_rules: bool = False,
+        gifts: str = "keep",
     ) -> AnyAgent:
         from mazzo.agents.neural import load_policy  # torch is imported only when a network is used
 
@@ -279,7 +305,7 @@ def _nn_factory(game: str) -> Factory:
         if meta.get("game") != game:
             raise ValueError(f"{path} holds a {meta.get('game')} policy, not a {game} one")
         agent.foreign_rules = foreign_rules
-        return agent
+        return _guarded(agent, game, gifts)
 
     return make
 
@@ -288,16 +314,21 @@ ONNX_PARAMS = (
     Param("path", Path, required=True, help="a bundle folder written by mazzo export"),
     Param("sample", bool, False, help="sample from the policy instead of its best action"),
     FOREIGN_RULES,
+    gifts_param("keep"),
 )
 
 
 def _onnx_factory(game: str) -> Factory:
     def make(
-        version: int, path: Path, sample: bool = False, foreign_rules: bool = False
+        version: int,
+        path: Path,
+        sample: bool = False,
+        foreign_rules: bool = False,
+        gifts: str = "keep",
     ) -> AnyAgent:
         from mazzo.agents.bundle.agent import make_onnx_agent  # onnxruntime only when used
 
-        return make_onnx_agent(game, path, sample, foreign_rules)
+        return _guarded(make_onnx_agent(game, path, sample, foreign_rules), game, gifts)
 
     return make
 
@@ -308,7 +339,11 @@ def _bot_factory(
     nn = _nn_factory(game)
 
     def make(
-        version: int, sample: bool = False, foreign_rules: bool = False, level: int = 0
+        version: int,
+        sample: bool = False,
+        foreign_rules: bool = False,
+        gifts: str = BOT_GIFTS,
+        level: int = 0,
     ) -> AnyAgent:
         if level:
             if version != max(bots):
@@ -317,7 +352,7 @@ def _bot_factory(
                     "give bot:level=N without a version"
                 )
             assert levels is not None  # level's range is checked against them
-            return nn(version, levels[level].folder, sample, foreign_rules)
+            return nn(version, levels[level].folder, sample, foreign_rules, gifts)
         folder = bots[version]
         if not (folder / "model.pt").exists():  # an installed package keeps its metadata only
             here = [v for v, f in bots.items() if (f / "model.pt").exists()]
@@ -327,6 +362,6 @@ def _bot_factory(
                 f"nn:checkpoints/{game}/v{version}); installed: "
                 + ", ".join(f"bot@{v}" for v in here)
             )
-        return nn(version, folder, sample, foreign_rules)
+        return nn(version, folder, sample, foreign_rules, gifts)
 
     return make

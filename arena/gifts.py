@@ -31,11 +31,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from mazzo.envs.cards.deck import EXCUSE, counter_values
 from mazzo.envs.registry import AnyGame
 
 __all__ = ["BLUNDERS", "EXCUSE", "CardPlay", "DealPlays", "card_values", "play_deal"]
-
-EXCUSE = "M"  # the card code of an excuse, which its owner's side keeps
 
 
 @dataclass(frozen=True)
@@ -168,7 +167,7 @@ BLUNDERS = ("sure gift", "partner overtaken", "master lost", "excuse wasted")
 def card_values(game: AnyGame) -> dict[str, int]:
     """Every card label's value (the excuse's 0)."""
     deck = game.info.deck
-    return {label: 0 if label == EXCUSE else deck.value[i] for i, label in enumerate(deck.labels)}
+    return dict(zip(deck.labels, counter_values(deck), strict=True))
 
 
 def play_deal(

@@ -120,6 +120,9 @@ class GameOps(Generic[R, S, V]):
         render_state: state -> the whole table as text (all hands).
         render_view: view -> one seat's table as text.
         action_is_visible: (state, action, seat) -> whether that seat sees the card moved.
+        closing_side: (view, action) -> +1 when the card ``action``, played by the view's seat
+            as the last card of the current trick, gives the trick to the seat's own side, -1
+            when to the other side, 0 when it closes no trick (read from the public trick).
         view_json: view -> the view as a JSON-ready dict of the game's own fields (card masks as
             lists of card codes; ``to_play`` a seat), for the bot protocol (``mazzo serve``).
         vocabulary: the game's D.3 record vocabulary (verbs, label <-> ``[verb, arg]``).
@@ -137,6 +140,7 @@ class GameOps(Generic[R, S, V]):
     render_state: Callable[[S], str]
     render_view: Callable[[V], str]
     action_is_visible: Callable[[S, int, int], bool]
+    closing_side: Callable[[V, int], int]
     view_json: Callable[[V], dict[str, Any]]
     vocabulary: RecordVocabulary
 
@@ -282,6 +286,11 @@ class Game(Generic[R, S, V]):
     def action_is_visible(self, state: S, action: int, seat: int) -> bool:
         """Whether ``seat`` sees the card ``action`` moves in ``state``."""
         return self._ops.action_is_visible(state, action, seat)
+
+    def closing_side(self, view: V, action: int) -> int:
+        """Where the current trick goes when the view's seat plays card ``action`` last to it:
+        +1 to its own side, -1 to the other side, 0 when ``action`` closes no trick."""
+        return self._ops.closing_side(view, action)
 
     def view_json(self, view: V) -> dict[str, Any]:
         """The view as a JSON-ready dict of the game's own fields (the bot protocol)."""

@@ -63,6 +63,14 @@ class BundleAgent:
             return sample_rows(probs, rng)
         return [int(a) for a in logits.argmax(axis=1)]
 
+    def action_probs(self, view: Any) -> npt.NDArray[np.float64]:
+        """The policy's probability of every action id for ``view`` (0 for illegal ones)."""
+        obs = np.zeros((1, self.encoder.obs_size), np.float32)
+        mask = np.zeros((1, self.encoder.num_actions), np.int8)
+        self.encoder.encode_batch([view], obs, mask)
+        probs, _ = self.bundle.run(obs, mask)
+        return np.asarray(probs[0], np.float64)
+
 
 def make_onnx_agent(
     game: str, path: Path, sample: bool = False, foreign_rules: bool = False

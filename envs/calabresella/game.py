@@ -17,7 +17,7 @@ from mazzo.envs.calabresella.render import render_state, render_view
 from mazzo.envs.calabresella.rules import Rules
 from mazzo.envs.calabresella.scoring import payoff_bound
 from mazzo.envs.calabresella.state import State
-from mazzo.envs.calabresella.view import InfoView, action_is_visible
+from mazzo.envs.calabresella.view import InfoView, action_is_visible, closing_side
 from mazzo.envs.calabresella.view_json import view_json
 from mazzo.envs.common.registration import obs_slices
 from mazzo.envs.registry import Game, GameInfo, GameOps, register
@@ -83,6 +83,7 @@ GAME: Game[Rules, State, InfoView] = register(
             render_state=render_state,
             render_view=render_view,
             action_is_visible=action_is_visible,
+            closing_side=closing_side,
             view_json=view_json,
             vocabulary=record.VOCABULARY,
         ),

@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from mazzo.envs.calabresella.actions import Contract, Phase
-from mazzo.envs.calabresella.kernel import SUIT, legal_plays
+from mazzo.envs.calabresella.kernel import SUIT, legal_plays, trick_winner
 from mazzo.envs.calabresella.protocol import DealState
 from mazzo.envs.calabresella.rules import Rules
 
-__all__ = ["DealState", "InfoView", "action_is_visible", "info_view"]
+__all__ = ["DealState", "InfoView", "action_is_visible", "closing_side", "info_view"]
 
 
 class InfoView(NamedTuple):
@@ -257,3 +257,16 @@ def action_is_visible(s: DealState, action: int, seat: int) -> bool:
     if s.phase is Phase.RETURN:
         return s.rules.chiamo_return_public or s.soloist in mine or s.giver in mine
     return True
+
+
+def closing_side(view: InfoView, action: int) -> int:
+    """Where the current trick goes when ``view``'s position plays card ``action`` as its last
+    card: +1 to the viewer's side, -1 to the other side, 0 when ``action`` is no card play
+    closing a trick (not the play phase, or not the trick's third card). The sides are the
+    soloist and the defenders; the cards on the trick are public, so the answer is the view's."""
+    trick = view.trick
+    if view.phase != _PLAY or len(trick) != 2 or not 0 <= action < len(SUIT):
+        return 0
+    taker = (view.leader + trick_winner((*trick, action))) % 3
+    mine = view.position == view.soloist
+    return 1 if (taker == view.soloist) == mine else -1

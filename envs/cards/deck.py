@@ -14,9 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
+    "EXCUSE",
     "Deck",
+    "counter_values",
     "suit_masks",
 ]
+
+EXCUSE = "M"  # the card code of an excuse (the Minchiate Matto), which its owner's side keeps
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,3 +116,10 @@ class Deck:
 def suit_masks(suit: Sequence[int], n_suits: int) -> tuple[int, ...]:
     """The bitmask of the cards of each suit index ``0 .. n_suits-1``, given each card's suit."""
     return tuple(sum(1 << c for c, s in enumerate(suit) if s == k) for k in range(n_suits))
+
+
+def counter_values(deck: Deck) -> tuple[int, ...]:
+    """Each card's worth as a counter its side can lose in a trick: its ``value``, and 0 for
+    the excuse (never captured: it goes back to its owner's side)."""
+    pairs = zip(deck.labels, deck.value, strict=True)
+    return tuple(0 if label == EXCUSE else v for label, v in pairs)

@@ -18,7 +18,7 @@ from mazzo.envs.minchiate.render import render_state, render_view
 from mazzo.envs.minchiate.rules import Rules
 from mazzo.envs.minchiate.scoring import payoff_bound
 from mazzo.envs.minchiate.state import State
-from mazzo.envs.minchiate.view import InfoView, action_is_visible
+from mazzo.envs.minchiate.view import InfoView, action_is_visible, closing_side
 from mazzo.envs.minchiate.view_json import view_json
 from mazzo.envs.registry import Game, GameInfo, GameOps, register
 
@@ -86,6 +86,7 @@ GAME: Game[Rules, State, InfoView] = register(
             render_state=render_state,
             render_view=render_view,
             action_is_visible=action_is_visible,
+            closing_side=closing_side,
             view_json=view_json,
             vocabulary=record.VOCABULARY,
         ),

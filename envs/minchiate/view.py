@@ -16,12 +16,13 @@ from typing import NamedTuple
 
 from mazzo.envs.minchiate.actions import Phase
 from mazzo.envs.minchiate.combos import Combo
+from mazzo.envs.minchiate.kernel import winner_seat
 from mazzo.envs.minchiate.protocol import DealState
 from mazzo.envs.minchiate.rules import Rules
 from mazzo.envs.minchiate.scoring import Event
 from mazzo.envs.minchiate.tables import BIT
 
-__all__ = ["InfoView", "action_is_visible", "fola_known", "info_view"]
+__all__ = ["InfoView", "action_is_visible", "closing_side", "fola_known", "info_view"]
 
 
 class InfoView(NamedTuple):
@@ -188,3 +189,16 @@ def action_is_visible(state: DealState, action: int, seat: int) -> bool:
     if state.phase in (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER):
         return seat == state.to_play
     return True
+
+
+def closing_side(view: InfoView, action: int) -> int:
+    """Where the current trick goes when ``view``'s seat plays card ``action`` as its fourth
+    card: +1 to the viewer's partnership, -1 to the other one, 0 when ``action`` is no card
+    play closing a trick (not the play phase, or not the trick's fourth card). The cards on the
+    trick and the led suit are public, so the answer is the view's (M-11.4; the Matto never
+    wins)."""
+    trick = view.trick
+    if view.phase != Phase.PLAY or len(trick) != 3 or not 0 <= action < len(BIT) or view.led < 0:
+        return 0
+    taker = winner_seat((*trick, action), view.leader, view.led)
+    return 1 if (taker - view.seat) % 2 == 0 else -1

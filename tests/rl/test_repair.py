@@ -66,7 +66,7 @@ def test_the_repair_removes_most_sure_gifts_of_the_shipped_bot(tmp_path):
     cfg = RepairConfig(game="calabresella", init_from=BOT, rounds=2, deals=300)
     repaired = train(cfg, tmp_path / "run", log=quiet)
     deals = list(generate_deals(GAME, RULES, 300, cfg.deal_seed + 99).deals)
-    before = _gifts(make_agent("bot", GAME), deals)
+    before = _gifts(make_agent("bot:gifts=keep", GAME), deals)
     after = _gifts(make_agent(f"nn:{tmp_path / 'run'}", GAME), deals)
     assert before > 250 and after < before / 3, (before, after)
     rows = (tmp_path / "run" / "metrics.csv").read_text().splitlines()
@@ -96,7 +96,7 @@ def test_a_master_repair_moves_each_master_lost_to_a_lesser_card_and_removes_mos
     net, _ = _net_of(BOT, GAME, RULES, encoder)
     deals = list(generate_deals(GAME, RULES, 40, 5).deals)
     played = play_and_label(net, GAME, RULES, encoder, deals, 1, blunders=("master lost",))
-    assert played.gifts == _gifts(make_agent("bot", GAME), deals, "master lost") > 5
+    assert played.gifts == _gifts(make_agent("bot:gifts=keep", GAME), deals, "master lost") > 5
     rows = played.gift_rows
     assert (rows.mask[np.arange(len(rows)), rows.action] == 1).all()
     with torch.no_grad():
@@ -112,7 +112,7 @@ def test_a_master_repair_moves_each_master_lost_to_a_lesser_card_and_removes_mos
     train(cfg, tmp_path / "run", log=lines.append)
     assert "masters lost on" in lines[0]
     unseen = list(generate_deals(GAME, RULES, 300, cfg.deal_seed + 99).deals)
-    before = _gifts(make_agent("bot", GAME), unseen, "master lost")
+    before = _gifts(make_agent("bot:gifts=keep", GAME), unseen, "master lost")
     after = _gifts(make_agent(f"nn:{tmp_path / 'run'}", GAME), unseen, "master lost")
     assert before > 200 and after < 0.8 * before, (before, after)  # 254 -> 115 in 4 rounds
 
