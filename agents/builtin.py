@@ -102,6 +102,11 @@ PLAYOUT_RIVALS_PARAM = Param(
     "perfect-information playout policy, a defence that sees every card: cautious values)",
     choices=("net", "search"),
 )  # fmt: skip
+OWN_PHASES_PARAM = Param(
+    "own_phases", str, "",
+    "with others=bot, decisions outside card play the search still takes its own way (as with "
+    "others=own), phases joined by '+' (call+return+solo_discard); empty: none",
+)  # fmt: skip
 PRIOR_PARAM = Param(
     "prior", float, 0.0,
     "weight of the network's (net) log-probability added to each searched card's value (0: "
@@ -212,7 +217,7 @@ def ipimc_agent(game: str) -> AgentInfo | None:
     def ipimc(
         version: int, belief: Path, pool: int, alpha: float, against: str, ess: float,
         prior: float, others: str, net: str, playouts: str, playout_worlds: int,
-        playout_rivals: str, **values: Any,
+        playout_rivals: str, own_phases: str, **values: Any,
     ) -> AnyAgent:  # fmt: skip
         path = shipped_belief(game) if str(belief) == SHIPPED_NAME else belief
         try:
@@ -223,6 +228,7 @@ def ipimc_agent(game: str) -> AgentInfo | None:
         searcher = pimc(version, **values)
         searcher = dataclasses.replace(searcher, beliefs=worlds)  # type: ignore[type-var]
         agent = _with_network(game, searcher, others, net, prior, "ipimc")
+        agent = with_own_phases(game, agent, own_phases)
         return with_playouts(game, agent, searcher, playouts, playout_worlds, playout_rivals)
 
     params = with_defaults(
@@ -235,6 +241,7 @@ def ipimc_agent(game: str) -> AgentInfo | None:
             PLAYOUTS_PARAM,
             PLAYOUT_WORLDS_PARAM,
             PLAYOUT_RIVALS_PARAM,
+            OWN_PHASES_PARAM,
         ),
         declared.ipimc_defaults,
     )
@@ -243,6 +250,28 @@ def ipimc_agent(game: str) -> AgentInfo | None:
         help="pimc with learned parts: belief-resampled worlds and the bot's policy as a prior "
         "in card play, the bot elsewhere",
     )  # fmt: skip
+
+
+def with_own_phases(game: str, agent: AnyAgent, own_phases: str) -> AnyAgent:
+    """``agent`` (the search with the network outside card play) with the phases
+    ``own_phases`` names decided by the search its own way; ``agent`` itself when empty.
+
+    Raises:
+        ValueError: a phase that is no decision outside card play of ``game``, or the option
+            without the network outside card play (``others=own`` decides them all already).
+    """
+    if not own_phases:
+        return agent
+    from mazzo.envs.registry import get_game
+
+    g = get_game(game)
+    phases = parse_phases(own_phases, list(g.phase_names(g.rules()).values()), "own_phases")
+    if not isinstance(agent, OutsidePlay):
+        raise ValueError(
+            f"{game} agent 'ipimc': 'own_phases={own_phases}' needs others=bot (with "
+            "others=own the search takes every decision its own way already)"
+        )
+    return dataclasses.replace(agent, own=phases)
 
 
 def with_playouts(
@@ -274,6 +303,12 @@ def with_playouts(
         raise ValueError(
             f"{game} agent 'ipimc': 'playouts={playouts}' needs others=bot (the network plays "
             "the worlds out) and a search that draws worlds"
+        )
+    both = sorted(phases & agent.own)
+    if both:
+        raise ValueError(
+            f"{game} agent 'ipimc': {'+'.join(both)} in both 'playouts={playouts}' and "
+            f"'own_phases': give each phase to one of them"
         )
     rival = getattr(searcher, "playout_action", None) if rivals == "search" else None
     if rivals == "search" and rival is None:

@@ -8,7 +8,8 @@ play`` and ``mazzo serve`` refuse rules the network was not trained for, as for 
 alone) and keeps the searcher's ``search`` (a decision outside card play is reported as not
 searched: its values are empty), except the phases its ``playouts`` serves
 (``mazzo.agents.playouts``: ``playouts=bid+call``), searched by playing sampled worlds out with
-the network.
+the network, and the phases of ``own`` (``own_phases=call+return``), which the card player
+decides its own way (the search's values reported), as under ``others=own``.
 
 Must not import torch or training/ (the network arrives built).
 """
@@ -41,12 +42,15 @@ class OutsidePlay:
         other_label: how ``other`` is named in this agent's name (``bot``).
         playouts: the decisions outside card play searched by the network's playouts instead
             of taken by ``other`` (None: none).
+        own: the phases outside card play (lower-case names) that ``player`` decides, as it
+            would under ``others=own``.
     """
 
     player: AnyAgent
     other: AnyAgent
     other_label: str
     playouts: PlayoutSearch | None = None
+    own: frozenset[str] = frozenset()
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -56,6 +60,8 @@ class OutsidePlay:
             self.name += f",playouts={phases},worlds={self.playouts.worlds}"
             if self.playouts.rival is not None:
                 self.name += ",rivals=search"
+        if self.own:
+            self.name += f",own_phases={'+'.join(sorted(self.own))}"
 
     @property
     def trained_rules(self) -> Any:
@@ -64,7 +70,7 @@ class OutsidePlay:
 
     def act(self, view: Any, rng: np.random.Generator) -> int:
         """The card player's action in card play, the other agent's elsewhere."""
-        if is_card_play(view):
+        if is_card_play(view) or self._own(view):
             return self.player.act(view, rng)
         if self.playouts is not None and self.playouts.serves(view):
             return self.playouts.search(view, rng)[0]
@@ -73,8 +79,12 @@ class OutsidePlay:
     def search(self, view: Any, rng: np.random.Generator) -> tuple[int, dict[int, float]]:
         """The searcher's decision with its values in card play; elsewhere the other agent's
         action, not searched (no values), except where ``playouts`` serves."""
-        if is_card_play(view):
+        if is_card_play(view) or self._own(view):
             return self.player.search(view, rng)  # type: ignore[attr-defined, no-any-return]
         if self.playouts is not None and self.playouts.serves(view):
             return self.playouts.search(view, rng)
         return self.other.act(view, rng), {}
+
+    def _own(self, view: Any) -> bool:
+        """Whether ``view``'s decision is one of the phases ``player`` decides (``own``)."""
+        return bool(self.own) and view.phase.name.lower() in self.own

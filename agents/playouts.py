@@ -81,8 +81,9 @@ def playout_values(
     return [float(v) for v in totals / len(worlds)]
 
 
-def parse_phases(text: str, known: Sequence[str]) -> frozenset[str]:
-    """The phases ``text`` names (``bid+call``; empty: none), lower-case.
+def parse_phases(text: str, known: Sequence[str], key: str = "playouts") -> frozenset[str]:
+    """The phases ``text`` names (``bid+call``; empty: none), lower-case; ``key`` is the
+    parameter that gave them (for the message).
 
     Raises:
         ValueError: a name that is no phase of the game (the known ones listed) or card play.
@@ -92,7 +93,7 @@ def parse_phases(text: str, known: Sequence[str]) -> frozenset[str]:
     bad = [p for p in names if p not in allowed]
     if bad:
         raise ValueError(
-            f"playouts={text!r}: {', '.join(map(repr, bad))} is no decision outside card play; "
+            f"{key}={text!r}: {', '.join(map(repr, bad))} is no decision outside card play; "
             f"give phases joined by '+' among {', '.join(allowed)}"
         )
     return frozenset(names)

@@ -80,3 +80,43 @@ def test_search_reports_card_play_with_values_and_the_rest_unsearched(game_name:
             searched += 1
         state.apply(action)
     assert searched > 0 and unsearched > 0
+
+
+def test_own_phases_are_the_searchs_own_the_rest_the_networks() -> None:
+    """``own_phases=call+return+solo_discard``: those decisions are the search's own (as with
+    ``others=own``: the same action and values from the same generator), the bids the
+    network's, unsearched."""
+    game = get_game("calabresella")
+    rules = game.rules({})
+    own = ("call", "return", "solo_discard")
+    mixed = make_agent(f"ipimc:samples=4,ms=0,own_phases={'+'.join(own)}", game)
+    alone = make_agent("ipimc:samples=4,ms=0,others=own", game)
+    bot = make_agent(SEARCH_BOT, game)
+    assert mixed.name.endswith(",others=bot,own_phases=call+return+solo_discard")
+    seen = dict.fromkeys(own, 0) | {"bid": 0}
+    for d in range(12):
+        state: Any = game.new_state(game.deal_random(np.random.default_rng([5, d]), rules), rules)
+        while not state.is_terminal():
+            view = state.info_view(state.to_play)
+            phase = view.phase.name.lower()
+            if phase == "play":
+                state.apply(bot.act(view, np.random.default_rng(0)))
+                continue
+            action, values = mixed.search(view, np.random.default_rng(d))
+            if phase in own:
+                assert (action, values) == alone.search(view, np.random.default_rng(d))
+                seen[phase] += len(values) > 1
+            else:
+                assert (action, values) == (bot.act(view, np.random.default_rng(d)), {})
+                seen["bid"] += phase == "bid"
+            state.apply(action)
+    assert all(seen.values()), seen  # every kind met, the own ones searched
+
+
+def test_own_phases_refusals_name_the_problem() -> None:
+    with pytest.raises(ValueError, match=r"own_phases='deal'.*among bid, call"):
+        make_agent("ipimc:own_phases=deal", "calabresella")
+    with pytest.raises(ValueError, match=r"needs others=bot"):
+        make_agent("ipimc:others=own,own_phases=call", "calabresella")
+    with pytest.raises(ValueError, match=r"call in both 'playouts=bid\+call'"):
+        make_agent("ipimc:own_phases=call,playouts=bid+call", "calabresella")
