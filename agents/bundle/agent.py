@@ -54,22 +54,22 @@ class BundleAgent:
         return self.act_batch([view], rng)[0]
 
     def act_batch(self, views: Sequence[Any], rng: np.random.Generator) -> list[int]:
-        n = len(views)
-        obs = np.zeros((n, self.encoder.obs_size), np.float32)
-        mask = np.zeros((n, self.encoder.num_actions), np.int8)
-        self.encoder.encode_batch(views, obs, mask)
-        probs, logits = self.bundle.run(obs, mask)
+        probs, logits = self._run(views)
         if self.sample:
             return sample_rows(probs, rng)
         return [int(a) for a in logits.argmax(axis=1)]
 
     def action_probs(self, view: Any) -> npt.NDArray[np.float64]:
         """The policy's probability of every action id for ``view`` (0 for illegal ones)."""
-        obs = np.zeros((1, self.encoder.obs_size), np.float32)
-        mask = np.zeros((1, self.encoder.num_actions), np.int8)
-        self.encoder.encode_batch([view], obs, mask)
-        probs, _ = self.bundle.run(obs, mask)
-        return np.asarray(probs[0], np.float64)
+        return np.asarray(self._run([view])[0][0], np.float64)
+
+    def _run(self, views: Sequence[Any]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The bundle's probabilities and logits for ``views``, encoded by this mazzo."""
+        obs = np.zeros((len(views), self.encoder.obs_size), np.float32)
+        mask = np.zeros((len(views), self.encoder.num_actions), np.int8)
+        self.encoder.encode_batch(views, obs, mask)
+        probs, logits = self.bundle.run(obs, mask)
+        return probs, logits
 
 
 def make_onnx_agent(
