@@ -13,7 +13,7 @@ from mazzo.agents.shipped import named_weights
 from mazzo.envs.registry import get_game
 from mazzo.training.rl.config import load_config, read_toml
 from mazzo.training.rl.dmc import DMCConfig
-from mazzo.training.rl.expert_iteration import NET, ExitConfig
+from mazzo.training.rl.expert_iteration import NET, ExitConfig, round_config
 from mazzo.training.rl.ppo import PPOConfig
 from mazzo.training.rl.repair import RepairConfig
 
@@ -47,3 +47,17 @@ def test_the_config_loads(path, monkeypatch):
             make_agent(spec.replace(NET, "bot"), cfg.game)  # the recipe's best network: a bot
     for spec in cfg.pool_agents:
         make_agent(spec, cfg.game)
+
+
+def test_the_calabresella_recipe_keeps_the_auction_floor_in_every_round(monkeypatch, tmp_path):
+    """The committed Calabresella recipe's later rounds keep the bid's entropy floor (dropped
+    after the bootstrap, two seeds never bid Chiamo and ended level with PIMC; kept, both beat
+    it: docs/results.md, 2026-12-07)."""
+    monkeypatch.chdir(ROOT)
+    cfg = load_config(
+        ExitConfig, ROOT / "configs" / "calabresella_exit.toml", ignore=("algorithm",)
+    )
+    for k in (0, 1, cfg.rounds - 1):
+        run = round_config(cfg, k, None if k == 0 else tmp_path, [])
+        assert run.phase_ent_floor == {"bid": 0.3}, k
+        assert run.phase_ent_coef == {"bid": 0.1}, k
