@@ -55,6 +55,7 @@ def _config(**changes):
         ({"gate_seed": 424243}, "the rounds' label seeds"),
         ({"eval_seed": 424242}, "never label the evaluation deals"),
         ({"round_decisions": 0}, "round_decisions must be >= 1"),
+        ({"label_window": 0}, "label_window must be >= 1"),
     ],
 )
 def test_the_recipe_refuses_what_it_promises_not_to_do(changes, message):
@@ -76,6 +77,9 @@ def test_each_round_starts_from_the_best_and_searches_with_it(tmp_path):
     assert third.pool_agents == ("pimc:samples=4,ms=0", f"nn:{older[-1]}")
     assert third.total_decisions == cfg.round_decisions
     assert third.distill_coef == cfg.distill_coef and third.hidden == cfg.hidden
+    assert third.distill_labels == ()  # its own labels only, written by its run (label_deals)
+    window = round_config(cfg, 3, best, older[-1:], older[1:] + [best])
+    assert window.distill_labels == tuple(str(d / "labels.jsonl") for d in older[1:] + [best])
 
 
 def test_bootstrap_only_keys_and_the_rounds_self_play():
@@ -165,6 +169,21 @@ def test_a_run_resumed_by_another_spelling_of_its_folder_goes_on(tmp_path):
     out = run_cli("train", str(config), "--resume", str(run.resolve()), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert _records(run) == records
+
+
+def test_a_label_window_learns_the_earlier_rounds_labels_too(tmp_path):
+    """``label_window = 2``: round 2 learns its own labels and round 1's (round 0, the
+    bootstrap, has none), whether round 1 was promoted or not."""
+    config = _write(tmp_path / "tiny.toml", {**TINY, "rounds": 2, "label_window": 2})
+    run = tmp_path / "run"
+    out = run_cli("train", str(config), "--run-dir", "run", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert [r["round"] for r in _records(run)] == [0, 1, 2]
+    one = json.loads((run / "round-01" / "config.json").read_text())
+    two = json.loads((run / "round-02" / "config.json").read_text())
+    assert one["distill_labels"] == []
+    assert two["distill_labels"] == [str(Path("run") / "round-01" / "labels.jsonl")]
+    assert "labels: 2 file(s)" in out.stdout
 
 
 def test_a_resumed_run_refuses_another_recipe(tmp_path):

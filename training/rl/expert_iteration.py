@@ -11,7 +11,8 @@ learning and keep only what a gate finds better.
    the best network, as ``ipimc``'s prior and for the decisions outside card play) plays
    ``label_deals`` fresh deals (a new seed each round) against ``label_opponents`` (``{net}``
    again: labels on the positions the best network reaches).
-2. **Learning**: from the best network's weights, ``distill_epochs`` passes over the labels,
+2. **Learning**: from the best network's weights, ``distill_epochs`` passes over the labels
+   (the round's own and those of the ``label_window - 1`` rounds before it),
    then ``round_decisions`` of PPO with the labels' policy term in every minibatch
    (``distill_coef``) and the pool the config's agents plus the last ``past_bests`` promoted
    networks.
@@ -46,7 +47,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,7 @@ from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 from mazzo.training.rl import ppo
 from mazzo.training.rl.config import RESUMABLE_CHANGES, config_dict, field_defaults, stored_run
+from mazzo.training.rl.distill import RUN_LABELS
 from mazzo.training.rl.evaluate import paired_margin
 from mazzo.training.rl.run import Log, read_init
 from mazzo.training.rl.ship import ship
@@ -100,6 +102,10 @@ class ExitConfig(ppo.PPOConfig):
     round_self_play: float = -1.0
     """``self_play`` of the rounds after the bootstrap (-1: the config's ``self_play``): a
     lower share meets the search in the pool more often"""
+    label_window: int = 1
+    """the rounds whose labels a round learns: its own and those of the ``label_window - 1``
+    rounds before it, promoted or not (AlphaZero's window of recent games: each round's passes
+    and its PPO's label term see that many rounds of searched decisions; 1: its own only)"""
     label_searcher: str = "ipimc:ms=0,net={net}"
     label_opponents: tuple[str, ...] = ("{net}",)
     label_deals: int = 2000
@@ -112,6 +118,11 @@ class ExitConfig(ppo.PPOConfig):
         super().__post_init__()
         if self.rounds < 0 or self.past_bests < 0 or self.gate_workers < 0:
             raise ValueError("rounds, past_bests and gate_workers must be >= 0")
+        if self.label_window < 1:
+            raise ValueError(
+                f"label_window must be >= 1 (1: each round learns its own labels only), got "
+                f"{self.label_window}"
+            )
         ppo_keys = {f.name for f in dataclasses.fields(ppo.PPOConfig)}
         unknown = sorted(set(self.bootstrap_only) - ppo_keys)
         if unknown:
@@ -193,9 +204,12 @@ class RoundRecord:
     """the whole run's wall time up to the end of this round"""
 
 
-def round_config(cfg: ExitConfig, k: int, best: Path | None, past: list[Path]) -> ppo.PPOConfig:
+def round_config(
+    cfg: ExitConfig, k: int, best: Path | None, past: list[Path], earlier: Sequence[Path] = (),
+) -> ppo.PPOConfig:  # fmt: skip
     """The PPO config of round ``k`` (0: the bootstrap) starting from ``best`` (a run
-    directory; None: no weights), with ``past`` (earlier bests) in its pool."""
+    directory; None: no weights), with ``past`` (earlier bests) in its pool and the labels of
+    the ``earlier`` rounds (their directories: ``label_window``) learnt beside its own."""
     base = {f.name: getattr(cfg, f.name) for f in dataclasses.fields(ppo.PPOConfig)}
     base["seed"] = cfg.seed + k  # a stream of its own per round
     if k == 0:
@@ -216,6 +230,7 @@ def round_config(cfg: ExitConfig, k: int, best: Path | None, past: list[Path]) -
         "label_searcher": cfg.label_searcher.replace(NET, net),
         "label_opponents": tuple(s.replace(NET, net) for s in cfg.label_opponents),
         "label_seed": cfg.label_seed + k,
+        "distill_labels": (*cfg.distill_labels, *(str(e / RUN_LABELS) for e in earlier)),
         "pool_agents": (*cfg.pool_agents, *(f"nn:{p}" for p in past)),
     })  # fmt: skip
 
@@ -244,7 +259,8 @@ def train(
         bests = _bests(records)
         best = _round_dir(run_dir, bests[-1]) if bests else None
         past = [_round_dir(run_dir, b) for b in bests[:-1][-cfg.past_bests :]] if bests else []
-        rcfg = round_config(cfg, k, best, past)  # round 0 starts from cfg.init_from, if any
+        earlier = [_round_dir(run_dir, j) for j in range(max(1, k - cfg.label_window + 1), k)]
+        rcfg = round_config(cfg, k, best, past, earlier)  # round 0: from cfg.init_from, if any
         rdir = _round_dir(run_dir, k)
         clock = _Clock(rdir)
         log(f"exit: round {k} ({'bootstrap' if k == 0 else 'labels, learning, gate'}) in {rdir}")
