@@ -13,8 +13,17 @@ import torch
 from mazzo.agents.neural import read_policy
 from mazzo.agents.shipped import named_weights
 from mazzo.envs.registry import get_game
+from mazzo.training.rl import expert_iteration
 from mazzo.training.rl.config import make_config
-from mazzo.training.rl.expert_iteration import ExitConfig, _Clock, round_config
+from mazzo.training.rl.evaluate import Margin
+from mazzo.training.rl.expert_iteration import (
+    PASSES,
+    ExitConfig,
+    _Clock,
+    past_bests,
+    round_config,
+)
+from mazzo.training.rl.levels import ship_levels
 from tests.cli_runner import ROOT, run_cli
 
 TINY = {
@@ -262,3 +271,64 @@ def test_a_rounds_clock_is_kept_while_it_runs_and_adds_up_over_sessions(tmp_path
     with _Clock(tmp_path / "round-01", every=10.0) as again:
         time.sleep(0.05)
     assert again.total() >= first + 0.05
+
+
+def test_the_pool_holds_the_past_bests_before_the_best():
+    bests = [Path(f"round-{k:02d}") for k in range(4)]
+    assert past_bests(bests, 2) == bests[1:3]
+    assert past_bests(bests, 9) == bests[:3]
+    assert past_bests(bests, 0) == []  # (it held every earlier best: a slice from -0)
+    assert past_bests(bests[:1], 2) == [] and past_bests([], 2) == []
+
+
+def test_a_failed_round_keeps_its_network_after_the_passes_when_that_one_gates_better(
+    tmp_path, monkeypatch
+):
+    """``gate_passes``: round 1's final network fails its gate, the network as the passes
+    left it (``round-01/passes``) passes its own; the round is promoted with that network, and
+    the next round starts from it, searches with it and is gated against it (the gate's
+    outcomes are set here: what is checked is what the recipe does with them)."""
+    played = []
+
+    def margin(deals, a, b, seed=0, workers=1):
+        played.append((a.source, b.source))
+        good = a.source.endswith(PASSES) or "round-02" in a.source
+        return Margin("best", 0.5 if good else -0.1, 0.2 if good else -0.4, 0.8, 4)
+
+    monkeypatch.setattr(expert_iteration, "paired_margin", margin)
+    cfg = _config(rounds=2, gate_passes=True, eval_every=0)
+    run = tmp_path / "run"
+    expert_iteration.train(cfg, run, log=lambda *a: None)
+    one = run / "round-01"
+    records = _records(run)
+    assert records[1]["network"] == PASSES and records[1]["promoted"]
+    assert records[1]["gate"]["mean"] == -0.1 and records[1]["passes_gate"]["mean"] == 0.5
+    assert played[:2] == [(f"nn:{one}", f"nn:{run / 'round-00'}"),
+                          (f"nn:{one / PASSES}", f"nn:{run / 'round-00'}")]  # fmt: skip
+    kept, meta = read_policy(one / PASSES)
+    assert meta["decisions"] == 0 and meta["game"] == "calabresella"
+    final, _ = read_policy(one)
+    assert any(not torch.equal(kept[k], final[k]) for k in kept)  # PPO moved it after
+    two = json.loads((run / "round-02" / "config.json").read_text())
+    assert two["init_from"] == str(one / PASSES)
+    assert two["label_searcher"].endswith(f"net=nn:{one / PASSES}")
+    assert two["pool_agents"] == ["random", f"nn:{run / 'round-00'}"]
+    # round 2 is promoted on its own network (the passes' gate is not played then): the bot
+    assert records[2]["network"] == "" and records[2]["passes_gate"] is None
+    assert played[2:] == [(f"nn:{run / 'round-02'}", f"nn:{one / PASSES}")]
+    bot, _ = read_policy(run / "bot")
+    two_final, _ = read_policy(run / "round-02")
+    assert all(torch.equal(bot[k], two_final[k]) for k in bot)
+    assert "after the passes +0.500" in (run / "bot" / "CARD.md").read_text()
+    # the ladder's level of round 1 is the network it was promoted with
+    levels = ship_levels(run, tmp_path / "out", count=4)
+    level, meta = read_policy(levels[1])
+    assert meta["level"]["round"] == 1
+    assert all(torch.equal(level[k], kept[k].half()) for k in kept)
+
+
+def test_without_gate_passes_no_network_is_kept_after_the_passes(tmp_path):
+    config = _write(tmp_path / "tiny.toml", TINY)
+    assert run_cli("train", str(config), "--run-dir", "run", cwd=tmp_path).returncode == 0
+    assert not (tmp_path / "run" / "round-01" / PASSES).exists()
+    assert _records(tmp_path / "run")[1]["passes_gate"] is None

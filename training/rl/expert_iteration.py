@@ -18,7 +18,9 @@ learning and keep only what a gate finds better.
    networks.
 3. **Gate**: the candidate against the best on ``gate_deals`` held-out deals (duplicate
    seating, paired); promoted only where the lower end of the paired interval lies above
-   zero. The round's outcome is recorded either way (``rounds.jsonl``, ``exit/`` scalars in
+   zero. With ``gate_passes``, a candidate that fails is followed by a second one, the
+   network as the passes left it (before PPO; ``round-KK/passes/``), gated the same way.
+   The round's outcome is recorded either way (``rounds.jsonl``, ``exit/`` scalars in
    TensorBoard); the next round starts from the best.
 
 Every round is a PPO run of its own (``round-KK/``, ``mazzo.training.rl.ppo``), so its labels,
@@ -32,7 +34,8 @@ The run directory::
     latest, state/   the pointer ``mazzo train --resume`` reads (state/meta.json)
     rounds.jsonl     one line per finished round: the gate's margin, promoted or not, the
                      round's figures against the evaluation opponents and its wall time
-    round-KK/        round K's PPO run (labels.jsonl, checkpoints, metrics.csv, gate.json)
+    round-KK/        round K's PPO run (labels.jsonl, checkpoints, metrics.csv, gate.json;
+                     with ``gate_passes``, passes/: the network after the passes, its gate.json)
     bot/             the best network as a bot (model.pt, meta.json, config.json, CARD.md)
 
 Nothing here names a game.
@@ -47,7 +50,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,19 +63,25 @@ from mazzo.arena.plan import Entrant
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
 from mazzo.training.rl import ppo
+from mazzo.training.rl.checkpoint import save_checkpoint
 from mazzo.training.rl.config import RESUMABLE_CHANGES, config_dict, field_defaults, stored_run
 from mazzo.training.rl.distill import RUN_LABELS
 from mazzo.training.rl.evaluate import paired_margin
-from mazzo.training.rl.run import Log, read_init
+from mazzo.training.rl.run import Log, Run, read_init
 from mazzo.training.rl.ship import ship
 
-__all__ = ["NET", "ExitConfig", "Gate", "RoundRecord", "card", "round_config", "train"]
+__all__ = [
+    "NET", "PASSES", "ExitConfig", "Gate", "RoundRecord", "card", "past_bests", "round_config",
+    "train",
+]  # fmt: skip
 
 NET = "{net}"
 """In ``label_searcher`` and ``label_opponents``: the best network so far (``nn:<its run>``)."""
 
 ROUNDS = "rounds.jsonl"
 STATE = "state"
+PASSES = "passes"
+"""A round's network after its passes over the labels, before its PPO (``gate_passes``)."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,11 @@ class ExitConfig(ppo.PPOConfig):
     """the rounds whose labels a round learns: its own and those of the ``label_window - 1``
     rounds before it, promoted or not (AlphaZero's window of recent games: each round's passes
     and its PPO's label term see that many rounds of searched decisions; 1: its own only)"""
+    gate_passes: bool = False
+    """also gate the network as the passes over the labels left it, before the round's PPO
+    (kept in ``round-KK/passes/``), where the round's final network fails its gate: the round
+    promotes whichever of the two passes (tried in that order, each at 95%, so a round that
+    changes nothing is promoted by chance at most about twice as often)"""
     label_searcher: str = "ipimc:ms=0,net={net}"
     label_opponents: tuple[str, ...] = ("{net}",)
     label_deals: int = 2000
@@ -202,6 +216,11 @@ class RoundRecord:
     """the round's wall time, over every session that worked on it"""
     total_wall_s: float
     """the whole run's wall time up to the end of this round"""
+    network: str = ""
+    """the promoted network's folder inside the round's (``PASSES``: the network after the
+    passes, ``gate_passes``; "": the round's final network)"""
+    passes_gate: dict[str, float] | None = None
+    """the gate of the network after the passes, where it was played (``gate_passes``)"""
 
 
 def round_config(
@@ -256,45 +275,51 @@ def train(
     gate_deals = generate_deals(game, rules, cfg.gate_deals, cfg.gate_seed)
     total_wall = records[-1].total_wall_s if records else 0.0
     for k in range(len(records), cfg.rounds + 1):
-        bests = _bests(records)
-        best = _round_dir(run_dir, bests[-1]) if bests else None
-        past = [_round_dir(run_dir, b) for b in bests[:-1][-cfg.past_bests :]] if bests else []
+        bests = _best_dirs(run_dir, records)
+        best = bests[-1] if bests else None
+        past = past_bests(bests, cfg.past_bests)
         earlier = [_round_dir(run_dir, j) for j in range(max(1, k - cfg.label_window + 1), k)]
         rcfg = round_config(cfg, k, best, past, earlier)  # round 0: from cfg.init_from, if any
         rdir = _round_dir(run_dir, k)
         clock = _Clock(rdir)
         log(f"exit: round {k} ({'bootstrap' if k == 0 else 'labels, learning, gate'}) in {rdir}")
         # ---- 1. labels and 2. learning: the round's PPO run (resumed where it stopped)
+        keep = _keep_passes(rdir) if cfg.gate_passes and k > 0 else None
         with clock:  # (one log line per update: a progress bar would end with the round)
-            ppo.train(rcfg, rdir, resume=(rdir / "latest").exists(), log=log, ray=ray)
+            ppo.train(rcfg, rdir, resume=(rdir / "latest").exists(), log=log, hook=keep, ray=ray)
         decisions = _decisions(rdir)
         if decisions < rcfg.total_decisions:
             log(f"exit: stopped in round {k} ({decisions:,} decisions); resume with --resume")
             return None
         # ---- 3. the gate: the candidate against the best on held-out deals
         gate: Gate | None = None
+        passes: Gate | None = None
         if k > 0 and best is not None:
             with clock:
                 gate = _gate(rdir, best, gate_deals, cfg, log)
-        promoted = gate is None or gate.better
+                if not gate.better and cfg.gate_passes and (rdir / PASSES / "latest").exists():
+                    passes = _gate(rdir / PASSES, best, gate_deals, cfg, log)
+        promoted = gate is None or gate.better or (passes is not None and passes.better)
+        network = PASSES if passes is not None and passes.better else ""
         wall = clock.total()
         total_wall += wall
         record = RoundRecord(
-            round=k, promoted=promoted, best=k if promoted else bests[-1],
+            round=k, promoted=promoted, best=k if promoted else records[-1].best,
             gate=None if gate is None else dataclasses.asdict(gate),
-            evals=_last_evals(rdir), decisions=decisions, wall_s=wall, total_wall_s=total_wall,
+            evals=_last_evals(rdir, first=network == PASSES), decisions=decisions, wall_s=wall,
+            total_wall_s=total_wall, network=network,
+            passes_gate=None if passes is None else dataclasses.asdict(passes),
         )  # fmt: skip
         _write_record(run_dir, record, writer)
         records.append(record)
-        said = (
-            "bootstrap"
-            if gate is None
-            else f"gate {gate.mean:+.3f} [{gate.low:+.3f}, {gate.high:+.3f}]"
-        )
+        said = "bootstrap" if gate is None else f"gate {_said(gate)}"
+        if passes is not None:
+            said += f", the network after the passes {_said(passes)}"
         verdict = "promoted" if promoted else "not promoted"
+        verdict += " (the network after the passes)" if network == PASSES else ""
         log(f"exit: round {k} {said}: {verdict}; the best is round {record.best}")
     writer.close()
-    best_dir = _round_dir(run_dir, records[-1].best)
+    best_dir = _best_dirs(run_dir, records)[-1]
     shutil.rmtree(run_dir / "bot", ignore_errors=True)  # the run's own output, written anew
     ship(best_dir, run_dir / "bot", card(cfg, records, run_dir))
     log(f"exit: done; the best network is round {records[-1].best}: {run_dir / 'bot'}")
@@ -373,6 +398,10 @@ def _write_record(run_dir: Path, record: RoundRecord, writer: SummaryWriter) -> 
     if record.gate is not None:
         for key in ("mean", "low", "high"):
             writer.add_scalar(f"exit/gate_{key}", record.gate[key], step, walltime=when)
+    if record.passes_gate is not None:
+        for key in ("mean", "low", "high"):
+            value = record.passes_gate[key]
+            writer.add_scalar(f"exit/passes_gate_{key}", value, step, walltime=when)
     for opponent, (mean, low, high) in record.evals.items():
         tag = opponent.replace(":", "_")
         writer.add_scalar(f"exit/margin_vs_{tag}", mean, step, walltime=when)
@@ -381,32 +410,60 @@ def _write_record(run_dir: Path, record: RoundRecord, writer: SummaryWriter) -> 
     writer.flush()
 
 
-def _bests(records: list[RoundRecord]) -> list[int]:
-    """The promoted rounds, oldest first (the last is the best)."""
-    return [r.round for r in records if r.promoted]
+def _best_dirs(run_dir: Path, records: list[RoundRecord]) -> list[Path]:
+    """The promoted rounds' networks (their folders), oldest first (the last is the best)."""
+    return [_round_dir(run_dir, r.round) / r.network for r in records if r.promoted]
+
+
+def past_bests(bests: Sequence[Path], n: int) -> list[Path]:
+    """The ``n`` promoted networks before the best (the last of ``bests``), oldest first: the
+    round's pool beside the config's agents (none for ``n`` = 0)."""
+    return list(bests[max(len(bests) - 1 - n, 0) : -1])
+
+
+def _keep_passes(rdir: Path) -> Callable[[PolicyValueNet, Run], bool]:
+    """A PPO hook that writes the network as the passes left it into ``rdir/passes/`` (a
+    run folder of one checkpoint that ``nn:`` loads), once: when a fresh round's self-play
+    begins. It never stops the run."""
+
+    def keep(net: PolicyValueNet, run: Run) -> bool:
+        if run.decisions == 0 and not (rdir / PASSES / "latest").exists():
+            meta = run.policy_meta() | {"note": "the network after the round's passes"}
+            save_checkpoint(rdir / PASSES, "ckpt-0000000", net.state_dict(), {}, meta)
+        return False
+
+    return keep
 
 
 def _decisions(rdir: Path) -> int:
     return int(stored_run(rdir).get("decisions", 0))
 
 
-def _last_evals(rdir: Path) -> dict[str, list[float]]:
-    """The round's last margin against each evaluation opponent (its ``metrics.csv``)."""
+def _last_evals(rdir: Path, first: bool = False) -> dict[str, list[float]]:
+    """The round's last margin against each evaluation opponent (its ``metrics.csv``); with
+    ``first``, the one before its PPO (the network after the passes)."""
     out: dict[str, list[float]] = {}
     path = rdir / "metrics.csv"
     if path.exists():
         with path.open() as f:
             for row in csv.DictReader(f):
-                out[row["opponent"]] = [float(row["margin"]), float(row["low"]), float(row["high"])]
+                if not first or int(row["decisions"]) == 0:
+                    out[row["opponent"]] = [
+                        float(row["margin"]), float(row["low"]), float(row["high"])
+                    ]  # fmt: skip
     return out
+
+
+def _said(gate: Gate) -> str:
+    return f"{gate.mean:+.3f} [{gate.low:+.3f}, {gate.high:+.3f}]"
 
 
 # ---- the gate
 
 
 def _gate(rdir: Path, best: Path, deals: Any, cfg: ExitConfig, log: Log) -> Gate:
-    """The candidate (the round's network) against the best on the gate's deals, paired; kept
-    in ``gate.json`` so a resumed run does not play it again."""
+    """The candidate (the network in ``rdir``) against the best on the gate's deals, paired;
+    kept in ``rdir/gate.json`` so a resumed run does not play it again."""
     path = rdir / "gate.json"
     if path.exists():
         return Gate(**json.loads(path.read_text()))
@@ -500,10 +557,11 @@ def card(cfg: ExitConfig, records: list[RoundRecord], run_dir: Path) -> str:
         gate = "bootstrap" if r.gate is None else (
             f"{r.gate['mean']:+.3f} [{r.gate['low']:+.3f}, {r.gate['high']:+.3f}]"
         )  # fmt: skip
+        if r.passes_gate is not None:
+            g = r.passes_gate
+            gate += f"; after the passes {g['mean']:+.3f} [{g['low']:+.3f}, {g['high']:+.3f}]"
         evals = "; ".join(f"{o} {m[0]:+.3f} [{m[1]:+.3f}, {m[2]:+.3f}]" for o, m in r.evals.items())
-        lines.append(
-            f"| {r.round} | {gate} | {'yes' if r.promoted else 'no'} | {evals} | "
-            f"{r.wall_s / 60:.1f} |"
-        )
+        promoted = "no" if not r.promoted else "yes" if not r.network else "after the passes"
+        lines.append(f"| {r.round} | {gate} | {promoted} | {evals} | {r.wall_s / 60:.1f} |")
     lines += ["", "Figures in resti (or points) per seat and game, paired, duplicate seating."]
     return "\n".join(lines) + "\n"

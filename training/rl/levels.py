@@ -64,7 +64,8 @@ def ship_levels(run_dir: Path, out: Path, count: int = 4, with_best: bool = Fals
             f"`{run_dir}`, weights in half precision. Its evaluations in the run: "
             f"{json.dumps(record.get('evals', {}))}.\n"
         )
-        meta = ship(run_dir / f"round-{k:02d}", folder, card)
+        network = run_dir / f"round-{k:02d}" / record.get("network", "")  # (gate_passes)
+        meta = ship(network, folder, card)
         model = torch.load(folder / "model.pt", weights_only=True)
         torch.save({name: t.half() for name, t in model.items()}, folder / "model.pt")
         meta["level"] = {"level": n, "round": k, "note": f"recipe round {k}", "rating": None}

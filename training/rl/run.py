@@ -374,6 +374,18 @@ class Run:
         self.say(f"initialised from {path} ({meta.get('algorithm', '?')}, update "
                  f"{meta.get('update', '?')}{rules})")  # fmt: skip
 
+    def policy_meta(self) -> dict[str, Any]:
+        """A checkpoint's metadata without the trainer's state: enough for ``nn:`` to load the
+        network (and for ``init_from`` to start from it)."""
+        net = self.net
+        return self.identity() | {
+            "config": config_dict(self.cfg),
+            "update": self.update,
+            "decisions": self.decisions,
+            "network": {"obs_size": net.obs_size, "num_actions": net.num_actions,
+                        "hidden": list(self.cfg.hidden), "critic_extra": net.critic_extra},
+        }  # fmt: skip
+
     def identity(self) -> dict[str, Any]:
         """What a checkpoint must share with the run that resumes it (and the config)."""
         return {
@@ -392,15 +404,7 @@ class Run:
             "generator": self.gen.get_state(),
             "pool": pool["weights"],
         }
-        meta = self.identity() | {
-            "config": config_dict(self.cfg),
-            "update": self.update,
-            "decisions": self.decisions,
-            "network": {"obs_size": net.obs_size, "num_actions": net.num_actions,
-                        "hidden": list(self.cfg.hidden), "critic_extra": net.critic_extra},
-            "pool": pool["snapshots"],
-            "actors": self.actors.state(),
-        }  # fmt: skip
+        meta = self.policy_meta() | {"pool": pool["snapshots"], "actors": self.actors.state()}
         name = f"ckpt-{self.update:07d}"
         return save_checkpoint(self.run_dir, name, net.state_dict(), trainer, meta)
 
