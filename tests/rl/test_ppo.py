@@ -64,6 +64,16 @@ def test_a_few_updates_log_checkpoint_and_resume_exactly(game, tmp_path):
     assert torch.equal(net.logits(obs, mask), a.logits(obs, mask))  # reloaded: same outputs
 
 
+def test_the_last_update_is_evaluated_between_the_periodic_ones(tmp_path):
+    """A run of 3 updates evaluated every 2: after update 2 and after its last, 3 (a run
+    shorter than ``eval_every`` still ends with its network's figures)."""
+    cfg = PPOConfig(game="calabresella", total_decisions=768, **TINY)
+    train(cfg, tmp_path / "run", log=quiet)
+    rows = (tmp_path / "run" / "metrics.csv").read_text().splitlines()[1:]
+    assert [r.split(",")[0] for r in rows] == ["2", "2", "3", "3"]  # (two opponents)
+    assert int(rows[0].split(",")[1]) < 768 <= int(rows[-1].split(",")[1])
+
+
 def test_a_run_written_before_a_config_key_existed_resumes(tmp_path):
     """A key added to the code after a run was written (absent from its stored config) counts
     as its default on resume, so the run continues exactly; a non-default value is refused."""

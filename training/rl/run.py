@@ -249,7 +249,8 @@ class Run:
 
     def log_update(self, roll: Rollout, losses: dict[str, float]) -> None:
         """Count the update of ``roll`` and log it with the trainer's ``losses``, then do what
-        falls due: a snapshot into the pool, an evaluation, a checkpoint, the hook."""
+        falls due: a snapshot into the pool, an evaluation (every ``eval_every`` updates and
+        after the last), a checkpoint, the hook."""
         t2 = time.perf_counter()
         self.decisions += len(roll)
         self.update += 1
@@ -259,7 +260,8 @@ class Run:
         eta = (time.monotonic() - self._start_time) / max(self.decisions - self._first, 1)
         eta *= max(cfg.total_decisions - self.decisions, 0)
         self._write_update(roll, losses, (*self._times, t2), eta)
-        if cfg.eval_every and u % cfg.eval_every == 0:
+        last = self.decisions >= cfg.total_decisions  # the run's network is always evaluated
+        if cfg.eval_every and (u % cfg.eval_every == 0 or last):
             self.evaluate()
         if time.monotonic() - self._last_ckpt >= 60 * cfg.checkpoint_minutes:
             self.save()
