@@ -307,6 +307,10 @@ def test_a_run_with_distill_coef_resumes_exactly(labels, tmp_path):
     assert any(s.startswith("labels: 1 file(s), ") for s in said)  # read again on resume
     for k, v in a.state_dict().items():
         assert torch.equal(v, b.state_dict()[k]), k
+    # a finished run resumed with nothing left to learn does not read them again
+    said.clear()
+    train(PPOConfig(total_decisions=768, **kw), tmp_path / "b", resume=True, log=said.append)
+    assert not any(s.startswith("labels: ") for s in said), said
 
 
 def test_init_from_another_rule_set_only_when_asked(tmp_path):

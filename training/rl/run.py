@@ -184,10 +184,11 @@ class Run:
 
     def search_labels(self) -> LabelledDecisions | None:
         """Stage 2: the search's labels (``label_deals`` written or continued by the run,
-        ``distill_labels`` files read), where the run has any and still needs them; None
-        otherwise."""
+        ``distill_labels`` files read), where the run has any and still needs them (a fresh
+        run, or a resumed one with updates left that learn them); None otherwise."""
         cfg = self.cfg
-        if (cfg.distill_labels or cfg.label_deals) and (not self.resumed or cfg.distill_coef):
+        updates_left = self.decisions < cfg.total_decisions and cfg.distill_coef
+        if (cfg.distill_labels or cfg.label_deals) and (not self.resumed or updates_left):
             return read_labels(self)
         return None
 
