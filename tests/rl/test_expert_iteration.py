@@ -327,8 +327,10 @@ def test_a_failed_round_keeps_its_network_after_the_passes_when_that_one_gates_b
     assert all(torch.equal(level[k], kept[k].half()) for k in kept)
 
 
-def test_without_gate_passes_no_network_is_kept_after_the_passes(tmp_path):
-    config = _write(tmp_path / "tiny.toml", TINY)
+@pytest.mark.parametrize("changes", [{}, {"gate_passes": True, "distill_epochs": 0}])
+def test_without_gate_passes_no_network_is_kept_after_the_passes(changes, tmp_path):
+    """Not asked, or asked where there are no passes (that network would be the best)."""
+    config = _write(tmp_path / "tiny.toml", {**TINY, **changes})
     assert run_cli("train", str(config), "--run-dir", "run", cwd=tmp_path).returncode == 0
     assert not (tmp_path / "run" / "round-01" / PASSES).exists()
     assert _records(tmp_path / "run")[1]["passes_gate"] is None

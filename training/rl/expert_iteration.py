@@ -119,7 +119,8 @@ class ExitConfig(ppo.PPOConfig):
     """also gate the network as the passes over the labels left it, before the round's PPO
     (kept in ``round-KK/passes/``), where the round's final network fails its gate: the round
     promotes whichever of the two passes (tried in that order, each at 95%, so a round that
-    changes nothing is promoted by chance at most about twice as often)"""
+    changes nothing is promoted by chance at most about twice as often; none with
+    ``distill_epochs = 0``, where that network is the best itself)"""
     label_searcher: str = "ipimc:ms=0,net={net}"
     label_opponents: tuple[str, ...] = ("{net}",)
     label_deals: int = 2000
@@ -284,7 +285,8 @@ def train(
         clock = _Clock(rdir)
         log(f"exit: round {k} ({'bootstrap' if k == 0 else 'labels, learning, gate'}) in {rdir}")
         # ---- 1. labels and 2. learning: the round's PPO run (resumed where it stopped)
-        keep = _keep_passes(rdir) if cfg.gate_passes and k > 0 else None
+        passes_differ = cfg.gate_passes and cfg.distill_epochs > 0 and k > 0  # (else: the best)
+        keep = _keep_passes(rdir) if passes_differ else None
         with clock:  # (one log line per update: a progress bar would end with the round)
             ppo.train(rcfg, rdir, resume=(rdir / "latest").exists(), log=log, hook=keep, ray=ray)
         decisions = _decisions(rdir)
