@@ -35,7 +35,16 @@ from mazzo.arena.runner import ArenaRun
 from mazzo.arena.stats import Interval, bootstrap_ci, fit_bradley_terry, mean_ci
 from mazzo.arena.streams import bootstrap_rng
 
-__all__ = ["AgentStats", "ContractStats", "PairStats", "Summary", "Timing", "summarize"]
+__all__ = [
+    "AgentStats",
+    "ContractStats",
+    "PairStats",
+    "Summary",
+    "Timing",
+    "deal_diffs",
+    "summarize",
+    "tally",
+]
 
 RATING_PRIOR_DRAWS = 1.0  # virtual drawn matches per pair (keeps ratings finite)
 _TIE = 1e-9  # paired differences smaller than this are draws
@@ -229,6 +238,30 @@ def summarize(
     )
 
 
+def deal_diffs(run: ArenaRun, a: int, b: int) -> np.ndarray:
+    """The paired difference ``a - b`` (entrants by index) on each deal of ``run``: the
+    values whose mean and interval are the summary's ``PairStats.diff``."""
+    pay = np.array([[o.payoffs for o in deal] for deal in run.outcomes], dtype=np.float64)
+    return _pair_diffs(pay, np.array(run.plan.lineups), a, b)
+
+
+def tally(diffs: np.ndarray) -> tuple[int, int, int]:
+    """Deals on which the first of a pair did better, the same (within ``_TIE``), worse."""
+    better, worse = int((diffs > _TIE).sum()), int((diffs < -_TIE).sum())
+    return better, len(diffs) - better - worse, worse
+
+
+def _pair_diffs(pay: np.ndarray, lineups: np.ndarray, a: int, b: int) -> np.ndarray:
+    """Per deal, over the lineups where both sit: ``a``'s mean seat payoff minus ``b``'s."""
+    both = (lineups == a).any(axis=1) & (lineups == b).any(axis=1)
+    ma, mb = lineups[both] == a, lineups[both] == b
+    sub = pay[:, both, :]
+    out: np.ndarray = (sub * ma).sum(axis=(1, 2)) / ma.sum() - (sub * mb).sum(
+        axis=(1, 2)
+    ) / mb.sum()
+    return out
+
+
 def _spec_text(source: object) -> str:
     """An entrant's spec for reports: the spec string, or the factory's qualified name (never
     a repr with a memory address, which would change from run to run)."""
@@ -252,12 +285,8 @@ def _pairs(
     out = []
     for a in range(k):
         for b in range(a + 1, k):
-            both = (lineups == a).any(axis=1) & (lineups == b).any(axis=1)
-            ma, mb = lineups[both] == a, lineups[both] == b
-            sub = pay[:, both, :]
-            diff = (sub * ma).sum(axis=(1, 2)) / ma.sum() - (sub * mb).sum(axis=(1, 2)) / mb.sum()
-            a_better, b_better = int((diff > _TIE).sum()), int((diff < -_TIE).sum())
-            equal = len(diff) - a_better - b_better
+            diff = _pair_diffs(pay, lineups, a, b)
+            a_better, equal, b_better = tally(diff)
             scores[a, b] += a_better + equal / 2.0
             scores[b, a] += b_better + equal / 2.0
             out.append(

@@ -15,7 +15,7 @@ import pytest
 from mazzo.arena.report import format_table, summary_json
 from mazzo.arena.runner import ArenaRun, make_plan
 from mazzo.arena.stats import ELO_PER_NATURAL
-from mazzo.arena.summary import summarize
+from mazzo.arena.summary import deal_diffs, summarize, tally
 from mazzo.arena.table import GameOutcome
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import get_game
@@ -134,3 +134,13 @@ def test_bootstrap_and_reports(run):
     assert "1/2/0" in table and "11.1% (0%)" in table
     with pytest.raises(ValueError, match="unknown rating anchor 'C'"):
         summarize(run, anchor="C")
+
+
+def test_deal_diffs_are_the_pairs_values(run):
+    """The per-deal differences behind ``PairStats.diff`` (what ``paired_margin`` and ``mazzo
+    exploit --beside`` compare deal by deal): A - B = (0, 16/9, 0), the reverse its negation."""
+    diffs = deal_diffs(run, 0, 1)
+    assert list(diffs) == pytest.approx([0.0, 16 / 9, 0.0])
+    assert list(deal_diffs(run, 1, 0)) == pytest.approx([0.0, -16 / 9, 0.0])
+    assert tally(diffs) == (1, 2, 0) and tally(-diffs) == (0, 2, 1)
+    assert float(diffs.mean()) == pytest.approx(summarize(run).pairs[0].diff.mean)

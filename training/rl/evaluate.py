@@ -9,15 +9,26 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from mazzo.agents.nets import PolicyValueNet
 from mazzo.agents.neural import NeuralAgent
 from mazzo.arena.plan import Entrant
 from mazzo.arena.runner import make_plan, run_arena
-from mazzo.arena.summary import summarize
+from mazzo.arena.stats import mean_ci
+from mazzo.arena.summary import deal_diffs, tally
 from mazzo.envs.deal_sets import DealSet
 from mazzo.envs.protocols import AnyEncoder
 
-__all__ = ["FrozenPolicy", "Margin", "evaluate_policy", "paired_margin"]
+__all__ = [
+    "FrozenPolicy",
+    "Margin",
+    "evaluate_policy",
+    "margin_of",
+    "paired_diffs",
+    "paired_margin",
+]
 
 
 @dataclass(frozen=True)
@@ -51,15 +62,22 @@ def paired_margin(
     """Play ``deals`` (both directions of every lineup) between ``a`` and ``b``; ``a``'s paired
     margin over ``b``. The trainers' evaluations, the expert-iteration gate and ``mazzo
     exploit`` all measure so."""
+    return margin_of(b.label, paired_diffs(deals, a, b, seed, workers))
+
+
+def paired_diffs(
+    deals: DealSet, a: Entrant, b: Entrant, seed: int = 0, workers: int = 1
+) -> npt.NDArray[np.float64]:
+    """The same play as ``paired_margin``; ``a``'s paired margin over ``b`` on each deal."""
     plan = make_plan(deals, [a, b], "pairs", seed=seed)
-    summary = summarize(run_arena(plan, workers))
-    pair = summary.pairs[0]
-    first = pair.a == a.label
-    sign = 1.0 if first else -1.0
-    d = pair.diff
-    low, high = sorted((sign * d.low, sign * d.high))
-    better, worse = (pair.a_better, pair.b_better) if first else (pair.b_better, pair.a_better)
-    return Margin(b.label, sign * d.mean, low, high, summary.n_deals, better, pair.equal, worse)
+    return deal_diffs(run_arena(plan, workers), 0, 1)
+
+
+def margin_of(opponent: str, diffs: npt.NDArray[np.float64]) -> Margin:
+    """The ``Margin`` of per-deal paired differences (the arena summary's interval and tally)."""
+    ci = mean_ci(diffs)
+    better, equal, worse = tally(diffs)
+    return Margin(opponent, ci.mean, ci.low, ci.high, len(diffs), better, equal, worse)
 
 
 def evaluate_policy(
