@@ -8,6 +8,10 @@ Formulas and where they come from:
   the sample standard deviation (``n - 1`` in the denominator) and ``c`` the confidence level.
 - Student's t distribution: SciPy's ``scipy.stats.t`` (its CDF, survival function and
   quantiles), checked against the published tables and closed forms (tests/arena/test_stats.py).
+- Wilson score interval for a proportion of ``k`` successes in ``n`` trials (Wilson 1927):
+  ``(p + z^2/2n +- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)``, ``z`` the normal quantile
+  of ``(1+c)/2``; it stays inside [0, 1] and is honest at 0 or ``n`` successes, where a
+  t-interval on 0/1 values collapses to a point.
 - Bootstrap: the percentile interval of the means of ``B`` resamples (with replacement) of the
   ``n`` values: SciPy's ``scipy.stats.bootstrap`` (``method="percentile"``), drawing from the
   caller's generator in batches of at most 4,000,000 indices.
@@ -44,6 +48,7 @@ __all__ = [
     "t_cdf",
     "t_quantile",
     "t_two_sided_p",
+    "wilson_ci",
 ]
 
 ELO_PER_NATURAL = 400.0 / math.log(10.0)
@@ -151,6 +156,20 @@ def mean_ci(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> I
     else:
         p = 1.0 if mean == 0 else 0.0
     return Interval(mean, mean - half, mean + half, n, sd, p)
+
+
+def wilson_ci(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float, float]:
+    """The proportion ``successes / n`` and its Wilson score interval: ``(p, low, high)``."""
+    _check_level(confidence)
+    if n < 1 or not 0 <= successes <= n:
+        raise ValueError(f"a proportion needs 0 <= successes <= n and n >= 1, got {successes}/{n}")
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf((1.0 + confidence) / 2.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def bootstrap_ci(

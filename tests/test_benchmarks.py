@@ -246,3 +246,32 @@ def test_study_gifts_studies_fresh_deals_of_any_rules_and_refuses_a_foreign_netw
     assert allowed.returncode == 0 and "plays rules it was not trained for" in allowed.stdout
     alone = run("study_gifts.py", "--flag", "players=4")
     assert alone.returncode == 2 and "--game and --flag go with --fresh N" in alone.stderr
+
+
+def test_study_label_agreement_asks_the_search_again_and_another_agent(tmp_path):
+    """A search of 16 worlds asked again on its own labels agrees with them far more often than
+    the random agent does (every position has at least two searched candidates: a random pick
+    agrees at most half the time); every searched decision is counted once, by phase."""
+    labels = tmp_path / "labels.jsonl"
+    made = subprocess.run(
+        [sys.executable, "-m", "mazzo", "labels", "pimc:samples=16,ms=0", "heuristic", "--n", "6",
+         "--seed", "4", "--workers", "1", "--out", str(labels), "--no-progress"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    out = run("study_label_agreement.py", str(labels), "--agent", "random", "--rate", "1",
+              "--decisions", "100000")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "search asked again: pimc:samples=16,ms=0; agent: random" in out.stdout
+    total = next(ln for ln in out.stdout.splitlines() if ln.startswith("| all |"))
+    cells = [c.strip() for c in total.strip("|").split("|")]
+    searched = sum(
+        len(ln["values"]) > 1 for ln in map(json.loads, labels.read_text().splitlines()[1:])
+    )
+    assert int(cells[1].replace(",", "")) == searched > 50
+    again, rand = (float(c.split("%")[0]) for c in cells[2:4])
+    assert again > 60 and rand < 50 and again > rand + 20
+    capped = run("study_label_agreement.py", str(labels), "--decisions", "7", "--rate", "1")
+    assert "| all | 7 |" in capped.stdout and "agent = label" not in capped.stdout
+    bad = run("study_label_agreement.py", str(tmp_path / "none.jsonl"))
+    assert bad.returncode == 2 and "no labels file at" in bad.stderr

@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,7 @@ __all__ = [
     "LabelledGame",
     "LabelsInterrupted",
     "header_of",
+    "label_games",
     "read_labels",
     "write_search_labels",
 ]
@@ -377,6 +378,39 @@ def _plan(deal_set: DealSet, agents: Sequence[str], scheme: str, seed: int) -> A
     check_seed(seed)
     seats = deal_set.game.seats(deal_set.rules)
     return ArenaPlan(deal_set, (searcher,), SOLO_SCHEME, ((0,) * seats,), seed)
+
+
+def label_games(path: str | Path) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """(header, the decision lines of one game) of a labels file, game by game, complete deals
+    only, read as a stream (a file never sits in memory whole; ``read_labels`` reads it whole).
+
+    Raises:
+        ValueError: not a labels file.
+    """
+    path = Path(path)
+    with path.open() as f:
+        first = f.readline()
+        try:
+            header = json.loads(first)
+        except json.JSONDecodeError:
+            header = None
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise ValueError(f"{path} is not a {FORMAT} file")
+        game: list[dict[str, Any]] = []
+        deal: list[list[dict[str, Any]]] = []
+        for raw in f:
+            if not raw.endswith("\n"):
+                break  # cut by a crash: the deal is incomplete
+            line = json.loads(raw)
+            if game and (line["deal"], line["lineup"]) != (game[0]["deal"], game[0]["lineup"]):
+                deal.append(game)
+                game = []
+            game.append(line)
+            if line["deal_end"]:
+                deal.append(game)
+                for g in deal:
+                    yield header, g
+                game, deal = [], []
 
 
 def read_labels(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -202,3 +202,17 @@ def test_without_scipy_the_error_names_the_extra(monkeypatch):
     with pytest.raises(ModuleNotFoundError, match=r"pip install 'mazzo\[eval\]'") as e:
         mean_ci([1.0, 2.0, 4.0])
     assert e.value.name == "scipy"
+
+
+def test_wilson_interval_against_published_values():
+    """Wilson's interval (Newcombe 1998, table I: 81/263 gives 0.2553 to 0.3662 at 95%; 0/10
+    gives 0 to 0.2775), inside [0, 1] where a t-interval would not be."""
+    from mazzo.arena.stats import wilson_ci
+
+    p, low, high = wilson_ci(81, 263)
+    assert p == pytest.approx(81 / 263) and low == pytest.approx(0.2553, abs=1e-4)
+    assert high == pytest.approx(0.3662, abs=1e-4)
+    assert wilson_ci(0, 10)[1:] == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson_ci(10, 10)[1:] == pytest.approx((0.7225, 1.0), abs=1e-4)
+    with pytest.raises(ValueError, match="0 <= successes <= n"):
+        wilson_ci(3, 2)

@@ -18,10 +18,9 @@ mixed with self-play).
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +34,7 @@ from mazzo.envs.cards.record import apply_actions
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.protocols import AnyEncoder, RulesLike
 from mazzo.envs.registry import AnyGame
-from mazzo.training.search_labels import FORMAT, write_search_labels
+from mazzo.training.search_labels import label_games, write_search_labels
 
 if TYPE_CHECKING:
     from mazzo.training.rl.run import Run
@@ -88,33 +87,6 @@ def soft_targets(
     return out
 
 
-def _games(path: Path) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """(header, the lines of one game) of a labels file, game by game, complete deals only."""
-    with path.open() as f:
-        first = f.readline()
-        try:
-            header = json.loads(first)
-        except json.JSONDecodeError:
-            header = None
-        if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise ValueError(f"{path} is not a {FORMAT} file")
-        game: list[dict[str, Any]] = []
-        deal: list[list[dict[str, Any]]] = []
-        for raw in f:
-            if not raw.endswith("\n"):
-                break  # cut by a crash: the deal is incomplete
-            line = json.loads(raw)
-            if game and (line["deal"], line["lineup"]) != (game[0]["deal"], game[0]["lineup"]):
-                deal.append(game)
-                game = []
-            game.append(line)
-            if line["deal_end"]:
-                deal.append(game)
-                for g in deal:
-                    yield header, g
-                game, deal = [], []
-
-
 def label_decisions(
     paths: Sequence[str | Path], game: AnyGame, rules: RulesLike, encoder: AnyEncoder,
     reward_scale: float, soft: float = 0.5, temperature: float = 0.25,
@@ -137,7 +109,7 @@ def label_decisions(
     row_mask = np.zeros((1, n_act), np.int8)
     for path in map(Path, paths):
         checked = False
-        for header, lines in _games(path):
+        for header, lines in label_games(path):
             if not checked:  # one header per file
                 _check_header(path, header, game, rules)
                 checked = True
