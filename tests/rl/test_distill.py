@@ -21,7 +21,6 @@ from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import game_names, get_game
 from mazzo.training.rl.collect import Rollout
 from mazzo.training.rl.distill import (
-    _games,
     distill,
     label_cross_entropy,
     label_decisions,
@@ -29,7 +28,7 @@ from mazzo.training.rl.distill import (
 )
 from mazzo.training.rl.dmc import DMCConfig
 from mazzo.training.rl.ppo import PPOConfig, ppo_update, train
-from mazzo.training.search_labels import write_search_labels
+from mazzo.training.search_labels import label_games, write_search_labels
 
 SEARCHER = "pimc:samples=2,ms=0"
 TINY = {
@@ -118,7 +117,7 @@ def test_limit_and_incomplete_deals(labels, tmp_path):
     cut = tmp_path / "cut.jsonl"
     text = labels["calabresella"].read_text()
     cut.write_text(text[: len(text) - 40])  # a crash in the last deal's last line
-    games = list(_games(cut))
+    games = list(label_games(cut))
     deals = {lines[0]["deal"] for _, lines in games}
     assert deals == set(range(5))  # the cut deal is left out whole
 
