@@ -270,7 +270,7 @@ def test_study_label_agreement_asks_the_search_again_and_another_agent(tmp_path)
     )
     assert int(cells[1].replace(",", "")) == searched > 50
     again, rand = (float(c.split("%")[0]) for c in cells[2:4])
-    assert again > 60 and rand < 50 and again > rand + 20
+    assert 60 < again < 97 and rand < 50 and again > rand + 20  # a search: not always itself
     capped = run("study_label_agreement.py", str(labels), "--decisions", "7", "--rate", "1")
     assert "| all | 7 |" in capped.stdout and "agent = label" not in capped.stdout
     bad = run("study_label_agreement.py", str(tmp_path / "none.jsonl"))
