@@ -1,9 +1,11 @@
 """Search labels for distillation: a search agent's decisions on a deal set, written as JSON
 Lines in the ``mazzo-search-labels/1`` format (docs/training.md, "Search labels").
 
-The games are the arena's (``mazzo.arena``): every lineup of the seating scheme on every
-deal, each seat's agent drawing from ``streams.agent_rng(seed, deal, lineup, seat)``, so a labelled
-game is the game ``mazzo eval`` plays with the same agents, deals and seed. The first agent is
+The games are the arena's (``mazzo.arena``): every lineup of the seating scheme that seats the
+searcher (with two or more opponents the scheme's games between them label nothing and are left
+out), on every deal, each seat's agent drawing from ``streams.agent_rng(seed, deal, lineup,
+seat)``, so a labelled game is the game ``mazzo eval`` plays with the same agents, deals and
+seed. The first agent is
 the *searcher*: an agent with ``search(view, rng) -> (action, {action: value})`` (``pimc``);
 every decision of a seat it holds becomes one line: the action, the search's value of every
 candidate it searched, the legal actions, the position as a D.3 record (the deal and every
@@ -370,11 +372,14 @@ def _play(
 
 
 def _plan(deal_set: DealSet, agents: Sequence[str], scheme: str, seed: int) -> ArenaPlan:
-    """The arena plan of a labels run (the searcher alone: one lineup, every seat its own)."""
+    """The arena plan of a labels run: the scheme's lineups that seat the searcher (two or more
+    opponents also meet each other there, which labels nothing), or with the searcher alone one
+    lineup, every seat its own."""
     searcher = parse_entrant(agents[0])
     _check_searcher(build_agent(searcher, deal_set.game), searcher.label)
-    if len(agents) > 1:
-        return make_plan(deal_set, [searcher, *agents[1:]], scheme, seed)
+    if len(agents) > 1:  # only the lineups the searcher sits in: the others teach nothing
+        plan = make_plan(deal_set, [searcher, *agents[1:]], scheme, seed)
+        return dataclasses.replace(plan, lineups=tuple(lu for lu in plan.lineups if 0 in lu))
     check_seed(seed)
     seats = deal_set.game.seats(deal_set.rules)
     return ArenaPlan(deal_set, (searcher,), SOLO_SCHEME, ((0,) * seats,), seed)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from mazzo.agents.registry import make_agent
-from mazzo.arena.runner import run_arena
+from mazzo.arena.runner import make_plan, run_arena
 from mazzo.envs.deal_sets import generate_deals
 from mazzo.envs.registry import game_names, get_game
 from mazzo.training.search_labels import (
@@ -174,6 +174,23 @@ def test_the_searcher_alone_holds_every_seat(tmp_path):
     assert header["scheme"] == "solo" and header["lineups"] == [[0] * seats]
     assert header["opponents"] == []
     assert {line["seat"] for line in lines} == set(range(seats))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_two_opponents_meet_only_the_searcher(game, tmp_path):
+    """With a pool of opponents every lineup seats the searcher: the scheme's games of two
+    opponents against each other would label nothing and are not played."""
+    path = tmp_path / "pool.jsonl"
+    write_search_labels(_deals(game, 1), [SEARCHER, "heuristic", "random"], path)
+    header, lines = read_labels(path)
+    assert header["opponents"] == ["heuristic", "random"]
+    lineups = [tuple(lu) for lu in header["lineups"]]
+    assert lineups and all(0 in lu for lu in lineups)
+    assert {a for lu in lineups for a in lu} == {0, 1, 2}  # both opponents met
+    arena = make_plan(_deals(game, 1), [SEARCHER, "heuristic", "random"])
+    assert [lu for lu in arena.lineups if 0 in lu] == lineups  # in the arena's order
+    assert len(arena.lineups) > len(lineups)  # the arena also plays 1 against 2
+    assert {line["lineup"] for line in lines} == set(range(len(lineups)))
 
 
 # ---------------------------------------------------------------- the command
