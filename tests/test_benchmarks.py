@@ -2,6 +2,7 @@
 
 import json
 import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -275,3 +276,57 @@ def test_study_label_agreement_asks_the_search_again_and_another_agent(tmp_path)
     assert "| all | 7 |" in capped.stdout and "agent = label" not in capped.stdout
     bad = run("study_label_agreement.py", str(tmp_path / "none.jsonl"))
     assert bad.returncode == 2 and "no labels file at" in bad.stderr
+
+
+def test_study_encoding_features_blocks_hold_what_the_hands_confirm():
+    """At every position of random Minchiate playouts, seen from every seat: a card the
+    ``exclusions`` block rules out for a seat (in the row of its place relative to the viewer)
+    is not in that seat's hand, and a suit the ``voids`` block shows void is one the seat holds
+    none of; and voids do show."""
+    import random
+
+    from mazzo.agents.minchiate.knowledge import SUIT_MASK
+    from mazzo.envs.minchiate import Rules, State
+    from tests.minchiate.helpers import random_deal
+
+    study = runpy.run_path(str(ROOT / "benchmarks" / "study_encoding_features.py"))
+    rng, voids_shown, ruled_out = random.Random(5), 0, 0
+    for _ in range(4):
+        state = State.new(random_deal(rng), Rules())
+        while not state.is_terminal():
+            for viewer in range(4):
+                view = state.info_view(viewer)
+                cards = study["exclusions_block"](view).reshape(4, 97)
+                suits = study["voids_block"](view).reshape(4, 5)
+                for rel in range(4):
+                    hand = state.hands[(viewer + rel) % 4]
+                    held = [c for c in range(97) if cards[rel, c] and hand >> c & 1]
+                    assert not held, (viewer, rel, held)
+                    for suit in range(5):
+                        assert not (suits[rel, suit] and hand & SUIT_MASK[suit]), (viewer, rel)
+                    voids_shown += int(suits[rel].sum())
+                    ruled_out += int(cards[rel].sum())
+            state.apply(rng.choice(state.legal_actions()))
+    assert voids_shown > 100 and ruled_out > 1000
+
+
+def test_study_encoding_features_runs_both_arms(tmp_path):
+    """Both arms learn the same labels and the table has a row per epoch; bad input is named."""
+    labels = tmp_path / "labels.jsonl"
+    made = subprocess.run(
+        [sys.executable, "-m", "mazzo", "labels", "pimc:samples=4,ms=0", "heuristic", "--game",
+         "minchiate", "--n", "3", "--seed", "4", "--workers", "1", "--out", str(labels),
+         "--no-progress"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    out = run("study_encoding_features.py", str(labels), "--epochs", "2", "--hidden", "16",
+              "--feature", "exclusions")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "| epoch | v1 | v1 + exclusions (388) | difference |" in out.stdout
+    rows = [ln for ln in out.stdout.splitlines() if re.match(r"\| [12] \| ", ln)]
+    assert len(rows) == 2 and all(ln.count("%") == 2 for ln in rows)
+    bad = run("study_encoding_features.py", str(labels), "--hidden", "wide")
+    assert bad.returncode == 2 and "--hidden must be widths" in bad.stderr
+    none = run("study_encoding_features.py", str(tmp_path / "none.jsonl"))
+    assert none.returncode == 2 and "no labels file at" in none.stderr
