@@ -170,7 +170,8 @@ def test_every_module_has_a_docstring():
 def _own_packages(game):
     """The places allowed to name ``game``: its packages in every layer, its env module, its seat
     tracker (``mazzo/serve/trackers/<game>.py`` and ``<game>_*.py``) and its own benchmarks
-    (``benchmarks/bench_<game>.py`` and ``bench_<game>_*.py``)."""
+    and studies (``benchmarks/bench_<game>.py``, ``bench_<game>_*.py`` and
+    ``study_<game>_*.py``)."""
     return (
         ROOT / "envs" / game,
         ROOT / "envs" / f"{game}_v0.py",
@@ -179,6 +180,7 @@ def _own_packages(game):
         *sorted((ROOT / "mazzo" / "serve" / "trackers").glob(f"{game}_*.py")),
         ROOT / "benchmarks" / f"bench_{game}.py",
         *sorted((ROOT / "benchmarks").glob(f"bench_{game}_*.py")),
+        *sorted((ROOT / "benchmarks").glob(f"study_{game}_*.py")),
     )
 
 

@@ -278,7 +278,7 @@ def test_study_label_agreement_asks_the_search_again_and_another_agent(tmp_path)
     assert bad.returncode == 2 and "no labels file at" in bad.stderr
 
 
-def test_study_encoding_features_blocks_hold_what_the_hands_confirm():
+def test_study_minchiate_encoding_blocks_hold_what_the_hands_confirm():
     """At every position of random Minchiate playouts, seen from every seat: a card the
     ``exclusions`` block rules out for a seat (in the row of its place relative to the viewer)
     is not in that seat's hand, and a suit the ``voids`` block shows void is one the seat holds
@@ -289,7 +289,7 @@ def test_study_encoding_features_blocks_hold_what_the_hands_confirm():
     from mazzo.envs.minchiate import Rules, State
     from tests.minchiate.helpers import random_deal
 
-    study = runpy.run_path(str(ROOT / "benchmarks" / "study_encoding_features.py"))
+    study = runpy.run_path(str(ROOT / "benchmarks" / "study_minchiate_encoding.py"))
     rng, voids_shown, ruled_out = random.Random(5), 0, 0
     for _ in range(4):
         state = State.new(random_deal(rng), Rules())
@@ -310,7 +310,7 @@ def test_study_encoding_features_blocks_hold_what_the_hands_confirm():
     assert voids_shown > 100 and ruled_out > 1000
 
 
-def test_study_encoding_features_runs_both_arms(tmp_path):
+def test_study_minchiate_encoding_runs_both_arms(tmp_path):
     """Both arms learn the same labels and the table has a row per epoch; bad input is named."""
     labels = tmp_path / "labels.jsonl"
     made = subprocess.run(
@@ -320,13 +320,13 @@ def test_study_encoding_features_runs_both_arms(tmp_path):
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
-    out = run("study_encoding_features.py", str(labels), "--epochs", "2", "--hidden", "16",
+    out = run("study_minchiate_encoding.py", str(labels), "--epochs", "2", "--hidden", "16",
               "--feature", "exclusions")  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "| epoch | v1 | v1 + exclusions (388) | difference |" in out.stdout
     rows = [ln for ln in out.stdout.splitlines() if re.match(r"\| [12] \| ", ln)]
     assert len(rows) == 2 and all(ln.count("%") == 2 for ln in rows)
-    bad = run("study_encoding_features.py", str(labels), "--hidden", "wide")
+    bad = run("study_minchiate_encoding.py", str(labels), "--hidden", "wide")
     assert bad.returncode == 2 and "--hidden must be widths" in bad.stderr
-    none = run("study_encoding_features.py", str(tmp_path / "none.jsonl"))
+    none = run("study_minchiate_encoding.py", str(tmp_path / "none.jsonl"))
     assert none.returncode == 2 and "no labels file at" in none.stderr

@@ -13,7 +13,7 @@ trumps it has shown void in: 4 x 5) or ``exclusions`` (per seat the cards the pl
 not hold: 4 x 97). Held-out agreement with the labels (the labels' last decisions, later deals)
 after each epoch: a block that carries what the search used shows as a higher agreement.
 
-Run: ``python benchmarks/study_encoding_features.py runs/X/round-07/labels.jsonl --feature
+Run: ``python benchmarks/study_minchiate_encoding.py runs/X/round-07/labels.jsonl --feature
 voids``. The study does not change the encoding: a new block would be a new encoding version
 (docs/encoding.md, 4).
 """
