@@ -249,17 +249,23 @@ def test_study_gifts_studies_fresh_deals_of_any_rules_and_refuses_a_foreign_netw
     assert alone.returncode == 2 and "--game and --flag go with --fresh N" in alone.stderr
 
 
+def _labels(tmp_path: Path, searcher: str, *args: str) -> Path:
+    """A labels file of ``searcher`` against the heuristic (``mazzo labels``, seed 4)."""
+    labels = tmp_path / "labels.jsonl"
+    made = subprocess.run(
+        [sys.executable, "-m", "mazzo", "labels", searcher, "heuristic", *args, "--seed", "4",
+         "--workers", "1", "--out", str(labels), "--no-progress"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    return labels
+
+
 def test_study_label_agreement_asks_the_search_again_and_another_agent(tmp_path):
     """A search of 16 worlds asked again on its own labels agrees with them far more often than
     the random agent does (every position has at least two searched candidates: a random pick
     agrees at most half the time); every searched decision is counted once, by phase."""
-    labels = tmp_path / "labels.jsonl"
-    made = subprocess.run(
-        [sys.executable, "-m", "mazzo", "labels", "pimc:samples=16,ms=0", "heuristic", "--n", "6",
-         "--seed", "4", "--workers", "1", "--out", str(labels), "--no-progress"],
-        capture_output=True, text=True, timeout=300, cwd=ROOT,
-    )  # fmt: skip
-    assert made.returncode == 0, made.stderr
+    labels = _labels(tmp_path, "pimc:samples=16,ms=0", "--n", "6")
     out = run("study_label_agreement.py", str(labels), "--agent", "random", "--rate", "1",
               "--decisions", "100000")  # fmt: skip
     assert out.returncode == 0, out.stderr
@@ -312,14 +318,7 @@ def test_study_minchiate_encoding_blocks_hold_what_the_hands_confirm():
 
 def test_study_minchiate_encoding_runs_both_arms(tmp_path):
     """Both arms learn the same labels and the table has a row per epoch; bad input is named."""
-    labels = tmp_path / "labels.jsonl"
-    made = subprocess.run(
-        [sys.executable, "-m", "mazzo", "labels", "pimc:samples=4,ms=0", "heuristic", "--game",
-         "minchiate", "--n", "3", "--seed", "4", "--workers", "1", "--out", str(labels),
-         "--no-progress"],
-        capture_output=True, text=True, timeout=300, cwd=ROOT,
-    )  # fmt: skip
-    assert made.returncode == 0, made.stderr
+    labels = _labels(tmp_path, "pimc:samples=4,ms=0", "--game", "minchiate", "--n", "3")
     out = run("study_minchiate_encoding.py", str(labels), "--epochs", "2", "--hidden", "16",
               "--feature", "exclusions")  # fmt: skip
     assert out.returncode == 0, out.stderr
