@@ -34,7 +34,7 @@ from mazzo.agents.minchiate.knowledge import SUIT_MASK, play_exclusions
 from mazzo.agents.nets import PolicyValueNet
 from mazzo.envs.minchiate.view import InfoView
 from mazzo.envs.registry import get_game
-from mazzo.training.rl.distill import LabelledDecisions, label_decisions
+from mazzo.training.rl.distill import LabelledDecisions, _cross_entropy, label_decisions
 
 CARDS, SEATS, SUITS = 97, 4, 5  # plain suits c d s b, then trumps (SUIT_MASK[4])
 
@@ -123,8 +123,8 @@ def learn(
         perm = torch.randperm(n_train, generator=order)
         for start in range(0, n_train, args.batch):
             idx = perm[start : start + args.batch]
-            logp = torch.log_softmax(net.logits(obs[idx].float(), mask[idx]), dim=-1)
-            loss = -(target[idx] * torch.where(mask[idx] == 1, logp, 0.0)).sum(-1).mean()
+            logits = net.logits(obs[idx].float(), mask[idx])
+            loss = _cross_entropy(logits, mask[idx], target[idx]).mean()  # distill's loss
             opt.zero_grad()
             loss.backward()
             opt.step()
