@@ -110,7 +110,8 @@ def learn(
     data: LabelledDecisions, width: int, n_train: int, args: argparse.Namespace
 ) -> list[float]:
     """One arm: a fresh network on the first ``width`` columns, ``args.epochs`` passes over the
-    first ``n_train`` rows; the held-out agreement after each."""
+    first ``args.train_share`` of the first ``n_train`` rows (the held-out rows stay the last
+    ones whatever the share); the held-out agreement after each."""
     obs = torch.from_numpy(np.ascontiguousarray(data.obs[:, :width]))
     mask, act = torch.from_numpy(data.mask), torch.from_numpy(data.action)
     target = torch.from_numpy(data.target)
@@ -119,9 +120,10 @@ def learn(
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     order = torch.Generator().manual_seed(args.seed)  # the same minibatches in both arms
     out = []
+    used = max(1, int(n_train * args.train_share))
     for _ in range(args.epochs):
-        perm = torch.randperm(n_train, generator=order)
-        for start in range(0, n_train, args.batch):
+        perm = torch.randperm(used, generator=order)
+        for start in range(0, used, args.batch):
             idx = perm[start : start + args.batch]
             logits = net.logits(obs[idx].float(), mask[idx])
             loss = _cross_entropy(logits, mask[idx], target[idx]).mean()  # distill's loss
@@ -157,6 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--holdout", type=float, default=0.1, help="share of the last decisions held out"
     )
     p.add_argument("--limit", type=int, default=0, help="at most this many decisions (0: all)")
+    p.add_argument(
+        "--train-share", type=float, default=1.0,
+        help="learn from this share of the training decisions only, the held-out ones "
+        "unchanged: how agreement grows with the label volume (default 1)",
+    )  # fmt: skip
     p.add_argument("--seed", type=int, default=7)
     args = p.parse_args(argv)
     try:
@@ -166,6 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.epochs < 1 or args.batch < 1 or not 0 < args.holdout < 1 or args.limit < 0:
         p.error("--epochs and --batch must be >= 1, --holdout in (0, 1), --limit >= 0; got "
                 f"{args.epochs}, {args.batch}, {args.holdout}, {args.limit}")  # fmt: skip
+    if not 0 < args.train_share <= 1:
+        p.error(f"--train-share must be in (0, 1], got {args.train_share}")
     missing = [str(f) for f in args.labels if not f.is_file()]
     if missing:
         p.error(f"no labels file at {', '.join(missing)}")
@@ -183,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     more = learn(data, base + size, n_train, args)
     shown = float(data.obs[:, base:].astype(np.float32).sum(1).mean())
     files = ", ".join(map(str, args.labels))
-    print(f"labels: {files}; {len(data):,} searched decisions; the block {args.feature}: "
+    print(f"labels: {files}; {len(data):,} searched decisions, "
+          f"{max(1, int(n_train * args.train_share)):,} learned; the block {args.feature}: "
           f"{shown:.1f} of {size} set per decision on average")  # fmt: skip
     print(render(args.feature, size, plain, more, len(data) - n_train))
     print(f"({time.perf_counter() - t0:.0f} s)")

@@ -329,3 +329,12 @@ def test_study_minchiate_encoding_runs_both_arms(tmp_path):
     assert bad.returncode == 2 and "--hidden must be widths" in bad.stderr
     none = run("study_minchiate_encoding.py", str(tmp_path / "none.jsonl"))
     assert none.returncode == 2 and "no labels file at" in none.stderr
+    half = run("study_minchiate_encoding.py", str(labels), "--epochs", "1", "--hidden", "16",
+               "--train-share", "0.5")  # fmt: skip
+    assert half.returncode == 0, half.stderr
+    total, learned = (int(n.replace(",", "")) for n in re.findall(
+        r"([\d,]+) searched decisions, ([\d,]+) learned", half.stdout)[0])  # fmt: skip
+    assert learned == int(int(total * 0.9) * 0.5)  # half the training rows, the same held out
+    assert f"{total - int(total * 0.9):,} held-out decisions" in half.stdout
+    share = run("study_minchiate_encoding.py", str(labels), "--train-share", "1.5")
+    assert share.returncode == 2 and "--train-share must be in (0, 1], got 1.5" in share.stderr
