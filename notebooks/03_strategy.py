@@ -310,13 +310,15 @@ assert all(len(ax.patches) >= 3 for ax in axes)
 # Here, for the shipped Calabresella bot: the response starts from the bot's own weights, and
 # we count, by phase, the decisions where it plays otherwise than the bot would on the same
 # view (`what_it_learned`, on held-out deals; `mazzo exploit` writes the same counts into
-# `exploit.json`). A run of `mazzo exploit bot --from-weights --out runs/exploit_bot` is used
-# where it exists; otherwise a short one is trained here.
+# `exploit.json`), and, phase by phase, what the response takes deciding that phase alone with
+# the bot deciding every other (`--by-phase`: where its changes take the points, not only
+# where they differ). A run of `mazzo exploit bot --from-weights --by-phase --out
+# runs/exploit_bot` is used where it exists; otherwise a short one is trained here.
 
 # %%
 import json
 
-from mazzo.training.rl.exploit import ExploitConfig, differs_text, exploit
+from mazzo.training.rl.exploit import ExploitConfig, differs_text, exploit, gains_text
 
 EXPLOIT = ROOT / "runs" / "exploit_bot"
 if not (EXPLOIT / "exploit.json").exists() or SMALL:
@@ -329,6 +331,7 @@ if not (EXPLOIT / "exploit.json").exists() or SMALL:
         decisions=4096 if SMALL else 200_000,
         deals=20 if SMALL else 300,
         curve_every=10**6,
+        by_phase=True,
     )
     import shutil
 
@@ -342,9 +345,19 @@ print(
     f"response - bot: {found.margin:+.3f} [{found.low:+.3f}, {found.high:+.3f}] on {found.deals} deals"
 )
 print(differs_text(found))
+if found.gains:
+    print(gains_text(found))
 phases = [p for p, (n, _) in found.differs.items() if n]
-fig, ax = plt.subplots(figsize=(7, 3))
+fig, (ax, gx) = plt.subplots(1, 2, figsize=(11, 3))
 ax.bar(phases, [found.differs[p][1] / found.differs[p][0] for p in phases])
 ax.set(ylabel="share played otherwise", title="the response against the bot, by phase")
+gained = list(found.gains)
+means = [found.gains[p][0] for p in gained]
+spread = [[m - found.gains[p][1] for p, m in zip(gained, means, strict=True)],
+          [found.gains[p][2] - m for p, m in zip(gained, means, strict=True)]]  # fmt: skip
+gx.bar(gained, means, yerr=spread, capsize=3)
+gx.axhline(0, color="grey", lw=0.5)
+gx.set(ylabel="points per seat and game", title="what it takes deciding one phase alone")
 plt.show()
 assert phases and all(0 <= found.differs[p][1] <= found.differs[p][0] for p in phases)
+assert all(low <= mean <= high for mean, low, high in found.gains.values())
