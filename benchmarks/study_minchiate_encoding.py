@@ -108,10 +108,10 @@ def agreement(
 
 def learn(
     data: LabelledDecisions, width: int, n_train: int, args: argparse.Namespace
-) -> list[float]:
+) -> tuple[list[float], int]:
     """One arm: a fresh network on the first ``width`` columns, ``args.epochs`` passes over the
     first ``args.train_share`` of the first ``n_train`` rows (the held-out rows stay the last
-    ones whatever the share); the held-out agreement after each."""
+    ones whatever the share); the held-out agreement after each, and the rows learned."""
     obs = torch.from_numpy(np.ascontiguousarray(data.obs[:, :width]))
     mask, act = torch.from_numpy(data.mask), torch.from_numpy(data.action)
     target = torch.from_numpy(data.target)
@@ -131,7 +131,7 @@ def learn(
             loss.backward()
             opt.step()
         out.append(agreement(net, obs[n_train:], mask[n_train:], act[n_train:]))
-    return out
+    return out, used
 
 
 def render(feature: str, size: int, plain: list[float], more: list[float], held: int) -> str:
@@ -188,12 +188,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 < n_train < len(data):
         p.error(f"{len(data)} searched decisions: too few to hold {args.holdout} out")
     size = data.obs.shape[1] - base
-    plain = learn(data, base, n_train, args)
-    more = learn(data, base + size, n_train, args)
+    plain, used = learn(data, base, n_train, args)
+    more, _ = learn(data, base + size, n_train, args)
     shown = float(data.obs[:, base:].astype(np.float32).sum(1).mean())
     files = ", ".join(map(str, args.labels))
     print(f"labels: {files}; {len(data):,} searched decisions, "
-          f"{max(1, int(n_train * args.train_share)):,} learned; the block {args.feature}: "
+          f"{used:,} learned; the block {args.feature}: "
           f"{shown:.1f} of {size} set per decision on average")  # fmt: skip
     print(render(args.feature, size, plain, more, len(data) - n_train))
     print(f"({time.perf_counter() - t0:.0f} s)")
