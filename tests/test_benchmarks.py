@@ -338,3 +338,40 @@ def test_study_minchiate_encoding_runs_both_arms(tmp_path):
     assert f"{total - int(total * 0.9):,} held-out decisions" in half.stdout
     share = run("study_minchiate_encoding.py", str(labels), "--train-share", "1.5")
     assert share.returncode == 2 and "--train-share must be in (0, 1], got 1.5" in share.stderr
+
+
+def test_study_phase_swap_finds_the_phase_that_loses(tmp_path):
+    """The heuristic against itself is level deal by deal; with its card play swapped for the
+    random agent's it loses by far (the interval below zero, 40 deals), with its discards
+    swapped for its own it is the same deal by deal; bad phases are named."""
+    out = tmp_path / "swap.json"
+    ran = run("study_phase_swap.py", "heuristic", "random", "--phases", "play", "--opponent",
+              "heuristic", "--n", "40", "--out", str(out))  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    data = json.loads(out.read_text())
+    assert data["alone"] == [0.0, 0.0, 0.0] and data["deals"] == 40
+    assert data["difference"][2] < 0 and data["swapped"][2] < 0
+    assert len(data["per_deal"]["difference"]) == 40
+    same = run("study_phase_swap.py", "heuristic", "heuristic", "--phases",
+               "discard_cutter+discard_dealer", "--opponent", "random", "--n", "6",
+               "--out", str(out))  # fmt: skip
+    assert same.returncode == 0, same.stderr
+    assert set(json.loads(out.read_text())["per_deal"]["difference"]) == {0.0}
+    bad = run("study_phase_swap.py", "heuristic", "random", "--phases", "discard",
+              "--opponent", "heuristic")  # fmt: skip
+    assert bad.returncode == 2 and "'discard'" in bad.stderr and "discard_cutter" in bad.stderr
+
+
+def test_study_minchiate_discards_sets_each_discard_beside_the_heuristics():
+    """The heuristic agrees with itself on every discard and never throws a trump; the random
+    agent agrees far less often and throws trumps."""
+    same = run("study_minchiate_discards.py", "heuristic", "--n", "8")
+    assert same.returncode == 0, same.stderr
+    assert "the heuristic's on 100.0% of them" in same.stdout
+    assert "| heuristic | 0.0% |" in same.stdout
+    rand = run("study_minchiate_discards.py", "random", "--n", "8")
+    share = float(re.search(r"the heuristic's on ([\d.]+)%", rand.stdout).group(1))  # type: ignore[union-attr]
+    trumps = float(re.search(r"\| random \| ([\d.]+)%", rand.stdout).group(1))  # type: ignore[union-attr]
+    assert share < 50 and trumps > 0
+    bad = run("study_minchiate_discards.py", "random", "--deals", "/no/such.jsonl")
+    assert bad.returncode == 2 and "/no/such.jsonl" in bad.stderr

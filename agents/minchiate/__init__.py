@@ -7,7 +7,7 @@ from __future__ import annotations
 from mazzo.agents.base import AnyAgent
 from mazzo.agents.builtin import GameAgents
 from mazzo.agents.minchiate.heuristic import HeuristicV1
-from mazzo.agents.minchiate.pimc import PIMC
+from mazzo.agents.minchiate.pimc import DISCARDS, PIMC
 from mazzo.agents.params import Param
 
 __all__ = ["BUILTIN", "PIMC", "HeuristicV1"]
@@ -19,11 +19,19 @@ PIMC_PARAMS = (
     Param("ms", float, 800.0, "time budget per decision in milliseconds (0: no limit)", low=0),
     Param("exact", int, 2, "last tricks solved exactly by alpha-beta", low=0, high=3),
     Param("points", float, 0.1, "weight of the final point difference (tie-break)", low=0),
-)
+    Param(
+        "discards", str, "rule",
+        "the discards: rule (the heuristic's) or search (searched like a card; with ipimc's "
+        "others=bot, name them in own_phases)",
+        choices=DISCARDS,
+    ),
+)  # fmt: skip
 
 
-def _pimc(version: int, samples: int, ms: float, exact: int, points: float) -> AnyAgent:
-    return PIMC(samples=samples, ms=ms, exact_tricks=exact, point_weight=points)
+def _pimc(
+    version: int, samples: int, ms: float, exact: int, points: float, discards: str
+) -> AnyAgent:
+    return PIMC(samples=samples, ms=ms, exact_tricks=exact, point_weight=points, discards=discards)
 
 
 BUILTIN = GameAgents(

@@ -14,15 +14,20 @@ Candidates: the legal cards, less those equivalent to a lower one (zero-value ca
 every combination, of one suit, with nothing between them that another hand could hold: they
 lead to the same results).
 
-Only card play is searched; the other decisions are the heuristic's, each for a measured or
-structural reason. Discards: searched with perfect-information playouts they did no better
-than the heuristic's rule (-0.025 resti per deal, 95% CI [-0.071, +0.020], over 1,000
-duplicate deals of heuristic play with either discards), and the Fola is dead, so the
-simple rule stays. Declarations: hiding a combination can only help against players who do
-not see the cards; in a perfect-information playout everyone sees them, so declaring would
-always look right (which is also the heuristic's choice: skipping everything cost 0.21 resti
-per deal). The Matto payment: the piles are public, so the heuristic's choice is exact. A
-forced action is returned at once.
+By default only card play is searched; the other decisions are the heuristic's, each for a
+measured or structural reason. Discards: searched with perfect-information playouts they did
+no better than the heuristic's rule (-0.025 resti per deal, 95% CI [-0.071, +0.020], over
+1,000 duplicate deals of heuristic play with either discards), and the Fola is dead, so the
+simple rule stays. ``discards="search"`` (``pimc:discards=search``) searches them anyway, the
+same way as a card: every legal discard (less those equivalent to a weaker one) in the same
+uniformly drawn worlds, each world played out by the rollout policy (the later discards and
+the declarations its own, the heuristic's rules) and the core: the values a learner can be
+taught from (``ipimc``'s ``own_phases=discard_cutter+discard_dealer``, expert iteration's
+labels), where the heuristic's rule gives none. Declarations: hiding a combination can only
+help against players who do not see the cards; in a perfect-information playout everyone
+sees them, so declaring would always look right (which is also the heuristic's choice:
+skipping everything cost 0.21 resti per deal). The Matto payment: the piles are public, so
+the heuristic's choice is exact. A forced action is returned at once.
 
 The playouts and the solver run in the compiled search core (``mazzo.agents.minchiate.csearch``: one
 call per world for every candidate play, the same values) where it is built, else in Python
@@ -62,9 +67,12 @@ from mazzo.envs.minchiate.state import State
 from mazzo.envs.minchiate.view import InfoView
 from mazzo.envs.minchiate.worlds import Assignment, determinize
 
-__all__ = ["PIMC", "distinct_cards"]
+__all__ = ["DISCARDS", "PIMC", "distinct_cards"]
 
 _HEURISTIC = HeuristicV1()
+DISCARDS = ("rule", "search")
+"""The ``discards`` options: the heuristic's rule, or searched like a card."""
+_DISCARD_PHASES = (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER)
 
 
 def distinct_cards(cards: int, hand: int, gone: int) -> list[int]:
@@ -105,6 +113,8 @@ class PIMC:
         beliefs: draw the worlds of card play with a belief model (``mazzo.agents.belief``: a
             uniform pool resampled by the model's weights) instead of uniformly: the
             learned-inference search ``ipimc``.
+        discards: ``rule`` (the heuristic's discards, unsearched) or ``search`` (searched
+            like a card, in uniformly drawn worlds; see the module docstring).
     """
 
     samples: int = 64
@@ -112,6 +122,7 @@ class PIMC:
     exact_tricks: int = 2
     point_weight: float = 0.1
     beliefs: BeliefWorlds | None = None
+    discards: str = "rule"
     name: str = "pimc"
 
     def __post_init__(self) -> None:
@@ -120,12 +131,15 @@ class PIMC:
             or self.ms < 0
             or not 0 <= self.exact_tricks <= 3
             or self.point_weight < 0
+            or self.discards not in DISCARDS
         ):
             raise ValueError(
-                "pimc needs samples >= 1, ms >= 0, 0 <= exact_tricks <= 3 and point_weight >= 0, "
-                f"got {self}"
+                "pimc needs samples >= 1, ms >= 0, 0 <= exact_tricks <= 3, point_weight >= 0 "
+                f"and discards in {DISCARDS}, got {self}"
             )
         self.name = f"pimc:samples={self.samples},ms={self.ms:g},exact={self.exact_tricks}"
+        if self.discards != "rule":
+            self.name += f",discards={self.discards}"
         if self.beliefs is not None:
             b = self.beliefs
             self.name = (
@@ -141,9 +155,13 @@ class PIMC:
     def search(self, view: InfoView, rng: np.random.Generator) -> tuple[int, dict[int, float]]:
         """``act``'s decision (drawing from ``rng`` exactly as ``act`` does) with the values it
         was taken on: the mean value of every searched candidate; empty when nothing was
-        searched (a forced play, or a decision outside card play: the heuristic's). The
-        action is the first candidate of the highest value."""
-        if view.phase is not Phase.PLAY:
+        searched (a forced play, or a decision outside card play: the heuristic's, except
+        the discards under ``discards="search"``). The action is the first candidate of the
+        highest value."""
+        searched = view.phase is Phase.PLAY or (
+            self.discards == "search" and view.phase in _DISCARD_PHASES
+        )
+        if not searched:
             return _HEURISTIC.act(view, rng), {}
         candidates = self.candidates(view)
         if len(candidates) == 1:
@@ -180,7 +198,12 @@ class PIMC:
         base = csearch.view_world(view, (0, 0, 0, 0)) if direct else None
         play = csearch.playout if compiled else playout
         n = 0.0
-        for assignment, count in self._assignments(view, sampler, rng):
+        worlds = (
+            self._assignments(view, sampler, rng)
+            if view.phase is Phase.PLAY
+            else ((sampler.sample_assignment(rng), 1.0) for _ in range(self.samples))
+        )  # the belief model knows card play only: a discard's worlds are uniform
+        for assignment, count in worlds:
             if base is not None:  # every candidate in one call, the same values
                 world = (assignment.hands, *base[1:])
                 values = np.asarray(

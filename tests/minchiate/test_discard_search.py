@@ -1,0 +1,106 @@
+"""PIMC's ``discards=search`` (``agents/minchiate/pimc.py``): the discards searched like a card,
+so expert iteration's labels can teach them. Every searched discard is legal and the choice is
+the first of the best values; the values are the mean playout values over the same worlds
+with the compiled core and with the Python reference; the default keeps the heuristic's rule
+(no values); ``ipimc`` searches them only where ``own_phases`` gives them to the search; a
+bad option is refused with the choices named."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from mazzo.agents.minchiate import csearch
+from mazzo.agents.minchiate.heuristic import HeuristicV1
+from mazzo.agents.minchiate.pimc import PIMC
+from mazzo.agents.registry import make_agent
+from mazzo.envs.cards.bits import bit_list
+from mazzo.envs.cards.deal import Deal
+from mazzo.envs.minchiate.actions import Phase
+from mazzo.envs.minchiate.rules import Rules
+from mazzo.envs.minchiate.state import State
+from mazzo.envs.minchiate.view import InfoView
+
+DISCARD_PHASES = (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER)
+
+
+def discard_views(rules: Rules, n: int, seed: int, phase: Phase | None = None) -> list[InfoView]:
+    """n discard decisions with a choice (two legal discards or more; of ``phase`` where
+    given) of random deals, each at a random point of the discards (earlier discards random)."""
+    rng = random.Random(seed)
+    out: list[InfoView] = []
+    while len(out) < n:
+        order = list(range(97))
+        rng.shuffle(order)
+        s = State.new(Deal(rng.randrange(4), tuple(order)), rules)
+        while s.phase in DISCARD_PHASES:
+            view = s.info_view(s.to_play)
+            wanted = phase is None or s.phase is phase
+            if wanted and len(bit_list(view.legal_mask)) > 1 and rng.random() < 0.5:
+                out.append(view)
+                break
+            s.apply(rng.choice(s.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize("flags", [{}, {"discard_rule": "any", "king_rule": False}], ids=str)
+def test_searched_discards_are_legal_and_the_first_of_the_best(flags: dict[str, object]) -> None:
+    rules = Rules.from_flags(flags)
+    agent = PIMC(samples=4, ms=0, discards="search")
+    rng = np.random.default_rng(3)
+    views = [v for p in DISCARD_PHASES for v in discard_views(rules, 6, len(flags), p)]
+    for view in views:
+        action, values = agent.search(view, rng)
+        legal = set(bit_list(view.legal_mask))
+        assert values, "a discard with a choice must be searched"
+        assert set(values) <= legal and action in values
+        assert set(values) == set(agent.candidates(view))
+        best = max(values.values())
+        assert action == next(c for c, v in values.items() if v == best)
+
+
+def test_the_default_keeps_the_heuristics_discards_unsearched() -> None:
+    view = discard_views(Rules(), 1, seed=5)[0]
+    rng = np.random.default_rng(0)
+    action, values = PIMC(samples=4, ms=0).search(view, rng)
+    assert values == {}
+    assert action == HeuristicV1().act(view, rng)
+
+
+def test_discard_values_equal_with_either_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The playouts after a discard run the rollout policy in Python until card play, then the
+    compiled core where it is loaded: the values equal the Python reference's for a seed."""
+    if csearch.CORE is None:
+        pytest.skip("the compiled core is not loaded (test_compiled_search says why)")
+    views = discard_views(Rules(), 4, seed=11)
+    agent = PIMC(samples=3, ms=0, discards="search")
+    compiled = [agent.search(v, np.random.default_rng(i)) for i, v in enumerate(views)]
+    monkeypatch.setattr(csearch, "CORE", None)
+    python = [agent.search(v, np.random.default_rng(i)) for i, v in enumerate(views)]
+    for (a, va), (b, vb) in zip(compiled, python, strict=True):
+        assert a == b
+        assert va.keys() == vb.keys()
+        assert all(va[c] == pytest.approx(vb[c], abs=1e-9) for c in va)
+
+
+def test_ipimc_searches_the_discards_only_where_own_phases_gives_them() -> None:
+    view = discard_views(Rules(), 1, seed=7)[0]
+    rng = np.random.default_rng(0)
+    searched = make_agent(
+        "ipimc:ms=0,samples=4,own_phases=discard_cutter+discard_dealer,discards=search",
+        "minchiate",
+    )
+    action, values = searched.search(view, rng)  # type: ignore[attr-defined]
+    assert len(values) > 1 and action in values
+    assert "discards=search" in searched.name
+    network = make_agent("ipimc:ms=0,samples=4,discards=search", "minchiate")
+    assert network.search(view, rng)[1] == {}  # type: ignore[attr-defined]
+
+
+def test_a_bad_discards_option_names_the_choices() -> None:
+    with pytest.raises(ValueError, match=r"rule.*search"):
+        make_agent("pimc:discards=best", "minchiate")
+    with pytest.raises(ValueError, match="discards"):
+        PIMC(discards="best")
