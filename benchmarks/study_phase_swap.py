@@ -7,9 +7,9 @@ does the same for a best response).
 Run: ``python benchmarks/study_phase_swap.py nn:runs/X/bot heuristic
 --phases discard_cutter+discard_dealer --opponent pimc:samples=32,ms=0 --deals
 configs/deals/minchiate-2000-s1.jsonl --n 2000`` (phase names as ``mazzo exploit``'s: the
-game's phases in lower case). Prints the agent alone, the swapped agent and their difference
-(paired 95% intervals per seat and game); ``--out`` writes them as JSON with the per-deal
-margins.
+game's phases in lower case; the game is the deal file's, or ``--game``). Prints the agent
+alone, the swapped agent and their difference (paired 95% intervals per seat and game);
+``--out`` writes them as JSON with the per-deal margins.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from pathlib import Path
 import numpy as np
 
 from mazzo.agents.registry import make_agent
+from mazzo.arena.evaluate import default_game
 from mazzo.arena.plan import Entrant
 from mazzo.envs.deal_sets import generate_deals, read_deal_set
 from mazzo.envs.protocols import RulesLike
-from mazzo.envs.registry import get_game
+from mazzo.envs.registry import game_names, get_game
 from mazzo.training.rl.evaluate import margin_of, paired_diffs
 from mazzo.training.rl.exploit import PhaseSplit
 
@@ -47,15 +48,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("swap", help="the agent that takes the decisions of --phases instead")
     ap.add_argument("--phases", required=True, help="phases joined by '+' (lower case)")
     ap.add_argument("--opponent", required=True, help="the agent both play against")
-    ap.add_argument("--game", default="minchiate", help="default minchiate")
+    ap.add_argument("--game", choices=game_names(), help="default: the deal file's, else the first")
     ap.add_argument("--deals", help="a deal file (default: generated from --seed)")
     ap.add_argument("--n", type=int, default=1000, help="deals: the first N of the file, or N")
     ap.add_argument("--seed", type=int, default=0, help="seed of generated deals and agents")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = ap.parse_args(argv)
-    game = get_game(args.game)
-    rules = game.rules()
+    try:
+        game = get_game(args.game) if args.game else default_game(args.deals)
+    except ValueError as e:
+        print(f"study_phase_swap: {e}", file=sys.stderr)
+        return 2
+    args.game, rules = game.name, game.rules()
     known = set(game.phase_names(rules).values()) - {"done"}
     phases = frozenset(p for p in args.phases.lower().split("+") if p)
     if not phases or phases - known:

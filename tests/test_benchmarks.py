@@ -346,7 +346,7 @@ def test_study_phase_swap_finds_the_phase_that_loses(tmp_path):
     swapped for its own it is the same deal by deal; bad phases are named."""
     out = tmp_path / "swap.json"
     ran = run("study_phase_swap.py", "heuristic", "random", "--phases", "play", "--opponent",
-              "heuristic", "--n", "40", "--out", str(out))  # fmt: skip
+              "heuristic", "--n", "40", "--game", "minchiate", "--out", str(out))  # fmt: skip
     assert ran.returncode == 0, ran.stderr
     data = json.loads(out.read_text())
     assert data["alone"] == [0.0, 0.0, 0.0] and data["deals"] == 40
@@ -354,11 +354,11 @@ def test_study_phase_swap_finds_the_phase_that_loses(tmp_path):
     assert len(data["per_deal"]["difference"]) == 40
     same = run("study_phase_swap.py", "heuristic", "heuristic", "--phases",
                "discard_cutter+discard_dealer", "--opponent", "random", "--n", "6",
-               "--out", str(out))  # fmt: skip
+               "--deals", "configs/deals/minchiate-2000-s1.jsonl", "--out", str(out))  # fmt: skip
     assert same.returncode == 0, same.stderr
     assert set(json.loads(out.read_text())["per_deal"]["difference"]) == {0.0}
     bad = run("study_phase_swap.py", "heuristic", "random", "--phases", "discard",
-              "--opponent", "heuristic")  # fmt: skip
+              "--opponent", "heuristic", "--game", "minchiate")  # fmt: skip
     assert bad.returncode == 2 and "'discard'" in bad.stderr and "discard_cutter" in bad.stderr
 
 
