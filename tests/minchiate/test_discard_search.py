@@ -17,11 +17,12 @@ from mazzo.agents.minchiate.heuristic import HeuristicV1
 from mazzo.agents.minchiate.pimc import PIMC
 from mazzo.agents.registry import make_agent
 from mazzo.envs.cards.bits import bit_list
-from mazzo.envs.cards.deal import Deal
 from mazzo.envs.minchiate.actions import Phase
 from mazzo.envs.minchiate.rules import Rules
 from mazzo.envs.minchiate.state import State
 from mazzo.envs.minchiate.view import InfoView
+
+from .helpers import random_deal
 
 DISCARD_PHASES = (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER)
 
@@ -32,9 +33,7 @@ def discard_views(rules: Rules, n: int, seed: int, phase: Phase | None = None) -
     rng = random.Random(seed)
     out: list[InfoView] = []
     while len(out) < n:
-        order = list(range(97))
-        rng.shuffle(order)
-        s = State.new(Deal(rng.randrange(4), tuple(order)), rules)
+        s = State.new(random_deal(rng), rules)
         while s.phase in DISCARD_PHASES:
             view = s.info_view(s.to_play)
             wanted = phase is None or s.phase is phase
