@@ -26,20 +26,9 @@ from mazzo.agents.registry import make_agent
 from mazzo.arena.evaluate import default_game
 from mazzo.arena.plan import Entrant
 from mazzo.envs.deal_sets import generate_deals, read_deal_set
-from mazzo.envs.protocols import RulesLike
 from mazzo.envs.registry import game_names, get_game
 from mazzo.training.rl.evaluate import margin_of, paired_diffs
 from mazzo.training.rl.exploit import PhaseSplit
-
-
-class AgentSpec:
-    """A picklable factory of the agent ``spec`` (for the arena's worker processes)."""
-
-    def __init__(self, spec: str, game: str, rules: RulesLike) -> None:
-        self.spec, self.game, self.rules = spec, game, rules
-
-    def __call__(self) -> object:
-        return make_agent(self.spec, self.game, self.rules)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     opponent = Entrant(args.opponent, args.opponent)
     t0 = time.perf_counter()
     alone = paired_diffs(deals, Entrant("agent", args.agent), opponent, args.seed, args.workers)
-    split = PhaseSplit(AgentSpec(args.swap, args.game, rules), args.agent, args.game, rules, phases)
+    split = PhaseSplit(args.swap, args.agent, args.game, rules, phases)
     swapped = paired_diffs(deals, Entrant("swapped", split), opponent, args.seed, args.workers)
     seconds = time.perf_counter() - t0
     rows = {"alone": alone, "swapped": swapped, "difference": swapped - alone}

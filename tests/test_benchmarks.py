@@ -352,6 +352,12 @@ def test_study_phase_swap_finds_the_phase_that_loses(tmp_path):
     assert data["alone"] == [0.0, 0.0, 0.0] and data["deals"] == 40
     assert data["difference"][2] < 0 and data["swapped"][2] < 0
     assert len(data["per_deal"]["difference"]) == 40
+    discards = run("study_phase_swap.py", "heuristic", "random", "--phases",
+                   "discard_cutter+discard_dealer", "--opponent", "heuristic", "--n", "40",
+                   "--game", "minchiate", "--out", str(tmp_path / "d.json"))  # fmt: skip
+    assert discards.returncode == 0, discards.stderr
+    # random discards cost far less than random card play: the swap touches only its phases
+    assert json.loads((tmp_path / "d.json").read_text())["swapped"][0] > data["swapped"][2]
     same = run("study_phase_swap.py", "heuristic", "heuristic", "--phases",
                "discard_cutter+discard_dealer", "--opponent", "random", "--n", "6",
                "--deals", "configs/deals/minchiate-2000-s1.jsonl", "--out", str(out))  # fmt: skip

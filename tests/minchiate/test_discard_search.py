@@ -72,7 +72,10 @@ def test_discard_values_equal_with_either_core(monkeypatch: pytest.MonkeyPatch) 
     """The playouts after a discard run the rollout policy in Python until card play, then the
     compiled core where it is loaded: the values equal the Python reference's for a seed."""
     if csearch.CORE is None:
-        pytest.skip("the compiled core is not loaded (test_compiled_search says why)")
+        # only the suite's pure-Python run (MAZZO_PURE_PYTHON=1) gets here: there both paths
+        # are the Python reference, and a core that failed to build fails
+        # test_compiled_search.py::test_the_compiled_core_is_built_and_used instead
+        pytest.skip("pure-Python run: no compiled core to compare the reference with")
     views = discard_views(Rules(), 4, seed=11)
     agent = PIMC(samples=3, ms=0, discards="search")
     compiled = [agent.search(v, np.random.default_rng(i)) for i, v in enumerate(views)]
