@@ -21,8 +21,9 @@ PIMC_PARAMS = (
     Param("points", float, 0.1, "weight of the final point difference (tie-break)", low=0),
     Param(
         "discards", str, "rule",
-        "the discards: rule (the heuristic's) or search (searched like a card; with ipimc's "
-        "others=bot, name them in own_phases)",
+        "the discards: rule (the heuristic's), search (searched like a card) or blind (searched "
+        "so, the playouts' leads not seeing the other hands); with ipimc's others=bot, name "
+        "them in own_phases",
         choices=DISCARDS,
     ),
 )  # fmt: skip

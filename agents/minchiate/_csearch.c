@@ -66,8 +66,9 @@ typedef struct {
     int king_rule, overtrump, capture_bonus, matto_last_trick_lost, unit, agent_pays,
         death_bonus, end_recount, diecine, matto_bonus_at_end, bonus_own, surplus_base,
         last_trick_bonus;
+    int blind_leads; /* the playout's leads without the other hands (rollout._lead, blind) */
 } Config;
-#define N_CONFIG 13
+#define N_CONFIG 14
 enum { DIECINE_MERGE_FOUR, DIECINE_TWO_TRIPLES, DIECINE_ANY_THREE };
 
 static int power_of(int c) { /* heuristic.power */
@@ -372,7 +373,10 @@ static int duck(const World *w, u128 legal, int losing) {
     return cheapest(cheap ? cheap : plain ? plain : legal);
 }
 
-static int lead(const World *w, int seat, u128 hand, u128 legal) {
+/* rollout._lead: blind, the leader sees only what the table sees (his hand, the cards out of
+ * the hands): a king is led at the suit's first lead (nobody has shown a void in it yet), a
+ * plain card from the suit with the most cards left in the other hands together */
+static int lead(const World *w, int seat, u128 hand, u128 legal, int blind) {
     u128 others = 0;
     for (int q = 0; q < 4; q++)
         if (q != seat) others |= w->hands[q];
@@ -385,12 +389,12 @@ static int lead(const World *w, int seat, u128 hand, u128 legal) {
         }
     }
     int o1 = (seat + 1) & 3, o3 = (seat + 3) & 3;
-    u128 opp = w->hands[o1] | w->hands[o3];
+    u128 opp = blind ? others : w->hands[o1] | w->hands[o3];
     for (int suit = 0; suit < 4; suit++) {
         if ((hand & KING[suit]) && !((w->suits_led >> suit) & 1)) {
             int trumpers = 0;
             int qs[2] = {o1, o3};
-            for (int i = 0; i < 2; i++)
+            for (int i = 0; i < 2 && !blind; i++)
                 if (!(w->hands[qs[i]] & SUIT_MASK[suit]) && (w->hands[qs[i]] & TRUMPS)) trumpers++;
             if (!trumpers) return KING_CARD[suit];
         }
@@ -420,7 +424,7 @@ static int greedy_play(const World *w, const Config *cf) {
     u128 hand = w->hands[seat];
     u128 legal = play_mask(hand, w->led, w->top, w->suits_led, cf);
     if ((legal & (legal - 1)) == 0) return top128(legal);
-    if (w->led < 0) return lead(w, seat, hand, legal);
+    if (w->led < 0) return lead(w, seat, hand, legal, cf->blind_leads);
     const int *keys = WIN_KEY[w->led];
     int best_i = trick_winner(w->trick, w->nt, w->led);
     int best_key = keys[w->trick[best_i]];
@@ -613,9 +617,10 @@ static int read_config(PyObject *o, Config *cf) {
     static const char *names[N_CONFIG] = {
         "king_rule", "overtrump", "capture_bonus", "matto_last_trick_lost", "resti_unit",
         "agent_pays", "matto_death_bonus", "end_recount_combos", "diecine",
-        "matto_bonus_at_end", "matto_bonus_in_own_combo", "surplus_base", "last_trick_bonus"};
-    static const long lo[N_CONFIG] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
-    static const long hi[N_CONFIG] = {1, 1, 1, 1, 1000000, 1, 1, 1, 2, 1, 1, 1000, 1000000};
+        "matto_bonus_at_end", "matto_bonus_in_own_combo", "surplus_base", "last_trick_bonus",
+        "blind_leads"};
+    static const long lo[N_CONFIG] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const long hi[N_CONFIG] = {1, 1, 1, 1, 1000000, 1, 1, 1, 2, 1, 1, 1000, 1000000, 1};
     long v[N_CONFIG];
     for (int i = 0; i < N_CONFIG; i++)
         if (cs_int(PyTuple_GET_ITEM(t, i), lo[i], hi[i], &v[i], GAME, names[i]) < 0) return -1;
@@ -624,6 +629,7 @@ static int read_config(PyObject *o, Config *cf) {
     cf->death_bonus = (int)v[6], cf->end_recount = (int)v[7], cf->diecine = (int)v[8];
     cf->matto_bonus_at_end = (int)v[9], cf->bonus_own = (int)v[10];
     cf->surplus_base = (int)v[11], cf->last_trick_bonus = (int)v[12];
+    cf->blind_leads = (int)v[13];
     return 0;
 }
 

@@ -6,8 +6,9 @@ worlds out with ``rollout.py``, the reference. The core is handed the engine's p
 once (``configure``), the rules as a tuple of ints (``config``, one per ``Rules``) and each
 world as a tuple of ints (``world_of``).
 
-``values(state, team, candidates, exact_tricks, point_weight)`` is ``rollout.playout``'s value
-for ``team`` of each candidate play of ``state`` (None: the state as it is); ``ready(state)``
+``values(state, team, candidates, exact_tricks, point_weight, blind)`` is ``rollout.playout``'s
+value for ``team`` of each candidate play of ``state`` (None: the state as it is; ``blind``: the
+playout's leads without the other hands, the last int of the config); ``ready(state)``
 says whether the core can take ``state``: in PLAY and past the declarations that
 ``declare_timing = with_first_card`` opens during trick 1 (those are played in Python).
 ``playout`` is ``rollout.playout`` with the core taking over as soon as it can. In card play
@@ -60,6 +61,7 @@ CONFIG_FIELDS = (
     "king_rule", "must_overtrump", "capture_bonus", "matto_last_trick_lost", "resti_unit",
     "matto_payment == agent", "matto_death_bonus", "end_recount_combos", "diecine (index)",
     "matto_bonus_at_end", "matto_bonus_in_own_combo", "surplus_base", "last_trick_bonus",
+    "blind_leads",
 )  # fmt: skip
 World = tuple[
     tuple[int, int, int, int], tuple[int, ...], int, int, tuple[int, int], int, int, int, int,
@@ -69,14 +71,15 @@ _PLAY = Phase.PLAY
 
 
 @lru_cache(maxsize=256)
-def config(rules: Rules) -> tuple[int, ...]:
-    """The rules as the core reads them (``CONFIG_FIELDS``)."""
+def config(rules: Rules, blind: bool = False) -> tuple[int, ...]:
+    """The rules as the core reads them (``CONFIG_FIELDS``), the playouts' leads ``blind``
+    where asked (``rollout.rollout_action``)."""
     return (
         int(rules.king_rule), int(rules.must_overtrump), int(rules.capture_bonus),
         int(rules.matto_last_trick_lost), rules.resti_unit, int(rules.matto_payment == "agent"),
         int(rules.matto_death_bonus), int(rules.end_recount_combos), DIECINE.index(rules.diecine),
         int(rules.matto_bonus_at_end), int(rules.matto_bonus_in_own_combo), rules.surplus_base,
-        rules.last_trick_bonus,
+        rules.last_trick_bonus, int(blind),
     )  # fmt: skip
 
 
@@ -129,43 +132,51 @@ def ready(s: State) -> bool:
     return s.phase is _PLAY and not (s.trick1_declare and not s.tricks)
 
 
-def _config(s: State) -> tuple[int, ...]:
-    cf = config(s.rules)
+def _config(s: State, blind: bool = False) -> tuple[int, ...]:
+    cf = config(s.rules, blind)
     if cf[0] != s.king_rule or cf[1] != s.overtrump:  # a state's own play flags win
         cf = (int(s.king_rule), int(s.overtrump), *cf[2:])
     return cf
 
 
 def values(
-    s: State, team: int, candidates: Sequence[int] | None, exact_tricks: int, point_weight: float
+    s: State,
+    team: int,
+    candidates: Sequence[int] | None,
+    exact_tricks: int,
+    point_weight: float,
+    blind: bool = False,
 ) -> tuple[float, ...]:
     """Per candidate play of ``s`` (None: ``s`` as it is), ``team``'s value of
-    ``rollout.playout``. Raises RuntimeError where the core is not loaded."""
+    ``rollout.playout`` (its leads ``blind`` where asked). Raises RuntimeError where the core
+    is not loaded."""
     if CORE is None:
         raise RuntimeError("the compiled Minchiate search core is not loaded")
     result: tuple[float, ...] = CORE.values(
-        world_of(s), candidates, exact_tricks, team, point_weight, _config(s)
+        world_of(s), candidates, exact_tricks, team, point_weight, _config(s, blind)
     )
     return result
 
 
-def greedy_action(s: State) -> int:
+def greedy_action(s: State, blind: bool = False) -> int:
     """``rollout_action`` of a ``ready`` state, by the core."""
     if CORE is None:
         raise RuntimeError("the compiled Minchiate search core is not loaded")
-    action: int = CORE.greedy_action(world_of(s), _config(s))
+    action: int = CORE.greedy_action(world_of(s), _config(s, blind))
     return action
 
 
-def playout(s: State, exact_tricks: int, team: int, point_weight: float) -> float:
+def playout(
+    s: State, exact_tricks: int, team: int, point_weight: float, blind: bool = False
+) -> float:
     """``rollout.playout`` (``s`` played in place until the core takes it over): the same
     value."""
     while not s.is_terminal():
         if ready(s) and CORE is not None:
-            return values(s, team, None, exact_tricks, point_weight)[0]
+            return values(s, team, None, exact_tricks, point_weight, blind)[0]
         if s.phase is _PLAY and 21 - len(s.tricks) <= exact_tricks:
             return solve(s, team, point_weight)
-        s.apply(rollout_action(s))
+        s.apply(rollout_action(s, blind))
     return deal_value(s, team, point_weight)
 
 

@@ -23,11 +23,15 @@ same way as a card: every legal discard (less those equivalent to a weaker one) 
 uniformly drawn worlds, each world played out by the rollout policy (the later discards and
 the declarations its own, the heuristic's rules) and the core: the values a learner can be
 taught from (``ipimc``'s ``own_phases=discard_cutter+discard_dealer``, expert iteration's
-labels), where the heuristic's rule gives none. Declarations: hiding a combination can only
-help against players who do not see the cards; in a perfect-information playout everyone
-sees them, so declaring would always look right (which is also the heuristic's choice:
-skipping everything cost 0.21 resti per deal). The Matto payment: the piles are public, so
-the heuristic's choice is exact. A forced action is returned at once.
+labels), where the heuristic's rule gives none. ``discards="blind"`` searches them the same way
+with blind leads in the playouts (``rollout``: a leader chooses his suit from his hand and the
+cards out of play, not from the other hands): with perfect-information leads nobody ever leads
+a suit the discarder has emptied, so the search cannot see what a void is worth at the table.
+Declarations: hiding a combination can only help against players who do not see the cards;
+in a perfect-information playout everyone sees them, so declaring would always look right
+(which is also the heuristic's choice: skipping everything cost 0.21 resti per deal). The
+Matto payment: the piles are public, so the heuristic's choice is exact. A forced action is
+returned at once.
 
 The playouts and the solver run in the compiled search core (``mazzo.agents.minchiate.csearch``: one
 call per world for every candidate play, the same values) where it is built, else in Python
@@ -70,8 +74,9 @@ from mazzo.envs.minchiate.worlds import Assignment, determinize
 __all__ = ["DISCARDS", "PIMC", "distinct_cards"]
 
 _HEURISTIC = HeuristicV1()
-DISCARDS = ("rule", "search")
-"""The ``discards`` options: the heuristic's rule, or searched like a card."""
+DISCARDS = ("rule", "search", "blind")
+"""The ``discards`` options: the heuristic's rule, searched like a card, or searched with
+playouts whose leads do not see the other hands (``rollout``'s ``blind``)."""
 _DISCARD_PHASES = (Phase.DISCARD_CUTTER, Phase.DISCARD_DEALER)
 
 
@@ -113,8 +118,9 @@ class PIMC:
         beliefs: draw the worlds of card play with a belief model (``mazzo.agents.belief``: a
             uniform pool resampled by the model's weights) instead of uniformly: the
             learned-inference search ``ipimc``.
-        discards: ``rule`` (the heuristic's discards, unsearched) or ``search`` (searched
-            like a card, in uniformly drawn worlds; see the module docstring).
+        discards: ``rule`` (the heuristic's discards, unsearched), ``search`` (searched like
+            a card, in uniformly drawn worlds) or ``blind`` (searched so, the playouts' leads
+            blind; see the module docstring).
     """
 
     samples: int = 64
@@ -156,10 +162,10 @@ class PIMC:
         """``act``'s decision (drawing from ``rng`` exactly as ``act`` does) with the values it
         was taken on: the mean value of every searched candidate; empty when nothing was
         searched (a forced play, or a decision outside card play: the heuristic's, except
-        the discards under ``discards="search"``). The action is the first candidate of the
-        highest value."""
+        the discards under ``discards="search"`` or ``"blind"``). The action is the first
+        candidate of the highest value."""
         searched = view.phase is Phase.PLAY or (
-            self.discards == "search" and view.phase in _DISCARD_PHASES
+            self.discards != "rule" and view.phase in _DISCARD_PHASES
         )
         if not searched:
             return _HEURISTIC.act(view, rng), {}
@@ -197,6 +203,7 @@ class PIMC:
         direct = compiled and csearch.view_ready(view)  # no state needed: the hands suffice
         base = csearch.view_world(view, (0, 0, 0, 0)) if direct else None
         play = csearch.playout if compiled else playout
+        blind = self.discards == "blind" and view.phase in _DISCARD_PHASES
         n = 0.0
         worlds = (
             self._assignments(view, sampler, rng)
@@ -217,7 +224,7 @@ class PIMC:
                 for i, action in enumerate(candidates):
                     w = state.clone()
                     w.apply(action)
-                    values[i] = play(w, self.exact_tricks, team, self.point_weight)
+                    values[i] = play(w, self.exact_tricks, team, self.point_weight, blind)
             totals += count * values
             n += count
             if time.perf_counter() > deadline:

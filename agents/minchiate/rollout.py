@@ -13,6 +13,12 @@ The value of a finished deal for team A is ``R + point_weight * d_final / resti_
 resti (what the game pays) plus a small share of the final point difference, which breaks ties
 between results worth the same resti. Team B's value is its negation.
 
+``blind=True`` (the playouts of ``pimc:discards=blind``) takes the other hands away from the
+leads: a king is led at its suit's first lead (nobody has shown a void in it yet), a plain card
+from the suit with the most cards left in the other hands together, as a player at the table
+who sees only his hand and the cards out of play must choose. Perfect-information leads avoid
+the suits an opponent is void in, so they never let a discarder trump the suit he emptied.
+
 Both serve the determinized search (``pimc``). Must not import torch or training/.
 """
 
@@ -85,11 +91,12 @@ def max_key(cards: int, led: int) -> int:
     return 0
 
 
-def rollout_action(s: State) -> int:
-    """The greedy perfect-information choice of the player on turn in ``s``."""
+def rollout_action(s: State, blind: bool = False) -> int:
+    """The greedy perfect-information choice of the player on turn in ``s`` (its leads
+    ``blind`` where asked: see the module docstring)."""
     phase = s.phase
     if phase is Phase.PLAY:
-        return _play(s)
+        return _play(s, blind)
     if phase is Phase.DECLARE:
         return DECLARE
     if phase is Phase.MATTO_PAY:
@@ -113,14 +120,14 @@ def _beaten(s: State, seat: int, key: int, top: int) -> bool:
     return False
 
 
-def _play(s: State) -> int:
+def _play(s: State, blind: bool) -> int:
     seat = s.to_play
     hand = s.hands[seat]
     legal = s.legal_mask()
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     if s.led < 0:
-        return _lead(s, seat, hand, legal)
+        return _lead(s, seat, hand, legal, blind)
     keys = WIN_KEY[s.led]
     trick = s.trick
     best_i = trick_winner(trick, keys)
@@ -151,7 +158,7 @@ def _duck(s: State, legal: int, losing: bool) -> int:
     return cheapest(cheap or plain or legal)
 
 
-def _lead(s: State, seat: int, hand: int, legal: int) -> int:
+def _lead(s: State, seat: int, hand: int, legal: int, blind: bool) -> int:
     hands = s.hands
     others = 0
     for q in range(4):
@@ -165,13 +172,13 @@ def _lead(s: State, seat: int, hand: int, legal: int) -> int:
             top = trumps.bit_length() - 1
             if not others & ABOVE_TRUMP[top] and hand & ~BIT[top]:
                 return (hand & ~BIT[top]).bit_length() - 1  # keep the master for trick 21
-    opp = hands[(seat + 1) & 3] | hands[(seat + 3) & 3]
+    opp = others if blind else hands[(seat + 1) & 3] | hands[(seat + 3) & 3]
     for suit in range(4):
         if hand & KING[suit] and not s.suits_led >> suit & 1:
             trumpers = [
                 q
                 for q in ((seat + 1) & 3, (seat + 3) & 3)
-                if not hands[q] & SUIT_MASK[suit] and hands[q] & TRUMPS
+                if not blind and not hands[q] & SUIT_MASK[suit] and hands[q] & TRUMPS
             ]
             if not trumpers:
                 return KING_CARD[suit]  # a king nobody can trump yet
@@ -188,13 +195,15 @@ def _lead(s: State, seat: int, hand: int, legal: int) -> int:
     return cheapest(hand & ~MATTO_BIT or legal)
 
 
-def playout(s: State, exact_tricks: int, team: int, point_weight: float) -> float:
-    """Play ``s`` to the end in place (greedy, then the last ``exact_tricks`` tricks exactly)
-    and return its value for ``team``."""
+def playout(
+    s: State, exact_tricks: int, team: int, point_weight: float, blind: bool = False
+) -> float:
+    """Play ``s`` to the end in place (greedy, its leads ``blind`` where asked, then the last
+    ``exact_tricks`` tricks exactly) and return its value for ``team``."""
     while not s.is_terminal():
         if s.phase is Phase.PLAY and 21 - len(s.tricks) <= exact_tricks:
             return solve(s, team, point_weight)
-        s.apply(rollout_action(s))
+        s.apply(rollout_action(s, blind))
     return deal_value(s, team, point_weight)
 
 

@@ -84,27 +84,30 @@ def test_pimc_calls_the_compiled_core(monkeypatch):
 def test_playouts_and_solver_equal_the_reference(flags):
     """30 positions per variant (about 850 in all): every candidate play's value for both teams
     at one endgame depth (0..3; 0: a pure greedy playout) and point weight, the solver's value
-    of late positions, and the greedy policy's every move to the end."""
+    of late positions, and the greedy policy's every move to the end; every other position
+    with the leads blind."""
     rules = Rules.from_flags(flags)
     rng = random.Random(len(str(flags)))
     for k, s in enumerate(positions(rules, 30, seed=len(str(flags)) + 17)):
         cands = s.legal_actions()
         exact = k % 4
+        blind = k % 2 == 1
         pw = rng.choice([0.0, 0.1, 0.37])
         for team in (0, 1):
             want = []
             for a in cands:
                 w = s.clone()
                 w.apply(a)
-                want.append(playout(w, exact, team, pw))
-            assert csearch.values(s, team, cands, exact, pw) == tuple(want), (flags, team, exact)
+                want.append(playout(w, exact, team, pw, blind))
+            got = csearch.values(s, team, cands, exact, pw, blind)
+            assert got == tuple(want), (flags, team, exact, blind)
             if 21 - len(s.tricks) <= 3:
-                assert csearch.values(s, team, None, 21, pw) == (solve(s, team, pw),)
+                assert csearch.values(s, team, None, 21, pw, blind) == (solve(s, team, pw),)
         w = s.clone()
         while not w.is_terminal():
-            a = rollout_action(w)
+            a = rollout_action(w, blind)
             if csearch.ready(w):
-                assert csearch.greedy_action(w) == a
+                assert csearch.greedy_action(w, blind) == a
             w.apply(a)
 
 
