@@ -9,7 +9,9 @@ Run: ``python benchmarks/study_phase_swap.py nn:runs/X/bot heuristic
 configs/deals/minchiate-2000-s1.jsonl --n 2000`` (phase names as ``mazzo exploit``'s: the
 game's phases in lower case; the game is the deal file's, or ``--game``). Prints the agent
 alone, the swapped agent and their difference (paired 95% intervals per seat and game);
-``--out`` writes them as JSON with the per-deal margins.
+``--out`` writes them as JSON with the per-deal margins. ``--alone FILE`` takes the agent
+alone from such a file (the same agent, opponent, deals and seed, checked) instead of playing
+it again: a study of several swaps plays the agent alone once.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of generated deals and agents")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", type=Path, help="write the figures as JSON here")
+    ap.add_argument("--alone", type=Path, help="the agent alone from an earlier --out file")
     args = ap.parse_args(argv)
     try:
         game = get_game(args.game) if args.game else default_game(args.deals)
@@ -70,9 +73,26 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"study_phase_swap: {e}", file=sys.stderr)
         return 2
+    source = (
+        str(Path(args.deals).resolve())
+        if args.deals
+        else f"generated ({args.game}, seed {args.seed})"
+    )
     opponent = Entrant(args.opponent, args.opponent)
     t0 = time.perf_counter()
-    alone = paired_diffs(deals, Entrant("agent", args.agent), opponent, args.seed, args.workers)
+    try:
+        alone = (
+            earlier_alone(
+                args.alone, args.agent, args.opponent, source, args.seed, len(deals.deals)
+            )
+            if args.alone
+            else paired_diffs(
+                deals, Entrant("agent", args.agent), opponent, args.seed, args.workers
+            )
+        )
+    except ValueError as e:
+        print(f"study_phase_swap: {e}", file=sys.stderr)
+        return 2
     split = PhaseSplit(args.swap, args.agent, args.game, rules, phases)
     swapped = paired_diffs(deals, Entrant("swapped", split), opponent, args.seed, args.workers)
     seconds = time.perf_counter() - t0
@@ -89,11 +109,32 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         data = {
             "agent": args.agent, "swap": args.swap, "phases": sorted(phases),
-            "opponent": args.opponent, "deals": len(alone), "seconds": round(seconds, 1),
+            "opponent": args.opponent, "deal_source": source, "seed": args.seed,
+            "deals": len(alone), "seconds": round(seconds, 1),
             **figures, "per_deal": {k: np.round(v, 6).tolist() for k, v in rows.items()},
         }  # fmt: skip
         args.out.write_text(json.dumps(data) + "\n")
     return 0
+
+
+def earlier_alone(
+    path: Path, agent: str, opponent: str, source: str, seed: int, n: int
+) -> np.ndarray:
+    """The first ``n`` per-deal margins of the agent alone from an earlier ``--out`` file.
+    Raises ValueError naming the file and what differs where it was another study."""
+    try:
+        data = json.loads(path.read_text())
+        margins = data["per_deal"]["alone"]
+        wanted = {"agent": agent, "opponent": opponent, "deal_source": source, "seed": seed}
+        got = {k: data.get(k) for k in wanted}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"--alone {path}: not a study_phase_swap --out file ({e})") from None
+    for key, want in wanted.items():
+        if got[key] != want:
+            raise ValueError(f"--alone {path}: its {key} is {got[key]!r}, this study's {want!r}")
+    if len(margins) < n:
+        raise ValueError(f"--alone {path}: holds {len(margins)} deals, this study plays {n}")
+    return np.asarray(margins[:n], dtype=float)
 
 
 if __name__ == "__main__":

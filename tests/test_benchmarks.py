@@ -368,6 +368,34 @@ def test_study_phase_swap_finds_the_phase_that_loses(tmp_path):
     assert bad.returncode == 2 and "'discard'" in bad.stderr and "discard_cutter" in bad.stderr
 
 
+def test_study_phase_swap_takes_the_agent_alone_from_an_earlier_file(tmp_path):
+    """``--alone``: the agent alone read back from an earlier ``--out`` (the same figures as
+    playing it again); another opponent's file, or too few deals, is refused by name."""
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    common = ["--opponent", "random", "--game", "minchiate", "--seed", "3"]
+    ran = run("study_phase_swap.py", "heuristic", "random", "--phases", "play", "--n", "12",
+              *common, "--out", str(first))  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    again = run("study_phase_swap.py", "heuristic", "random", "--phases", "discard_cutter",
+                "--n", "10", *common, "--alone", str(first), "--out", str(second))  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    a, b = json.loads(first.read_text()), json.loads(second.read_text())
+    assert b["per_deal"]["alone"] == a["per_deal"]["alone"][:10]
+    assert b["deal_source"] == "generated (minchiate, seed 3)"
+    other = run("study_phase_swap.py", "heuristic", "random", "--phases", "play", "--n", "10",
+                "--opponent", "heuristic", "--game", "minchiate", "--seed", "3",
+                "--alone", str(first))  # fmt: skip
+    assert other.returncode == 2 and "opponent is 'random'" in other.stderr
+    more = run("study_phase_swap.py", "heuristic", "random", "--phases", "play", "--n", "20",
+               *common, "--alone", str(first))  # fmt: skip
+    assert more.returncode == 2 and "holds 12 deals" in more.stderr
+    junk = tmp_path / "junk.json"
+    junk.write_text("[1]")
+    bad = run("study_phase_swap.py", "heuristic", "random", "--phases", "play", "--n", "5",
+              *common, "--alone", str(junk))  # fmt: skip
+    assert bad.returncode == 2 and "not a study_phase_swap --out file" in bad.stderr
+
+
 def test_study_minchiate_discards_sets_each_discard_beside_the_heuristics():
     """The heuristic agrees with itself on every discard and never throws a trump; the random
     agent agrees far less often and throws trumps."""
