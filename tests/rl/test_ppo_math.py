@@ -1,9 +1,11 @@
 """PPO's arithmetic, checked by hand: the clipped surrogate (``ppo_loss``) against its formula
 on rows where the clip decides (so a ``max`` for the ``min`` of the surrogate, or a clip on the
 wrong side, fails), the value and entropy terms, and GAE (``gae``) along linked sequences with
-a terminal end and a cut, the cut bootstrapped with the value of the seat's view; then the
-collector itself, whose cut sequences must be bootstrapped (a constant-value network makes
-every return of a sequence still open at the cut exactly that constant)."""
+a terminal end and a cut, the cut bootstrapped with the value of the seat's view, and the Monte
+Carlo advantage of the rows ``mc_phases`` names (the return to the end less the value); then
+the collector itself, whose cut sequences must be bootstrapped (a constant-value network makes
+every return of a sequence still open at the cut exactly that constant) and whose
+``mc_phases`` rows take that Monte Carlo advantage."""
 
 import math
 
@@ -95,6 +97,72 @@ def test_gae_along_linked_sequences_with_an_end_and_a_cut():
     b3 = 0 + gamma * 0.6 - 0.4  # the cut: bootstrapped
     b1 = 0 + gamma * 0.4 - 0.2 + gamma * lam * b3
     assert adv == pytest.approx(np.array([a0, b1, a2, b3, a4], np.float32), abs=1e-6)
+
+
+def test_gae_gives_the_monte_carlo_advantage_where_asked():
+    """The sequences of the test above, rows 0 and 3 asked for the Monte Carlo advantage: row 0
+    the discounted terminal reward less its value (whatever lambda), row 3 the cut's bootstrap
+    (its own sequence's end), the other rows GAE's as before."""
+    gamma, lam = 0.9, 0.8
+    value = np.array([0.1, 0.2, 0.3, 0.4, 0.5], np.float32)
+    reward = np.array([0, 0, 0, 0, 1], np.float32)
+    nxt = np.array([2, 3, 4, -1, -1])
+    terminal = np.array([False, False, False, False, True])
+    boot = np.array([0, 0, 0, 0.6, 0], np.float32)
+    plain = gae(reward, value, nxt, terminal, boot, gamma, lam)
+    mc = np.array([True, False, False, True, False])
+    adv = gae(reward, value, nxt, terminal, boot, gamma, lam, mc)
+    assert adv[0] == pytest.approx(gamma**2 * 1 - 0.1, abs=1e-6)
+    assert adv[3] == pytest.approx(gamma * 0.6 - 0.4, abs=1e-6)
+    assert adv[[1, 2, 4]] == pytest.approx(plain[[1, 2, 4]], abs=1e-7)
+    assert adv[0] != pytest.approx(plain[0], abs=1e-3)  # lambda 0.8 gave another advantage
+    with_one = gae(reward, value, nxt, terminal, boot, gamma, 1.0)
+    assert adv[0] == pytest.approx(with_one[0], abs=1e-6)  # GAE with lambda 1 from there
+    assert adv.dtype == np.float32
+
+
+def test_the_collector_gives_mc_phases_the_monte_carlo_advantage():
+    """Two collectors on the same seed and network, one with Minchiate's discard phases in
+    ``mc_phases``: the same decisions and values; the discard rows' returns (advantage + value)
+    are what their seat got at the deal's end, the rows of other phases unchanged."""
+    game = get_game("minchiate")
+    rules = game.rules()
+    enc = game.encoder(rules)
+    torch.manual_seed(0)
+    net = PolicyValueNet(enc.obs_size, enc.num_actions, (8,))
+    names = {v: k for k, v in game.phase_names(rules).items()}
+    discards = (names["discard_cutter"], names["discard_dealer"])
+    rolls = []
+    for mc in ((), discards):
+        pool = OpponentPool(game, (), 1.0, 1)
+        c = Collector(game, rules, 2, np.random.SeedSequence(5), pool, 0.125, 1.0, 0.95, mc)
+        rolls.append(c.collect(net, 400))  # two engines: some deals end within 400 decisions
+    plain, mc_roll = rolls
+    assert np.array_equal(plain.action, mc_roll.action)
+    assert np.allclose(plain.value, mc_roll.value)
+    rows = np.isin(plain.phase, discards)
+    assert rows.any() and (~rows).any()
+    assert np.allclose(plain.advantage[~rows], mc_roll.advantage[~rows])
+    assert not np.allclose(plain.advantage[rows], mc_roll.advantage[rows])
+    # a discard's Monte Carlo return (gamma 1, the reward at the deal's end) is the return of
+    # its seat's last decision of the sequence, a card played: the deal's reward, or the
+    # bootstrap where the rollout cut it (only a sequence cut during the discards has none)
+    ends = np.isin(mc_roll.ret[rows], mc_roll.ret[~rows])
+    assert ends.mean() > 0.9
+    assert np.isin(plain.ret[rows], plain.ret[~rows]).mean() < 0.5  # GAE's are other sums
+
+
+def test_mc_phases_name_the_games_phases():
+    from mazzo.training.rl.run import mc_phase_indices
+
+    names = get_game("minchiate").phase_names(get_game("minchiate").rules())
+    assert mc_phase_indices(names, ("discard_dealer",)) == tuple(
+        i for i, n in names.items() if n == "discard_dealer"
+    )
+    with pytest.raises(
+        ValueError, match=r"mc_phases: unknown phase\(s\) \['discard'\].*discard_cutter"
+    ):
+        mc_phase_indices(names, ("discard",))
 
 
 def test_the_collector_bootstraps_the_sequences_open_at_the_cut():

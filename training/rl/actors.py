@@ -48,6 +48,7 @@ class ActorSpec:
     lam: float
     hidden: tuple[int, ...]
     critic_extra: int = 0
+    mc_phases: tuple[int, ...] = ()
 
     def build(self) -> tuple[Collector, PolicyValueNet, OpponentPool]:
         pool = OpponentPool(
@@ -55,7 +56,7 @@ class ActorSpec:
         )
         collector = Collector(
             self.game, self.rules, self.n_envs, self.seed, pool, self.reward_scale, self.gamma,
-            self.lam,
+            self.lam, self.mc_phases,
         )  # fmt: skip
         enc = collector.encoder
         net = PolicyValueNet(enc.obs_size, enc.num_actions, self.hidden, self.critic_extra)

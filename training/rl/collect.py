@@ -94,22 +94,31 @@ def gae(
     reward: npt.NDArray[np.float32], value: npt.NDArray[np.float32],
     nxt: npt.NDArray[np.int64], terminal: npt.NDArray[np.bool_],
     boot: npt.NDArray[np.float32], gamma: float, lam: float,
+    mc: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.float32]:  # fmt: skip
     """Advantages along linked decision sequences.
 
     ``nxt[t]`` is the index of the same seat's next decision (always > t), or -1 where the
     sequence ends: at the deal's end (``terminal[t]``, no bootstrap) or at a cut (bootstrap with
-    ``boot[t]``).
+    ``boot[t]``). Where ``mc[t]``, the Monte Carlo advantage instead: the discounted return to
+    the sequence's end (bootstrapped at a cut) less ``value[t]``, which is GAE with lambda 1
+    from ``t`` on.
     """
     adv = np.zeros_like(value)
+    ret = np.zeros_like(value)  # the discounted return to the sequence's end
     for t in range(len(value) - 1, -1, -1):
         n = nxt[t]
         if n >= 0:
             adv[t] = reward[t] + gamma * value[n] - value[t] + gamma * lam * adv[n]
+            ret[t] = reward[t] + gamma * ret[n]
         elif terminal[t]:
             adv[t] = reward[t] - value[t]
+            ret[t] = reward[t]
         else:
             adv[t] = reward[t] + gamma * boot[t] - value[t]
+            ret[t] = reward[t] + gamma * boot[t]
+    if mc is not None:
+        adv = np.where(mc, ret - value, adv).astype(value.dtype)
     return adv
 
 
@@ -123,17 +132,20 @@ class Collector:
         pool: the opponents.
         reward_scale: multiplies the engine's integer returns.
         gamma, lam: the discount and the GAE parameter.
+        mc_phases: phase indices whose decisions take the Monte Carlo advantage (``gae``).
     """
 
     def __init__(
         self, game: AnyGame, rules: RulesLike, n_envs: int, seed: np.random.SeedSequence,
         pool: OpponentPool, reward_scale: float, gamma: float = 1.0, lam: float = 0.95,
+        mc_phases: tuple[int, ...] = (),
     ) -> None:  # fmt: skip
         deal_seed, rng_seed = seed.spawn(2)
         self.game, self.rules, self.pool = game, rules, pool
         self.runner = VectorRunner(game, n_envs, rules, seed=deal_seed)
         self.rng = np.random.default_rng(rng_seed)
         self.reward_scale, self.gamma, self.lam = reward_scale, gamma, lam
+        self.mc_phases = np.asarray(mc_phases, np.int64)
         self.teams, self.n_seats = game.teams(rules), game.seats(rules)
         self.encoder = self.runner.encoder
         self.batch = self.runner.reset()
@@ -277,7 +289,8 @@ class Collector:
                 self.controllers[i] = self._deal_controllers()
         self.batch = b
         self._bootstrap(net, last, boot)
-        adv = gae(reward[:t], value[:t], nxt[:t], terminal[:t], boot[:t], self.gamma, self.lam)
+        mc = np.isin(phase[:t], self.mc_phases) if self.mc_phases.size else None
+        adv = gae(reward[:t], value[:t], nxt[:t], terminal[:t], boot[:t], self.gamma, self.lam, mc)
         return Rollout(
             obs[:t], mask[:t], action[:t], logp[:t], value[:t], adv, adv + value[:t], phase[:t],
             extra[:t], len(deal_returns), np.asarray(deal_returns, np.float32),

@@ -21,7 +21,7 @@ import json
 import signal
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -207,10 +207,12 @@ class Run:
         process on ``seed`` itself), each stepping ``n_envs / n_actors`` engines."""
         c = self.cfg
         k = max(c.n_actors, 1)
+        mc = mc_phase_indices(phase_names(self.game, self.rules), c.mc_phases)
         return [
             ActorSpec(
                 self.game, self.rules, c.n_envs // k, s, c.pool_agents, c.self_play,
                 c.max_snapshots, self.reward_scale, c.gamma, c.lam, c.hidden, self.critic_extra,
+                mc,
             )
             for s in ([seed] if c.n_actors == 0 else seed.spawn(k))
         ]  # fmt: skip
@@ -449,6 +451,18 @@ class Run:
 def phase_names(game: AnyGame, rules: RulesLike) -> dict[int, str]:
     """Phase index -> lower-case name (``Game.phase_names``)."""
     return game.phase_names(rules)
+
+
+def mc_phase_indices(names: Mapping[int, str], wanted: Sequence[str]) -> tuple[int, ...]:
+    """The phase indices of ``mc_phases`` (``RunConfig``). Raises ValueError naming a phase
+    the game does not have, with the game's phases."""
+    known = {name: index for index, name in names.items()}
+    unknown = sorted(set(wanted) - set(known))
+    if unknown:
+        raise ValueError(
+            f"mc_phases: unknown phase(s) {unknown}; the game's phases: {sorted(known)}"
+        )
+    return tuple(sorted(known[name] for name in set(wanted)))
 
 
 def phase_entropy(net: PolicyValueNet, roll: Rollout) -> dict[int, float]:
