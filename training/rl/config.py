@@ -93,9 +93,9 @@ class RunConfig:
     mc_phases: tuple[str, ...] = ()
     """phases (lower-case names, as ``charts/entropy_<phase>``) whose decisions take the Monte
     Carlo advantage, the seat's return to the deal's end less the value (GAE with lambda 1 from
-    there), instead of ``lam``'s: for rare early decisions (Minchiate's discards) whose payoff
-    comes many decisions later, where lambda 0.95 leaves their advantage mostly to the value
-    head's estimates; empty by default (every decision ``lam``'s)"""
+    there), instead of ``lam``'s: for rare early decisions (a discard before the card play)
+    whose payoff comes many decisions later, where lambda 0.95 leaves their advantage mostly to
+    the value head's estimates; empty by default (every decision ``lam``'s)"""
     max_grad_norm: float = 0.5
     self_play: float = 0.8
     """probability that a deal is latest against latest"""
