@@ -12,7 +12,9 @@ likely card somewhat more, and none can reach 100%.
 
 Run: ``python benchmarks/study_label_agreement.py runs/X/round-05/labels.jsonl --agent
 nn:runs/X/round-04 --decisions 1000``. The labels' relative paths (a ``net=nn:runs/...`` inside
-the searcher's spec) are read from the working directory.
+the searcher's spec) are read from the working directory. ``--phases discard_cutter+
+discard_dealer`` compares the decisions of those phases only (a rare phase, one decision in
+twenty-five, gets a sample of its own).
 """
 
 from __future__ import annotations
@@ -56,10 +58,12 @@ class Agreement:
 
 
 def study(
-    path: Path, searcher: str | None, agent: str | None, decisions: int, rate: float, seed: int
-) -> tuple[str, Agreement]:
+    path: Path, searcher: str | None, agent: str | None, decisions: int, rate: float, seed: int,
+    phases: frozenset[str] = frozenset(),
+) -> tuple[str, Agreement]:  # fmt: skip
     """Replay ``path`` and compare at up to ``decisions`` searched decisions (each taken with
-    probability ``rate``); returns the searcher's spec and the outcomes."""
+    probability ``rate``; of ``phases`` only, where given); returns the searcher's spec and the
+    outcomes. Raises ValueError naming a phase the labels' game does not have."""
     rng = np.random.default_rng(seed)
     result = Agreement()
     n = 0
@@ -72,6 +76,12 @@ def study(
             spec = searcher or header["searcher"]
             search = make_agent(spec, game, rules)
             other = make_agent(agent, game, rules) if agent else None
+            known = set(game.phase_names(rules).values()) - {"done"}
+            if phases - known:
+                raise ValueError(
+                    f"--phases: {'+'.join(sorted(phases - known))} is no phase of "
+                    f"{game.name}; its phases: {', '.join(sorted(known))}"
+                )
         wanted = {ln["step"]: ln for ln in lines if len(ln["values"]) > 1}
         if not wanted:
             continue
@@ -79,6 +89,8 @@ def study(
         state = game.new_state(parsed.deal, parsed.rules, **parsed.options)
         for step, triple in enumerate([*parsed.actions, None]):
             line = wanted.get(step)
+            if line is not None and phases and state.phase.name.lower() not in phases:
+                line = None
             if line is not None and rng.random() < rate:
                 view = state.info_view(line["seat"])
                 again = search.act(view, rng)
@@ -126,14 +138,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--decisions", type=int, default=1000, help="decisions compared (1000)")
     p.add_argument("--rate", type=float, default=0.25, help="share of searched decisions taken")
     p.add_argument("--seed", type=int, default=0, help="seed of the draw and of the agents")
+    p.add_argument("--phases", default="", help="only these phases, joined by '+' (lower case)")
     args = p.parse_args(argv)
     if args.decisions < 1 or not 0 < args.rate <= 1:
         p.error(f"--decisions must be >= 1 and --rate in (0, 1], got {args.decisions}, {args.rate}")
     if not args.labels.is_file():
         p.error(f"no labels file at {args.labels}")
     t0 = time.perf_counter()
-    spec, result = study(args.labels, args.searcher, args.agent, args.decisions, args.rate,
-                         args.seed)  # fmt: skip
+    phases = frozenset(x for x in args.phases.lower().split("+") if x)
+    try:
+        spec, result = study(args.labels, args.searcher, args.agent, args.decisions, args.rate,
+                             args.seed, phases)  # fmt: skip
+    except ValueError as e:
+        p.error(str(e))
     print(f"labels: {args.labels}; search asked again: {spec}; agent: {args.agent or '-'}")
     print(render(result, args.agent is not None))
     print(f"({time.perf_counter() - t0:.0f} s)")

@@ -284,6 +284,25 @@ def test_study_label_agreement_asks_the_search_again_and_another_agent(tmp_path)
     assert bad.returncode == 2 and "no labels file at" in bad.stderr
 
 
+def test_study_label_agreement_compares_the_phases_asked_for(tmp_path):
+    """``--phases``: only the discards of Minchiate labels that search them are compared (every
+    row of the table is a discard phase), and a phase the game lacks is refused by name."""
+    labels = _labels(
+        tmp_path, "pimc:samples=8,ms=0,discards=search", "--game", "minchiate", "--n", "2"
+    )
+    out = run("study_label_agreement.py", str(labels), "--rate", "1", "--phases",
+              "discard_cutter+discard_dealer")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    phases = {ln.split("|")[1].strip() for ln in out.stdout.splitlines() if ln.startswith("| ")}
+    assert phases - {"phase", "---", "all"} <= {"discard_cutter", "discard_dealer"}
+    assert phases & {"discard_cutter", "discard_dealer"}
+    every = run("study_label_agreement.py", str(labels), "--rate", "1")
+    assert "| play |" in every.stdout
+    bad = run("study_label_agreement.py", str(labels), "--phases", "discard")
+    assert bad.returncode == 2 and "discard is no phase of minchiate" in bad.stderr
+    assert "discard_cutter" in bad.stderr
+
+
 def test_study_minchiate_encoding_blocks_hold_what_the_hands_confirm():
     """At every position of random Minchiate playouts, seen from every seat: a card the
     ``exclusions`` block rules out for a seat (in the row of its place relative to the viewer)
