@@ -81,16 +81,22 @@ def test_the_value_and_entropy_terms():
     assert loss.item() == pytest.approx(0.5 * 0.5 - 0.1 * entropy, abs=1e-6)
 
 
-def test_gae_along_linked_sequences_with_an_end_and_a_cut():
+def two_sequences():
     """Seat A decides at rows 0, 2, 4 and its deal ends (terminal at 4, reward 1); seat B at
-    rows 1, 3 and is cut at 3 (bootstrapped with 0.6)."""
+    rows 1, 3 and is cut at 3 (bootstrapped with 0.6): (reward, value, nxt, terminal, boot)."""
+    return (
+        np.array([0, 0, 0, 0, 1], np.float32),
+        np.array([0.1, 0.2, 0.3, 0.4, 0.5], np.float32),
+        np.array([2, 3, 4, -1, -1]),
+        np.array([False, False, False, False, True]),
+        np.array([0, 0, 0, 0.6, 0], np.float32),
+    )
+
+
+def test_gae_along_linked_sequences_with_an_end_and_a_cut():
+    """The sequences of ``two_sequences``, by hand."""
     gamma, lam = 0.9, 0.8
-    value = np.array([0.1, 0.2, 0.3, 0.4, 0.5], np.float32)
-    reward = np.array([0, 0, 0, 0, 1], np.float32)
-    nxt = np.array([2, 3, 4, -1, -1])
-    terminal = np.array([False, False, False, False, True])
-    boot = np.array([0, 0, 0, 0.6, 0], np.float32)
-    adv = gae(reward, value, nxt, terminal, boot, gamma, lam)
+    adv = gae(*two_sequences(), gamma, lam)
     a4 = 1 - 0.5
     a2 = 0 + gamma * 0.5 - 0.3 + gamma * lam * a4
     a0 = 0 + gamma * 0.3 - 0.1 + gamma * lam * a2
@@ -100,23 +106,19 @@ def test_gae_along_linked_sequences_with_an_end_and_a_cut():
 
 
 def test_gae_gives_the_monte_carlo_advantage_where_asked():
-    """The sequences of the test above, rows 0 and 3 asked for the Monte Carlo advantage: row 0
+    """The sequences of ``two_sequences``, rows 0 and 3 asked for the Monte Carlo advantage: row 0
     the discounted terminal reward less its value (whatever lambda), row 3 the cut's bootstrap
     (its own sequence's end), the other rows GAE's as before."""
     gamma, lam = 0.9, 0.8
-    value = np.array([0.1, 0.2, 0.3, 0.4, 0.5], np.float32)
-    reward = np.array([0, 0, 0, 0, 1], np.float32)
-    nxt = np.array([2, 3, 4, -1, -1])
-    terminal = np.array([False, False, False, False, True])
-    boot = np.array([0, 0, 0, 0.6, 0], np.float32)
-    plain = gae(reward, value, nxt, terminal, boot, gamma, lam)
+    arrays = two_sequences()
+    plain = gae(*arrays, gamma, lam)
     mc = np.array([True, False, False, True, False])
-    adv = gae(reward, value, nxt, terminal, boot, gamma, lam, mc)
+    adv = gae(*arrays, gamma, lam, mc)
     assert adv[0] == pytest.approx(gamma**2 * 1 - 0.1, abs=1e-6)
     assert adv[3] == pytest.approx(gamma * 0.6 - 0.4, abs=1e-6)
     assert adv[[1, 2, 4]] == pytest.approx(plain[[1, 2, 4]], abs=1e-7)
     assert adv[0] != pytest.approx(plain[0], abs=1e-3)  # lambda 0.8 gave another advantage
-    with_one = gae(reward, value, nxt, terminal, boot, gamma, 1.0)
+    with_one = gae(*arrays, gamma, 1.0)
     assert adv[0] == pytest.approx(with_one[0], abs=1e-6)  # GAE with lambda 1 from there
     assert adv.dtype == np.float32
 
