@@ -155,16 +155,16 @@ def test_the_collector_gives_mc_phases_the_monte_carlo_advantage():
 
 
 def test_mc_phases_name_the_games_phases():
-    from mazzo.training.rl.run import mc_phase_indices
+    from mazzo.training.rl.phase_entropy import phase_indices
 
     names = get_game("minchiate").phase_names(get_game("minchiate").rules())
-    assert mc_phase_indices(names, ("discard_dealer",)) == tuple(
-        i for i, n in names.items() if n == "discard_dealer"
-    )
+    assert phase_indices(names, ("discard_dealer",), "mc_phases") == {
+        n: i for i, n in names.items() if n == "discard_dealer"
+    }
     with pytest.raises(
         ValueError, match=r"mc_phases: unknown phase\(s\) \['discard'\].*discard_cutter"
     ):
-        mc_phase_indices(names, ("discard",))
+        phase_indices(names, ("discard",), "mc_phases")
 
 
 def test_the_collector_bootstraps_the_sequences_open_at_the_cut():

@@ -23,11 +23,23 @@ rollout being learned from, so a resumed run computes the same coefficients.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import torch
 
-__all__ = ["floor_gated", "phase_coefs", "phase_entropy_bonus"]
+__all__ = ["floor_gated", "phase_coefs", "phase_entropy_bonus", "phase_indices"]
+
+
+def phase_indices(names: Mapping[int, str], wanted: Iterable[str], key: str = "") -> dict[str, int]:
+    """The phase index of each name in ``wanted``, from the game's phase names (index ->
+    name). Raises ValueError naming an unknown phase (after ``key``, the config key, where
+    given) and the game's phases."""
+    known = {name: index for index, name in names.items()}
+    unknown = sorted(set(wanted) - set(known))
+    if unknown:
+        where = f"{key}: " if key else ""
+        raise ValueError(f"{where}unknown phase(s) {unknown}; the game's phases: {sorted(known)}")
+    return {name: known[name] for name in wanted}
 
 
 def phase_coefs(names: Mapping[int, str], table: Mapping[str, float]) -> torch.Tensor:
@@ -37,10 +49,7 @@ def phase_coefs(names: Mapping[int, str], table: Mapping[str, float]) -> torch.T
     Raises:
         ValueError: a name that is not a phase of the game, or a negative coefficient.
     """
-    known = {name: index for index, name in names.items()}
-    unknown = sorted(set(table) - set(known))
-    if unknown:
-        raise ValueError(f"unknown phase(s) {unknown}; the game's phases: {sorted(known)}")
+    known = phase_indices(names, table)
     bad = {k: v for k, v in table.items() if not v >= 0}
     if bad:
         raise ValueError(f"phase entropy coefficients must be >= 0, got {bad}")

@@ -21,7 +21,7 @@ import json
 import signal
 import time
 import types
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,7 @@ from mazzo.training.rl.distill import LabelledDecisions, distill_labels, read_la
 from mazzo.training.rl.evaluate import evaluate_policy
 from mazzo.training.rl.imitation import imitate
 from mazzo.training.rl.opponents import OpponentPool
+from mazzo.training.rl.phase_entropy import phase_indices
 from mazzo.training.rl.progress import TrainProgress
 from mazzo.training.rl.ray_actors import RayActors
 
@@ -207,7 +208,8 @@ class Run:
         process on ``seed`` itself), each stepping ``n_envs / n_actors`` engines."""
         c = self.cfg
         k = max(c.n_actors, 1)
-        mc = mc_phase_indices(phase_names(self.game, self.rules), c.mc_phases)
+        names = phase_names(self.game, self.rules)
+        mc = tuple(sorted(set(phase_indices(names, c.mc_phases, "mc_phases").values())))
         return [
             ActorSpec(
                 self.game, self.rules, c.n_envs // k, s, c.pool_agents, c.self_play,
@@ -451,18 +453,6 @@ class Run:
 def phase_names(game: AnyGame, rules: RulesLike) -> dict[int, str]:
     """Phase index -> lower-case name (``Game.phase_names``)."""
     return game.phase_names(rules)
-
-
-def mc_phase_indices(names: Mapping[int, str], wanted: Sequence[str]) -> tuple[int, ...]:
-    """The phase indices of ``mc_phases`` (``RunConfig``). Raises ValueError naming a phase
-    the game does not have, with the game's phases."""
-    known = {name: index for index, name in names.items()}
-    unknown = sorted(set(wanted) - set(known))
-    if unknown:
-        raise ValueError(
-            f"mc_phases: unknown phase(s) {unknown}; the game's phases: {sorted(known)}"
-        )
-    return tuple(sorted(known[name] for name in set(wanted)))
 
 
 def phase_entropy(net: PolicyValueNet, roll: Rollout) -> dict[int, float]:
