@@ -6,7 +6,9 @@ command line."""
 import json
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 import torch
 
@@ -65,6 +67,8 @@ def _config(**changes):
         ({"eval_seed": 424242}, "never label the evaluation deals"),
         ({"round_decisions": 0}, "round_decisions must be >= 1"),
         ({"label_window": 0}, "label_window must be >= 1"),
+        ({"gate_against": "heuristic"}, "gate_against 'heuristic': expert iteration trains"),
+        ({"gate_against": "nn:{net}"}, "a fixed agent .* not the best network"),
     ],
 )
 def test_the_recipe_refuses_what_it_promises_not_to_do(changes, message):
@@ -334,3 +338,80 @@ def test_without_gate_passes_no_network_is_kept_after_the_passes(changes, tmp_pa
     assert run_cli("train", str(config), "--run-dir", "run", cwd=tmp_path).returncode == 0
     assert not (tmp_path / "run" / "round-01" / PASSES).exists()
     assert _records(tmp_path / "run")[1]["passes_gate"] is None
+
+
+def test_gate_against_an_agent_gates_the_margins_over_it_and_plays_each_best_once(
+    tmp_path, monkeypatch
+):
+    """``gate_against``: the candidate and the best each play the yardstick on the gate's
+    deals; the gate is the candidate's margin less the best's, deal by deal, and a network's
+    margins (``gate_vs.json``) are played once: a promoted candidate's serve when it is the
+    best (the margins are set here: what is checked is what the recipe does with them)."""
+    margins = {"round-00": [0.0, 0.0, 1.0, 1.0], "round-01": [1.0, 1.0, 2.0, 2.0],
+               "round-02": [1.0, 1.0, 2.0, 1.0]}  # fmt: skip
+    played = []
+
+    def diffs(deals, a, b, seed=0, workers=1):
+        played.append((Path(a.source.removeprefix("nn:")).name, b.source, seed, len(deals.deals)))
+        return np.asarray(margins[Path(a.source.removeprefix("nn:")).name])
+
+    monkeypatch.setattr(expert_iteration, "paired_diffs", diffs)
+    monkeypatch.setattr(expert_iteration, "paired_margin", None)  # no head-to-head game
+    cfg = _config(rounds=2, gate_against="random", eval_every=0)
+    run = tmp_path / "run"
+    expert_iteration.train(cfg, run, log=lambda *a: None)
+    records = _records(run)
+    assert records[1]["promoted"] and records[1]["gate"]["mean"] == 1.0  # every deal +1
+    assert not records[2]["promoted"] and records[2]["gate"]["mean"] == -0.25
+    assert records[2]["best"] == 1
+    # round 1's margins, played as the candidate, served as the best's in round 2's gate
+    assert played == [(r, "random", cfg.gate_seed, 4) for r in ("round-01", "round-00",
+                                                                  "round-02")]  # fmt: skip
+    kept = json.loads((run / "round-01" / "gate_vs.json").read_text())
+    assert kept == {"against": "random", "seed": cfg.gate_seed, "deals": 4,
+                    "margins": margins["round-01"]}  # fmt: skip
+    assert "against `random`" in (run / "bot" / "CARD.md").read_text()
+
+
+def test_gate_against_plays_margins_again_for_another_yardstick(tmp_path, monkeypatch):
+    """A best's kept margins serve only for the same yardstick, seed and deal count."""
+    net = tmp_path / "round-00"
+    net.mkdir()
+    (net / "gate_vs.json").write_text(json.dumps(
+        {"against": "pimc:ms=0", "seed": 777000, "deals": 4, "margins": [9.0] * 4}))  # fmt: skip
+    played = []
+
+    def diffs(deals, a, b, seed=0, workers=1):
+        played.append(b.source)
+        return np.zeros(len(deals.deals))
+
+    monkeypatch.setattr(expert_iteration, "paired_diffs", diffs)
+    cfg = _config(gate_against="random")
+    deals = SimpleNamespace(deals=[object()] * 4)
+    got = expert_iteration._margins_against(net, deals, cfg, workers=1)
+    assert played == ["random"] and got.tolist() == [0.0] * 4
+    again = expert_iteration._margins_against(net, deals, cfg, workers=1)
+    assert played == ["random"] and again.tolist() == [0.0] * 4  # kept now
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [("no_such_agent", "unknown agent 'no_such_agent'"), ("pimc:samples", "bad item 'samples'")],
+)
+def test_gate_against_a_bad_agent_is_refused_before_any_work(spec, message, tmp_path):
+    cfg = _config(gate_against=spec)
+    with pytest.raises(ValueError, match=f"gate_against '{spec}': .*{message}"):
+        expert_iteration.train(cfg, tmp_path / "run", log=lambda *a: None)
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_tiny_run_gated_against_an_agent(tmp_path):
+    config = _write(tmp_path / "tiny.toml", {**TINY, "gate_against": "random"})
+    assert run_cli("train", str(config), "--run-dir", "run", cwd=tmp_path).returncode == 0
+    run = tmp_path / "run"
+    gate = _records(run)[1]["gate"]
+    assert gate["deals"] == 4 and gate["low"] <= gate["mean"] <= gate["high"]
+    mine = json.loads((run / "round-01" / "gate_vs.json").read_text())["margins"]
+    best = json.loads((run / "round-00" / "gate_vs.json").read_text())["margins"]
+    assert len(mine) == len(best) == 4
+    assert gate["mean"] == pytest.approx(float(np.mean(np.subtract(mine, best))))

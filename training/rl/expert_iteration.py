@@ -18,7 +18,9 @@ learning and keep only what a gate finds better.
    networks.
 3. **Gate**: the candidate against the best on ``gate_deals`` held-out deals (duplicate
    seating, paired); promoted only where the lower end of the paired interval lies above
-   zero. With ``gate_passes``, a candidate that fails is followed by a second one, the
+   zero. With ``gate_against`` (an agent), each of the two plays that agent on those deals
+   instead, and the gate is the candidate's margin less the best's, deal by deal. With
+   ``gate_passes``, a candidate that fails is followed by a second one, the
    network as the passes left it (before PPO; ``round-KK/passes/``), gated the same way.
    The round's outcome is recorded either way (``rounds.jsonl``, ``exit/`` scalars in
    TensorBoard); the next round starts from the best.
@@ -34,7 +36,8 @@ The run directory::
     latest, state/   the pointer ``mazzo train --resume`` reads (state/meta.json)
     rounds.jsonl     one line per finished round: the gate's margin, promoted or not, the
                      round's figures against the evaluation opponents and its wall time
-    round-KK/        round K's PPO run (labels.jsonl, checkpoints, metrics.csv, gate.json;
+    round-KK/        round K's PPO run (labels.jsonl, checkpoints, metrics.csv, gate.json,
+                     with ``gate_against`` gate_vs.json: its margin per gate deal;
                      with ``gate_passes``, passes/: the network after the passes, its gate.json)
     bot/             the best network as a bot (model.pt, meta.json, config.json, CARD.md)
 
@@ -55,9 +58,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from torch.utils.tensorboard import SummaryWriter
 
 from mazzo.agents.nets import PolicyValueNet
+from mazzo.agents.registry import make_agent
 from mazzo.agents.specs import parse_spec
 from mazzo.arena.plan import Entrant
 from mazzo.envs.deal_sets import generate_deals
@@ -66,7 +72,7 @@ from mazzo.training.rl import ppo
 from mazzo.training.rl.checkpoint import save_checkpoint
 from mazzo.training.rl.config import RESUMABLE_CHANGES, config_dict, field_defaults, stored_run
 from mazzo.training.rl.distill import RUN_LABELS
-from mazzo.training.rl.evaluate import paired_margin
+from mazzo.training.rl.evaluate import margin_of, paired_diffs, paired_margin
 from mazzo.training.rl.run import Log, Run, read_init
 from mazzo.training.rl.ship import ship
 
@@ -121,6 +127,12 @@ class ExitConfig(ppo.PPOConfig):
     promotes whichever of the two passes (tried in that order, each at 95%, so a round that
     changes nothing is promoted by chance at most about twice as often; none with
     ``distill_epochs = 0``, where that network is the best itself)"""
+    gate_against: str = ""
+    """the gate's yardstick: "" plays the candidate against the best head to head; an agent
+    (say ``"pimc:samples=32,ms=0"``) plays each of them against that agent on the gate's deals
+    and gates the candidate's margin over it less the best's, deal by deal (the best's margins
+    are kept in its folder, ``gate_vs.json``, and played once). Head to head, rounds that
+    gain against the search have missed their gate (docs/results.md)"""
     label_searcher: str = "ipimc:ms=0,net={net}"
     label_opponents: tuple[str, ...] = ("{net}",)
     label_deals: int = 2000
@@ -160,6 +172,18 @@ class ExitConfig(ppo.PPOConfig):
                 raise ValueError(
                     f"{key} names {named}: expert iteration trains without the heuristic (it "
                     "may be an evaluation opponent: eval_opponents)"
+                )
+        if self.gate_against:
+            if NET in self.gate_against:
+                raise ValueError(
+                    f"gate_against {self.gate_against!r}: the gate's yardstick is a fixed agent "
+                    f"(say 'pimc:samples=32,ms=0'), not the best network ({NET})"
+                )
+            if _is_heuristic(self.gate_against):
+                raise ValueError(
+                    f"gate_against {self.gate_against!r}: expert iteration trains without the "
+                    "heuristic, and the gate decides what it trains from (it may be an "
+                    "evaluation opponent: eval_opponents)"
                 )
         if NET not in self.label_searcher:
             raise ValueError(
@@ -268,6 +292,11 @@ def train(
     rules = game.rules(cfg.flags)
     if cfg.init_from and not resume:  # refused before anything is written
         read_init(cfg, game, rules, game.encoder(rules).version)
+    if cfg.gate_against:  # built once: a bad agent fails before hours of training
+        try:
+            make_agent(cfg.gate_against, cfg.game, rules)
+        except ValueError as e:
+            raise ValueError(f"gate_against {cfg.gate_against!r}: {e}") from None
     _open(cfg, run_dir, resume)
     if resume:
         run_dir = _as_started(run_dir)
@@ -470,14 +499,44 @@ def _gate(rdir: Path, best: Path, deals: Any, cfg: ExitConfig, log: Log) -> Gate
     if path.exists():
         return Gate(**json.loads(path.read_text()))
     t0 = time.perf_counter()
-    m = paired_margin(
-        deals, Entrant("candidate", f"nn:{rdir}"), Entrant("best", f"nn:{best}"),
-        seed=cfg.gate_seed, workers=cfg.gate_workers or os.cpu_count() or 1,
-    )  # fmt: skip
+    workers = cfg.gate_workers or os.cpu_count() or 1
+    if cfg.gate_against:
+        mine = _margins_against(rdir, deals, cfg, workers)
+        m = margin_of("best", mine - _margins_against(best, deals, cfg, workers))
+    else:
+        m = paired_margin(
+            deals, Entrant("candidate", f"nn:{rdir}"), Entrant("best", f"nn:{best}"),
+            seed=cfg.gate_seed, workers=workers,
+        )  # fmt: skip
     gate = Gate(m.mean, m.low, m.high, m.deals)
     path.write_text(json.dumps(dataclasses.asdict(gate)) + "\n")
     log(f"exit: gate on {gate.deals} deals in {time.perf_counter() - t0:.0f}s")
     return gate
+
+
+GATE_VS = "gate_vs.json"
+
+
+def _margins_against(
+    net_dir: Path, deals: Any, cfg: ExitConfig, workers: int
+) -> npt.NDArray[np.float64]:
+    """The network in ``net_dir`` against ``gate_against`` on the gate's deals: its paired
+    margin on each deal, kept in ``net_dir/gate_vs.json`` (a best's are played once, where it
+    was the candidate; a file for another yardstick, seed or deal count is played again)."""
+    path = net_dir / GATE_VS
+    key = {"against": cfg.gate_against, "seed": cfg.gate_seed, "deals": len(deals.deals)}
+    if path.exists():
+        kept = json.loads(path.read_text())
+        if {k: kept.get(k) for k in key} == key:
+            return np.asarray(kept["margins"], dtype=np.float64)
+    diffs = paired_diffs(
+        deals, Entrant("network", f"nn:{net_dir}"), Entrant(cfg.gate_against, cfg.gate_against),
+        seed=cfg.gate_seed, workers=workers,
+    )  # fmt: skip
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(key | {"margins": [float(d) for d in diffs]}) + "\n")
+    tmp.replace(path)
+    return diffs
 
 
 class _Clock:
@@ -549,6 +608,14 @@ def card(cfg: ExitConfig, records: list[RoundRecord], run_dir: Path) -> str:
         + ", with no imitation and no heuristic opponent in training.",
         f"- **Search:** `{cfg.label_searcher}` against {list(cfg.label_opponents)} on "
         f"{cfg.label_deals:,} fresh deals a round; the network `{list(cfg.hidden)}`.",
+        "- **Gate:** "
+        + (
+            f"each round and the best against `{cfg.gate_against}`, the round promoted where "
+            "its margin less the best's (paired per deal) is above zero at 95%"
+            if cfg.gate_against
+            else "each round against the best, head to head"
+        )
+        + f", on {cfg.gate_deals:,} held-out deals.",
         f"- **Compute:** {len(records)} rounds, {sum(r.decisions for r in records):,} PPO "
         f"decisions, {records[-1].total_wall_s / 60:.0f} minutes of wall time.",
         "",
