@@ -26,13 +26,23 @@ PIMC_PARAMS = (
         "them in own_phases",
         choices=DISCARDS,
     ),
+    Param(
+        "candidates", int, 0,
+        "searched discards: the first N in the heuristic's keep order (its short suits first, "
+        "as calabresella's search orders its discards); 0: every legal discard",
+        low=0,
+    ),
 )  # fmt: skip
 
 
 def _pimc(
-    version: int, samples: int, ms: float, exact: int, points: float, discards: str
-) -> AnyAgent:
-    return PIMC(samples=samples, ms=ms, exact_tricks=exact, point_weight=points, discards=discards)
+    version: int, samples: int, ms: float, exact: int, points: float, discards: str,
+    candidates: int,
+) -> AnyAgent:  # fmt: skip
+    return PIMC(
+        samples=samples, ms=ms, exact_tricks=exact, point_weight=points, discards=discards,
+        discard_candidates=candidates,
+    )  # fmt: skip
 
 
 BUILTIN = GameAgents(

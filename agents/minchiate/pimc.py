@@ -54,7 +54,7 @@ import numpy as np
 
 from mazzo.agents.belief import BeliefWorlds
 from mazzo.agents.minchiate import csearch
-from mazzo.agents.minchiate.heuristic import HeuristicV1
+from mazzo.agents.minchiate.heuristic import HeuristicV1, discard_keep
 from mazzo.agents.minchiate.knowledge import (
     COMBO_CARDS,
     STRENGTH,
@@ -121,6 +121,9 @@ class PIMC:
         discards: ``rule`` (the heuristic's discards, unsearched), ``search`` (searched like
             a card, in uniformly drawn worlds) or ``blind`` (searched so, the playouts' leads
             blind; see the module docstring).
+        discard_candidates: the searched discards are the first this-many (after
+            ``distinct_cards``) in the heuristic's keep order (``discard_keep``: plain cards of
+            the shortest suits first, trumps last); 0: every legal discard.
     """
 
     samples: int = 64
@@ -129,6 +132,7 @@ class PIMC:
     point_weight: float = 0.1
     beliefs: BeliefWorlds | None = None
     discards: str = "rule"
+    discard_candidates: int = 0
     name: str = "pimc"
 
     def __post_init__(self) -> None:
@@ -138,14 +142,17 @@ class PIMC:
             or not 0 <= self.exact_tricks <= 3
             or self.point_weight < 0
             or self.discards not in DISCARDS
+            or self.discard_candidates < 0
         ):
             raise ValueError(
-                "pimc needs samples >= 1, ms >= 0, 0 <= exact_tricks <= 3, point_weight >= 0 "
-                f"and discards in {DISCARDS}, got {self}"
+                "pimc needs samples >= 1, ms >= 0, 0 <= exact_tricks <= 3, point_weight >= 0, "
+                f"discards in {DISCARDS} and discard_candidates >= 0, got {self}"
             )
         self.name = f"pimc:samples={self.samples},ms={self.ms:g},exact={self.exact_tricks}"
         if self.discards != "rule":
             self.name += f",discards={self.discards}"
+            if self.discard_candidates:
+                self.name += f",candidates={self.discard_candidates}"
         if self.beliefs is not None:
             b = self.beliefs
             self.name = (
@@ -187,8 +194,13 @@ class PIMC:
         return rollout_action(state)
 
     def candidates(self, view: InfoView) -> list[int]:
-        """The plays worth searching."""
-        return distinct_cards(view.legal_mask, view.hand, gone_cards(view))
+        """The plays worth searching (a discard's: at most ``discard_candidates`` of them, the
+        first in the heuristic's keep order, sorted)."""
+        out = distinct_cards(view.legal_mask, view.hand, gone_cards(view))
+        if self.discard_candidates and view.phase in _DISCARD_PHASES:
+            first = sorted(out, key=lambda c: discard_keep(c, view.hand))
+            out = sorted(first[: self.discard_candidates])
+        return out
 
     def evaluate(
         self, view: InfoView, candidates: list[int], rng: np.random.Generator

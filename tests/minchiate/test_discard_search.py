@@ -182,3 +182,49 @@ def test_a_bad_discards_option_names_the_choices() -> None:
         make_agent("pimc:discards=best", "minchiate")
     with pytest.raises(ValueError, match="discards"):
         PIMC(discards="best")
+
+
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_candidates_search_the_first_discards_of_the_keep_order(k: int) -> None:
+    """``candidates=K``: the searched discards are the K first of ``distinct_cards`` in the
+    heuristic's keep order (with K = 1, the heuristic's own discard, searched or not); card
+    play keeps every distinct card."""
+    from mazzo.agents.minchiate.heuristic import discard_keep
+    from mazzo.agents.minchiate.knowledge import gone_cards
+    from mazzo.agents.minchiate.pimc import distinct_cards
+
+    every = PIMC(samples=2, ms=0, discards="search")
+    first = PIMC(samples=2, ms=0, discards="search", discard_candidates=k)
+    rng = np.random.default_rng(k)
+    for view in discard_views(Rules(), 12, seed=20 + k):
+        all_of = distinct_cards(view.legal_mask, view.hand, gone_cards(view))
+        assert every.candidates(view) == all_of
+        keep = sorted(discard_keep(c, view.hand) for c in all_of)
+        got = first.candidates(view)
+        assert got == sorted(got) and len(got) == min(k, len(all_of))
+        assert sorted(discard_keep(c, view.hand) for c in got) == keep[:k]
+        action, values = first.search(view, rng)
+        assert action in got and set(values) <= set(got)
+        if k == 1:
+            assert action == HeuristicV1().act(view, rng)
+    play = _play_view()
+    assert first.candidates(play) == every.candidates(play)
+    assert first.name.endswith(f"discards=search,candidates={k}")
+
+
+def _play_view() -> InfoView:
+    """A card-play decision of a random deal (discards and declarations by the heuristic)."""
+    rng = random.Random(1)
+    s = State.new(random_deal(rng), Rules())
+    h = HeuristicV1()
+    nrng = np.random.default_rng(0)
+    while s.phase is not Phase.PLAY:
+        s.apply(h.act(s.info_view(s.to_play), nrng))
+    return s.info_view(s.to_play)
+
+
+def test_bad_candidates_are_refused_naming_the_range() -> None:
+    with pytest.raises(ValueError, match=r"candidates.*int >= 0"):
+        make_agent("pimc:discards=search,candidates=-2", "minchiate")
+    with pytest.raises(ValueError, match="discard_candidates >= 0"):
+        PIMC(discard_candidates=-1)
