@@ -91,6 +91,9 @@ def test_each_round_starts_from_the_best_and_searches_with_it(tmp_path):
     assert third.total_decisions == cfg.round_decisions
     assert third.distill_coef == cfg.distill_coef and third.hidden == cfg.hidden
     assert third.distill_labels == ()  # its own labels only, written by its run (label_deals)
+    labelled = _config(labels_only_phases=["play"])  # the bootstrap has no labels: PPO's
+    assert round_config(labelled, 0, None, []).labels_only_phases == ()
+    assert round_config(labelled, 1, best, []).labels_only_phases == ("play",)
     window = round_config(cfg, 3, best, older[-1:], older[1:] + [best])
     assert window.distill_labels == tuple(str(d / "labels.jsonl") for d in older[1:] + [best])
 
@@ -415,3 +418,18 @@ def test_a_tiny_run_gated_against_an_agent(tmp_path):
     best = json.loads((run / "round-00" / "gate_vs.json").read_text())["margins"]
     assert len(mine) == len(best) == 4
     assert gate["mean"] == pytest.approx(float(np.mean(np.subtract(mine, best))))
+
+
+def test_a_tiny_run_with_labels_only_phases(tmp_path):
+    """``labels_only_phases`` through a whole run: the bootstrap (no labels) learns every phase
+    by PPO, the round names card play as learnt from its labels alone; a misspelt phase is
+    refused naming the game's phases."""
+    config = _write(tmp_path / "tiny.toml", {**TINY, "labels_only_phases": ["play"]})
+    assert run_cli("train", str(config), "--run-dir", "run", cwd=tmp_path).returncode == 0
+    one = json.loads((tmp_path / "run" / "round-01" / "config.json").read_text())
+    zero = json.loads((tmp_path / "run" / "round-00" / "config.json").read_text())
+    assert one["labels_only_phases"] == ["play"] and zero["labels_only_phases"] == []
+    bad = _write(tmp_path / "bad.toml", {**TINY, "labels_only_phases": ["plya"]})
+    out = run_cli("train", str(bad), "--run-dir", "bad", cwd=tmp_path)
+    assert out.returncode != 0 and "unknown phase(s) ['plya']" in out.stderr
+    assert not (tmp_path / "bad").exists()  # refused before the bootstrap

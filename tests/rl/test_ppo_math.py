@@ -7,6 +7,7 @@ the collector itself, whose cut sequences must be bootstrapped (a constant-value
 every return of a sequence still open at the cut exactly that constant) and whose
 ``mc_phases`` rows take that Monte Carlo advantage."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -236,3 +237,46 @@ def test_the_phase_entropy_bonus_is_subtracted_from_the_loss():
         logp = torch.log_softmax(stepped, -1)
         after = phase_entropy_bonus(logp, batch.mask, batch.phase, torch.tensor([1.0]))
     assert after.item() > entropy
+
+
+def test_labels_only_phases_leave_their_rows_out_of_the_policy_terms():
+    """Two rows, phases 0 and 1; phase 1 learns from the labels alone: the surrogate and the
+    entropy bonus are phase 0's row's over the whole minibatch (halved), phase 1's logits get
+    no gradient from them, the value term keeps both rows, and the logged entropy is every
+    row's."""
+    from mazzo.training.rl.ppo import policy_phases
+
+    logits = [[math.log(0.25), math.log(0.75)], [math.log(0.4), math.log(0.6)]]
+    batch = _batch([1, 0], [math.log(0.5)] * 2, [1.0, -1.0], [1.0, 2.0], [[1, 1]] * 2)
+    batch = dataclasses.replace(batch, phase=torch.tensor([0, 1]))
+    cfg = PPOConfig(game="calabresella", ent_coef=0.01, vf_coef=0.5)
+    rows = policy_phases({0: "play", 1: "discard"}, ("discard",))
+    assert rows is not None and rows.tolist() == [1.0, 0.0]
+    net = _Fixed(logits, [0.0, 0.0])
+    loss, stats = ppo_loss(net, batch, cfg, policy_rows=rows)
+    adv = np.array([1.0, -1.0]) / np.array([1.0, -1.0]).std(ddof=1)
+    r0 = 0.75 / 0.5  # row 0's ratio, clipped at 1.2 with a positive advantage
+    pg = -min(r0 * adv[0], 1.2 * adv[0]) / 2
+    ent = [-(p * math.log(p) + (1 - p) * math.log(1 - p)) for p in (0.25, 0.4)]
+    vf = 0.5 * np.mean([1.0, 4.0])
+    assert stats["policy"] == pytest.approx(pg, abs=1e-6)
+    assert stats["entropy"] == pytest.approx(np.mean(ent), abs=1e-6)
+    assert loss.item() == pytest.approx(pg + 0.5 * vf - 0.01 * ent[0] / 2, abs=1e-6)
+    loss.backward()
+    assert net.out.grad[1].abs().max().item() == 0.0 and net.out.grad[0].abs().max() > 0
+    assert net.v.grad.abs().min().item() > 0
+    # none named: every row, the loss as before
+    assert policy_phases({0: "play"}, ()) is None
+    plain, _ = ppo_loss(_Fixed(logits, [0.0, 0.0]), batch, cfg)
+    every = torch.ones(2)
+    same, _ = ppo_loss(_Fixed(logits, [0.0, 0.0]), batch, cfg, policy_rows=every)
+    assert same.item() == pytest.approx(plain.item(), abs=1e-7)
+
+
+def test_labels_only_phases_need_labels_and_known_phases():
+    from mazzo.training.rl.ppo import policy_phases
+
+    with pytest.raises(ValueError, match="labels_only_phases \\['play'\\] needs search labels"):
+        PPOConfig(game="calabresella", labels_only_phases=("play",))
+    with pytest.raises(ValueError, match=r"labels_only_phases: unknown phase.*'bid'"):
+        policy_phases({0: "bid", 1: "play"}, ("bdi",))

@@ -73,7 +73,7 @@ from mazzo.training.rl.checkpoint import save_checkpoint
 from mazzo.training.rl.config import RESUMABLE_CHANGES, config_dict, field_defaults, stored_run
 from mazzo.training.rl.distill import RUN_LABELS
 from mazzo.training.rl.evaluate import margin_of, paired_diffs, paired_margin
-from mazzo.training.rl.run import Log, Run, read_init
+from mazzo.training.rl.run import Log, Run, phase_names, read_init
 from mazzo.training.rl.ship import ship
 
 __all__ = [
@@ -260,7 +260,7 @@ def round_config(
         return ppo.PPOConfig(**base | {
             "total_decisions": cfg.bootstrap_decisions, "label_deals": 0, "distill_coef": 0.0,
             "label_searcher": field_defaults(ppo.PPOConfig)["label_searcher"],
-            "label_opponents": (),
+            "label_opponents": (), "labels_only_phases": (),  # (no labels to learn them from)
         })  # fmt: skip
     assert best is not None
     defaults = field_defaults(ppo.PPOConfig)
@@ -292,6 +292,8 @@ def train(
     rules = game.rules(cfg.flags)
     if cfg.init_from and not resume:  # refused before anything is written
         read_init(cfg, game, rules, game.encoder(rules).version)
+    # the rounds' phase names checked here: the bootstrap, which has no labels, skips them
+    ppo.policy_phases(phase_names(game, rules), cfg.labels_only_phases)
     if cfg.gate_against:  # built once: a bad agent fails before hours of training
         try:
             make_agent(cfg.gate_against, cfg.game, rules)

@@ -27,11 +27,16 @@ from mazzo.agents.nets import PolicyValueNet
 from mazzo.training.rl.collect import Batch, Rollout
 from mazzo.training.rl.config import RunConfig
 from mazzo.training.rl.distill import LabelledDecisions, label_cross_entropy
-from mazzo.training.rl.phase_entropy import floor_gated, phase_coefs, phase_entropy_bonus
+from mazzo.training.rl.phase_entropy import (
+    floor_gated,
+    phase_coefs,
+    phase_entropy_bonus,
+    phase_indices,
+)
 from mazzo.training.rl.progress import TrainProgress
 from mazzo.training.rl.run import Hook, Log, Run, phase_entropy
 
-__all__ = ["PPOConfig", "ppo_loss", "ppo_update", "train"]
+__all__ = ["PPOConfig", "policy_phases", "ppo_loss", "ppo_update", "train"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,11 @@ class PPOConfig(RunConfig):
     """Turns a phase's ``phase_ent_coef`` into a floor on its entropy (nats): the bonus is
     applied in an update as far as the rollout's entropy on that phase lies below the floor
     (``mazzo.training.rl.phase_entropy.floor_gated``); empty by default."""
+    labels_only_phases: tuple[str, ...] = ()
+    """Phases whose decisions learn from the search's labels alone: PPO's clipped surrogate
+    and entropy bonus leave their rows out (the value term keeps them), so only the labels'
+    term (``distill_coef``) moves their policy, for rare decisions whose payoff is too noisy
+    for the policy gradient (``("discard_cutter", "discard_dealer")``). Needs labels."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -61,6 +71,11 @@ class PPOConfig(RunConfig):
             raise ValueError(
                 f"phase_ent_floor names {bare} without a phase_ent_coef > 0 to apply there "
                 f"(phase_ent_coef: {dict(self.phase_ent_coef)})"
+            )
+        if self.labels_only_phases and not (self.label_deals or self.distill_labels):
+            raise ValueError(
+                f"labels_only_phases {list(self.labels_only_phases)} needs search labels "
+                "(label_deals or distill_labels): without them those phases learn nothing"
             )
 
 
@@ -84,16 +99,20 @@ def train(
     with Run(
         cfg, "ppo", run_dir, resume, collect_seed, bc_seed, gen, log, hook, progress, ray
     ) as run:
+        # the per-phase terms first: a misspelt phase fails before any work
+        phases = phase_coefs(run.phases, cfg.phase_ent_coef) if cfg.phase_ent_coef else None
+        floors = phase_coefs(run.phases, cfg.phase_ent_floor) if cfg.phase_ent_floor else None
+        policy_rows = policy_phases(run.phases, cfg.labels_only_phases)
         run.imitation()  # ---- 1. imitation of the experts (bc_decisions), a fresh run only
         labels = run.search_labels()  # ---- 2. the search's labels (label_deals, distill_labels)
         run.distillation(labels)  # ---- 3. the labels learned before self-play (distill_epochs)
-        phases = phase_coefs(run.phases, cfg.phase_ent_coef) if cfg.phase_ent_coef else None
-        floors = phase_coefs(run.phases, cfg.phase_ent_floor) if cfg.phase_ent_floor else None
         for roll in run.rollouts():  # ---- 4. collection: sampled from the policy, GAE advantages
             coefs = phases
             if phases is not None and floors is not None:  # the bonus only below the floors
                 coefs = floor_gated(phases, floors, phase_entropy(run.net, roll))
-            losses = ppo_update(run.net, run.opt, roll, cfg, gen, coefs, run.labels)  # ---- 5.
+            losses = ppo_update(  # ---- 5. the clipped-surrogate update (and the labels' term)
+                run.net, run.opt, roll, cfg, gen, coefs, run.labels, policy_rows
+            )
             run.log_update(roll, losses)  # ---- logging: losses/, perf/, charts/ (eval/ when due)
     return run.net
 
@@ -101,16 +120,18 @@ def train(
 def ppo_update(
     net: PolicyValueNet, opt: torch.optim.Optimizer, roll: Rollout, cfg: PPOConfig,
     gen: torch.Generator, phases: torch.Tensor | None = None,
-    labels: LabelledDecisions | None = None,
+    labels: LabelledDecisions | None = None, policy_rows: torch.Tensor | None = None,
 ) -> dict[str, float]:  # fmt: skip
     """``cfg.epochs`` passes of minibatch PPO over ``roll``; returns the update's statistics
-    (``losses/`` in TensorBoard). ``phases``: the per-phase entropy coefficients, if any.
+    (``losses/`` in TensorBoard). ``phases``: the per-phase entropy coefficients, if any;
+    ``policy_rows``: 1 per phase whose rows the policy terms learn, 0 elsewhere
+    (``policy_phases``; None: every phase).
     ``labels``: search labels whose policy cross-entropy, on as many rows as each minibatch
     drawn at random, is added with weight ``cfg.distill_coef`` (expert iteration mixed with
     self-play; logged as ``distill_ce`` and ``distill_agreement``)."""
     stats: dict[str, list[float]] = {}
     for batch in roll.minibatches(cfg.epochs, cfg.minibatch, gen, net.critic_extra > 0):
-        loss, batch_stats = ppo_loss(net, batch, cfg, phases)
+        loss, batch_stats = ppo_loss(net, batch, cfg, phases, policy_rows)
         if labels is not None and cfg.distill_coef:
             ce, agree = label_cross_entropy(net, labels, len(batch.action), gen)
             loss = loss + cfg.distill_coef * ce
@@ -125,12 +146,25 @@ def ppo_update(
     return mean | {"explained_variance": roll.explained_variance()}
 
 
+def policy_phases(names: Mapping[int, str], labels_only: tuple[str, ...]) -> torch.Tensor | None:
+    """1 for each phase index whose rows PPO's policy terms learn, 0 for the ``labels_only``
+    phases (None where there are none: every row). Raises ValueError naming an unknown phase."""
+    if not labels_only:
+        return None
+    out = torch.ones(max(names) + 1 if names else 1)
+    for index in phase_indices(names, labels_only, "labels_only_phases").values():
+        out[index] = 0.0
+    return out
+
+
 def ppo_loss(
-    net: PolicyValueNet, batch: Batch, cfg: PPOConfig, phases: torch.Tensor | None = None
-) -> tuple[torch.Tensor, dict[str, float]]:
+    net: PolicyValueNet, batch: Batch, cfg: PPOConfig, phases: torch.Tensor | None = None,
+    policy_rows: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, dict[str, float]]:  # fmt: skip
     """The clipped-surrogate loss of one minibatch (advantages normalized within it), with its
-    policy, value and entropy terms (and the per-phase entropy bonus with ``phases``),
-    approximate KL and clip fraction."""
+    policy, value and entropy terms (and the per-phase entropy bonus with ``phases``; the
+    surrogate and the entropy on the rows of ``policy_rows``'s phases alone, where given,
+    averaged over the whole minibatch), approximate KL and clip fraction."""
     logits, value = net(batch.obs, batch.mask, batch.extra)
     logp_all = torch.log_softmax(logits, dim=-1)
     logp = logp_all.gather(1, batch.action[:, None]).squeeze(1)
@@ -138,15 +172,18 @@ def ppo_loss(
     ratio = ratio_log.exp()
     adv = batch.advantage
     adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(adv) > 1 else adv
-    pg = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
+    pg_rows = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip, 1 + cfg.clip))
     vf = 0.5 * ((value - batch.ret) ** 2).mean()
     probs = logp_all.exp()
-    ent = -(probs * torch.where(batch.mask == 1, logp_all, 0.0)).sum(-1).mean()
+    ent_rows = -(probs * torch.where(batch.mask == 1, logp_all, 0.0)).sum(-1)
+    learnt = None if policy_rows is None else policy_rows[batch.phase]
+    pg = pg_rows.mean() if learnt is None else (learnt * pg_rows).mean()
+    ent = ent_rows.mean() if learnt is None else (learnt * ent_rows).mean()
     with torch.no_grad():
         stats = {
             "policy": pg.item(),
             "value": vf.item(),
-            "entropy": ent.item(),
+            "entropy": ent_rows.mean().item(),
             "approx_kl": ((ratio - 1) - ratio_log).mean().item(),
             "clipfrac": ((ratio - 1).abs() > cfg.clip).float().mean().item(),
         }
