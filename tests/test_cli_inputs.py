@@ -88,11 +88,22 @@ def test_eval_rejects_bad_agent_parameters(spec, needles):
 
 
 def test_minchiate_parameters_have_their_own_schema():
+    """Each game's search declares its own parameters: Minchiate's ``discards`` is unknown to
+    Calabresella's, and a name both have keeps each game's own range and default."""
     usage_error(
-        mazzo("eval", "pimc:candidates=3", "random", "--game", "minchiate", "--n", "1"),
-        "minchiate agent 'pimc': unknown parameter 'candidates'; known: samples (int >= 1, "
-        "default 64), ms (float >= 0, default 800), exact (int 0..3, default 2), points "
-        "(float >= 0, default 0.1)",
+        mazzo("eval", "pimc:discards=search", "random", "--game", "calabresella", "--n", "1"),
+        "calabresella agent 'pimc': unknown parameter 'discards'; known: samples (int >= 1, "
+        "default 24), ms (float >= 0, default 800), exact (int 0..4, default 3), candidates "
+        "(int >= 1, default 6)",
+    )
+    usage_error(
+        mazzo("eval", "pimc:candidates=-1", "random", "--game", "minchiate", "--n", "1"),
+        "minchiate agent 'pimc': 'candidates=-1': out of range; allowed: candidates (int >= 0, "
+        "default 0)",
+    )
+    usage_error(
+        mazzo("eval", "pimc:candidates=0", "random", "--game", "calabresella", "--n", "1"),
+        "allowed: candidates (int >= 1, default 6)",
     )
 
 

@@ -28,8 +28,8 @@ PIMC_PARAMS = (
     ),
     Param(
         "candidates", int, 0,
-        "searched discards: the first N in the heuristic's keep order (its short suits first, "
-        "as calabresella's search orders its discards); 0: every legal discard",
+        "searched discards: the first N in the heuristic's keep order (its short suits "
+        "first); 0: every legal discard",
         low=0,
     ),
 )  # fmt: skip
